@@ -1,0 +1,64 @@
+//! Bot specifications on the command line and in league files: a `.wasm`
+//! path, or `builtin:NAME` for a strategy compiled into the harness.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use pitboss_engine::{Native, Player};
+use pitboss_host::{BotModule, Sandbox};
+
+/// The strategies compiled into `pitboss`, by name.
+pub const BUILTINS: [&str; 3] = ["basic", "mimic", "cautious"];
+
+/// A bot ready to be seated: a compiled wasm module or a builtin.
+#[derive(Clone, Debug)]
+pub enum Bot {
+    /// A WebAssembly bot, compiled once.
+    Wasm(BotModule),
+    /// A native strategy compiled into the harness.
+    Builtin(&'static str),
+}
+
+impl Bot {
+    /// Resolves `spec`: `builtin:NAME`, or a path to a `.wasm` (or `.wat`)
+    /// file, relative to `base`.
+    pub fn resolve(spec: &str, base: &Path, sandbox: &Sandbox) -> Result<Bot> {
+        if let Some(name) = spec.strip_prefix("builtin:") {
+            return Bot::builtin(name);
+        }
+        let path: PathBuf = base.join(spec);
+        if !path.exists() {
+            bail!("bot file {} does not exist (build the bots with `bash scripts/build-bots`)", path.display());
+        }
+        Ok(Bot::Wasm(sandbox.load_file(&path)?))
+    }
+
+    /// The builtin called `name`.
+    pub fn builtin(name: &str) -> Result<Bot> {
+        match BUILTINS.iter().find(|b| **b == name) {
+            Some(b) => Ok(Bot::Builtin(b)),
+            None => bail!("unknown builtin bot `{name}` (known: {})", BUILTINS.join(", ")),
+        }
+    }
+
+    /// A fresh player for one table.
+    pub fn player(&self) -> Result<Box<dyn Player + Send>> {
+        Ok(match self {
+            Bot::Wasm(module) => Box::new(module.instantiate().with_context(|| format!("bot {}", module.name()))?),
+            Bot::Builtin("basic") => Box::new(Native::new(basic::Basic)),
+            Bot::Builtin("mimic") => Box::new(Native::new(mimic::Mimic)),
+            Bot::Builtin("cautious") => Box::new(Native::new(cautious::Cautious)),
+            Bot::Builtin(other) => bail!("builtin `{other}` has no strategy"),
+        })
+    }
+
+    /// A short default display name: the file stem, or `builtin:NAME`.
+    pub fn default_name(&self) -> String {
+        match self {
+            Bot::Wasm(m) => {
+                Path::new(m.name()).file_stem().map_or(m.name().to_string(), |s| s.to_string_lossy().into())
+            }
+            Bot::Builtin(b) => format!("builtin:{b}"),
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The `pitboss` command's library: resolving bots, playing matches,
+//! running leagues and reporting. `main.rs` only parses arguments.
+//!
+//! **Invariant:** every result written (table or JSON) is a function of
+//! the rules, the bots' bytes and the seed — never of time, thread count
+//! or hash order.
+
+pub mod bots;
+pub mod league;
+pub mod matchplay;
+pub mod report;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use pitboss_engine::{Rules, derive_seed, parse_stacked};
+use pitboss_host::{Limits, Sandbox};
+use serde::Serialize;
+
+use crate::bots::Bot;
+use crate::matchplay::{MatchSpec, TableResult, play_table};
+
+/// Options of `pitboss play`.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Rule set id.
+    pub variant: String,
+    /// Bot specs (`.wasm` paths or `builtin:NAME`), seat order.
+    pub bots: Vec<String>,
+    /// Rounds to play; with a stacked shoe, `None` plays until it runs out.
+    pub rounds: Option<u64>,
+    /// Master seed.
+    pub seed: u64,
+    /// Stacked shoe file.
+    pub shoe: Option<PathBuf>,
+    /// Chips each bot starts with.
+    pub bankroll: i64,
+    /// Print every event.
+    pub transcript: bool,
+}
+
+/// What `pitboss play` reports (and writes as JSON).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayReport {
+    /// Rule set id.
+    pub variant: String,
+    /// Master seed (absent with a stacked shoe).
+    pub seed: Option<u64>,
+    /// Rounds asked for.
+    pub rounds_requested: Option<u64>,
+    /// The table's outcome.
+    #[serde(flatten)]
+    pub table: TableResult,
+}
+
+/// A sandbox with the default limits.
+pub fn sandbox() -> Result<Sandbox> {
+    Sandbox::new(Limits::default()).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))
+}
+
+/// Runs `pitboss play`; also returns the wall time for the throughput line.
+pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
+    let variant = Rules::variant_by_id(&opts.variant)?;
+    let rules = Rules::for_variant(variant)?;
+    let sandbox = sandbox()?;
+    let mut bots = Vec::new();
+    for spec in &opts.bots {
+        let bot = Bot::resolve(spec, Path::new("."), &sandbox)?;
+        let mut name = bot.default_name();
+        let same =
+            bots.iter().filter(|(n, _): &&(String, Bot)| n == &name || n.starts_with(&format!("{name}#"))).count();
+        if same > 0 {
+            name = format!("{name}#{}", same + 1);
+        }
+        bots.push((name, bot));
+    }
+    let stacked = match &opts.shoe {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read shoe file {}", path.display()))?;
+            Some(parse_stacked(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let rounds = opts.rounds.unwrap_or(if stacked.is_some() { u64::MAX } else { 100_000 });
+    let spec = MatchSpec { rules, rounds, seed: derive_seed(opts.seed, 0), bankroll: opts.bankroll, stacked };
+    let start = Instant::now();
+    let table = if opts.transcript {
+        let stdout = std::io::stdout();
+        play_table(&spec, &bots, &mut report::Transcript::new(stdout.lock()))?
+    } else {
+        play_table(&spec, &bots, &mut ())?
+    };
+    let elapsed = start.elapsed();
+    let report = PlayReport {
+        variant: opts.variant.clone(),
+        seed: spec.stacked.is_none().then_some(opts.seed),
+        rounds_requested: opts.rounds,
+        table,
+    };
+    Ok((report, elapsed))
+}

@@ -1,0 +1,101 @@
+//! `pitboss`: play blackjack bots against the dealer and run leagues.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use pitboss_cli::{PlayOptions, league, report};
+
+#[derive(Parser)]
+#[command(name = "pitboss", version, about = "A tournament harness for blackjack strategy bots written in WebAssembly")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Seat bots at one table and play seeded (or stacked) rounds.
+    Play {
+        /// Rule set: north-american (swedish, danish, norwegian-home to come).
+        #[arg(long, default_value = "north-american")]
+        variant: String,
+        /// A bot: path to a .wasm file, or builtin:basic|mimic|cautious. Repeat for more boxes.
+        #[arg(long = "bot", required = true)]
+        bots: Vec<String>,
+        /// Rounds to play [default: 100000; with --shoe, until the shoe runs out].
+        #[arg(long)]
+        rounds: Option<u64>,
+        /// Seed of the shoe.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stacked shoe: a text file of ranks in deal order (A 2-9 T J Q K, # comments).
+        #[arg(long)]
+        shoe: Option<PathBuf>,
+        /// Chips each bot starts with.
+        #[arg(long, default_value_t = 1_000_000)]
+        bankroll: i64,
+        /// Print every deal, decision and payout.
+        #[arg(long)]
+        transcript: bool,
+        /// Also write the results as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Run a league file and print the standings.
+    Run {
+        /// The league file (TOML).
+        league: PathBuf,
+        /// Also write the standings as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pitboss: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, json } => {
+            let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript };
+            let (report, elapsed) = pitboss_cli::play(&opts)?;
+            println!("{}", report::results_table(&report.table.bots));
+            if let Some(why) = &report.table.stopped {
+                println!("stopped after {} rounds: {why}", report.table.rounds);
+            }
+            let secs = elapsed.as_secs_f64().max(1e-9);
+            eprintln!(
+                "{} rounds in {:.2} s ({:.0} rounds/s)",
+                report.table.rounds,
+                secs,
+                report.table.rounds as f64 / secs
+            );
+            if let Some(path) = json {
+                report::write_json(&path, &report)?;
+            }
+        }
+        Command::Run { league: path, json } => {
+            let file = league::parse(&path)?;
+            let sandbox = pitboss_cli::sandbox()?;
+            let result = league::run(&file, &path, &sandbox)?;
+            println!(
+                "{} — {} rounds of {} (seed {}, {} format)",
+                result.name, result.rounds, result.variant, result.seed, result.format
+            );
+            println!("{}", report::standings_table(&result.standings));
+            if let Some(path) = json {
+                report::write_json(&path, &result)?;
+            }
+        }
+    }
+    Ok(())
+}

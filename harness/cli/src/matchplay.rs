@@ -1,0 +1,95 @@
+//! Playing a match: seat bots at a table, play rounds, collect results.
+
+use anyhow::{Context, Result};
+use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
+use serde::Serialize;
+
+use crate::bots::Bot;
+
+/// Everything that decides a match's cards and chips.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    /// Rule set.
+    pub rules: Rules,
+    /// Rounds to play (a stacked shoe may end the match earlier).
+    pub rounds: u64,
+    /// Seed of the shoe.
+    pub seed: u64,
+    /// Chips each bot starts with.
+    pub bankroll: i64,
+    /// A stacked shoe instead of a seeded one.
+    pub stacked: Option<Vec<pitboss_sdk::Card>>,
+}
+
+/// One bot's result, as printed and written to JSON.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotResult {
+    /// Display name.
+    pub name: String,
+    /// Rounds in which it bet.
+    pub rounds: u64,
+    /// Sum of initial bets.
+    pub wagered: i64,
+    /// Net chips won (negative: lost).
+    pub net: i64,
+    /// Chips at the end.
+    pub balance: i64,
+    /// Expected value per unit of initial bet.
+    pub ev: f64,
+    /// Standard error of `ev`.
+    pub ev_se: f64,
+    /// Decisions that faulted.
+    pub faults: u64,
+}
+
+impl BotResult {
+    /// The result of a bot from its statistics and final balance.
+    pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64) -> BotResult {
+        BotResult {
+            name,
+            rounds: stats.rounds,
+            wagered: i64::try_from(stats.wagered).unwrap_or(i64::MAX),
+            net: balance - bankroll,
+            balance,
+            ev: stats.ev(),
+            ev_se: stats.ev_standard_error(),
+            faults: stats.faults,
+        }
+    }
+}
+
+/// The outcome of one table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableResult {
+    /// Rounds completed.
+    pub rounds: u64,
+    /// Why play stopped early, if it did.
+    pub stopped: Option<String>,
+    /// The house's net chips.
+    pub house: i64,
+    /// Per bot, in seat order.
+    pub bots: Vec<BotResult>,
+}
+
+/// Plays one table of `bots` (seat order = slice order) under `spec`.
+pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &mut R) -> Result<TableResult> {
+    let shoe = match &spec.stacked {
+        Some(cards) => Shoe::stacked(cards.clone()),
+        None => Shoe::seeded(spec.rules.decks, spec.rules.cut_card, spec.seed),
+    };
+    let players = bots.iter().map(|(_, b)| b.player()).collect::<Result<Vec<_>>>()?;
+    let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
+    let mut stopped = None;
+    for _ in 0..spec.rounds {
+        if let Err(e) = table.play_round(rec) {
+            stopped = Some(format!("{e}; round {} was void and its stakes returned", table.rounds() + 1));
+            break;
+        }
+    }
+    let bots = bots
+        .iter()
+        .zip(table.seats())
+        .map(|((name, _), seat)| BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll))
+        .collect();
+    Ok(TableResult { rounds: table.rounds(), stopped, house: table.house(), bots })
+}

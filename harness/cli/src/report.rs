@@ -1,0 +1,116 @@
+//! Output: result tables for people, JSON files for programs, and a
+//! round-by-round transcript recorder.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use pitboss_engine::{Recorder, TableEvent};
+use serde::Serialize;
+use tabled::settings::Style;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Modify};
+use tabled::{Table, Tabled};
+
+use crate::league::Standing;
+use crate::matchplay::BotResult;
+
+#[derive(Tabled)]
+struct Row {
+    #[tabled(rename = "#")]
+    rank: String,
+    #[tabled(rename = "bot")]
+    name: String,
+    #[tabled(rename = "balance")]
+    balance: i64,
+    #[tabled(rename = "net chips")]
+    net: i64,
+    #[tabled(rename = "rounds")]
+    rounds: u64,
+    #[tabled(rename = "EV per bet")]
+    ev: String,
+    #[tabled(rename = "faults")]
+    faults: u64,
+}
+
+fn row(rank: String, r: &BotResult) -> Row {
+    Row {
+        rank,
+        name: r.name.clone(),
+        balance: r.balance,
+        net: r.net,
+        rounds: r.rounds,
+        ev: format!("{:+.4}% ± {:.4}%", r.ev * 100.0, r.ev_se * 100.0),
+        faults: r.faults,
+    }
+}
+
+fn render(rows: Vec<Row>) -> String {
+    Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+}
+
+/// The result table of `pitboss play`, in seat order.
+pub fn results_table(results: &[BotResult]) -> String {
+    render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect())
+}
+
+/// The standings table of a league.
+pub fn standings_table(standings: &[Standing]) -> String {
+    render(standings.iter().map(|s| row(s.rank.to_string(), &s.result)).collect())
+}
+
+/// Writes `value` as pretty JSON to `path` atomically: a temporary file in
+/// the same folder, then a rename, so no reader ever sees half a file.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
+    let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A recorder printing one line per event: deals, decisions, payouts.
+pub struct Transcript<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Transcript<W> {
+    /// Writes to `out`.
+    pub fn new(out: W) -> Self {
+        Transcript { out }
+    }
+}
+
+impl<W: Write> Recorder for Transcript<W> {
+    fn record(&mut self, event: &TableEvent<'_>) {
+        let line = match *event {
+            TableEvent::Shuffle(kind) => format!("shuffle ({kind:?})"),
+            TableEvent::RoundStart { round } => format!("-- round {round}"),
+            TableEvent::Asked { .. } => return,
+            TableEvent::Fault { seat, kind, fault } => {
+                format!("box {seat}: FAULT in {} ({}): {}", kind.name(), fault.kind.name(), fault.message)
+            }
+            TableEvent::Bet { seat, amount } => format!("box {seat}: bets {amount}"),
+            TableEvent::Card { seat, hand, card } => format!("box {seat} hand {hand}: dealt {card}"),
+            TableEvent::DealerCard { card, hole: false } => format!("dealer: dealt {card}"),
+            TableEvent::DealerCard { hole: true, .. } => "dealer: hole card face down".to_string(),
+            TableEvent::HoleRevealed { card } => format!("dealer: turns up {card}"),
+            TableEvent::Insurance { seat, amount } => format!("box {seat}: insures {amount}"),
+            TableEvent::InsuranceSettled { seat, returned } => format!("box {seat}: insurance returns {returned}"),
+            TableEvent::Acted { seat, hand, action } => format!("box {seat} hand {hand}: {}", action.name()),
+            TableEvent::Settled { seat, hand, bet, returned, outcome } => {
+                format!("box {seat} hand {hand}: {outcome:?}, bet {bet}, {returned} come back")
+            }
+            TableEvent::RoundEnd { .. } => return,
+        };
+        // A closed pipe (e.g. `| head`) must not abort the match.
+        let _ = writeln!(self.out, "{line}");
+    }
+}

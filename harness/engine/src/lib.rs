@@ -1,0 +1,35 @@
+//! The Pitboss rules engine: seeded shoes, the rules of each variant,
+//! rounds from bets to settlement, and streaming statistics.
+//!
+//! **Invariant:** the engine does no I/O and knows nothing of wasm, files
+//! or command lines. Players are anything implementing [`Player`];
+//! observers are [`Recorder`]s.
+//!
+//! ```
+//! use pitboss_engine::{FnPlayer, Player, Rules, Shoe, Table};
+//!
+//! // A player that bets the minimum and always stands.
+//! let stand: Box<dyn Player + Send> = Box::new(FnPlayer(|r: &pitboss_engine::Request<'_>| {
+//!     if r.header.kind == pitboss_sdk::Decision::Bet { r.header.min } else { 0 }
+//! }));
+//! let mut table = Table::new(Rules::north_american(), Shoe::seeded(6, 78, 1), vec![stand], 1_000).unwrap();
+//! for _ in 0..100 {
+//!     table.play_round(&mut ()).unwrap();
+//! }
+//! // Chips are conserved: what the player lost, the house won.
+//! assert_eq!(table.seats()[0].balance - 1_000, -table.house());
+//! ```
+
+mod player;
+mod record;
+mod rules;
+pub mod shoe;
+mod stats;
+mod table;
+
+pub use player::{Fault, FaultKind, FnPlayer, Native, Player, Request};
+pub use record::{Outcome, Recorder, TableEvent};
+pub use rules::{InsuranceOn, Rules, RulesError};
+pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
+pub use stats::Stats;
+pub use table::{Seat, Table};

@@ -1,0 +1,115 @@
+//! `Player`: what sits in a box — a wasm bot, a native builtin, a test
+//! script — and the request it is asked.
+
+use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
+use pitboss_sdk::{Card, Event, Strategy};
+
+/// One question to a player: the decision's context, the current hand and
+/// every event it has not seen yet.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The decision and its context.
+    pub header: Header,
+    /// The current hand's cards (empty when no hand is in play).
+    pub hand: &'a [Card],
+    /// Events since this player's previous request, oldest first.
+    pub events: &'a [Event],
+}
+
+impl Request<'_> {
+    /// Writes part of this request into `buf`, starting at event `from`.
+    /// While more events are pending than one request holds, the part is an
+    /// `Observe` request; the last part is the decision itself. Returns the
+    /// kind written and the next `from`, or `None` as the next `from` when
+    /// the decision was written.
+    pub fn encode_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
+        let rest = &self.events[from..];
+        if rest.len() > MAX_EVENTS {
+            let header = Header { kind: Decision::Observe, ..self.header };
+            let n = abi::encode(&header, self.hand, rest, buf);
+            (Decision::Observe, Some(from + n))
+        } else {
+            abi::encode(&self.header, self.hand, rest, buf);
+            (self.header.kind, None)
+        }
+    }
+}
+
+/// How a player failed to answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaultKind {
+    /// The answer is not legal for the decision (the engine's verdict).
+    Illegal,
+    /// The bot trapped (unreachable, out of bounds, stack overflow …).
+    Trap,
+    /// The bot used up its per-decision fuel.
+    OutOfFuel,
+    /// The bot asked for more memory than allowed.
+    Memory,
+}
+
+impl FaultKind {
+    /// Lower-case name used in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FaultKind::Illegal => "illegal",
+            FaultKind::Trap => "trap",
+            FaultKind::OutOfFuel => "out-of-fuel",
+            FaultKind::Memory => "memory",
+        }
+    }
+}
+
+/// A failed decision: its kind and a one-line explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What went wrong.
+    pub kind: FaultKind,
+    /// Details for the bot's author.
+    pub message: String,
+}
+
+/// Something that answers requests. The engine validates every answer;
+/// a `Fault` (or an illegal answer) gets that decision's safe default.
+pub trait Player {
+    /// Answers one request (see `sdk/ABI.md` for the meaning of the `i64`).
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault>;
+}
+
+/// A native [`Strategy`] run through the very bytes a wasm bot would get:
+/// the request is encoded into a buffer and handed to
+/// [`pitboss_sdk::dispatch`], so native and wasm builds decide alike.
+pub struct Native<S> {
+    strategy: S,
+    buf: Box<[u8; abi::BUFFER_LEN]>,
+}
+
+impl<S: Strategy> Native<S> {
+    /// Wraps a strategy.
+    pub fn new(strategy: S) -> Self {
+        Native { strategy, buf: Box::new([0; abi::BUFFER_LEN]) }
+    }
+}
+
+impl<S: Strategy> Player for Native<S> {
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        let mut from = 0;
+        loop {
+            let (_, next) = request.encode_part(from, &mut self.buf[..]);
+            let answer = pitboss_sdk::dispatch(&mut self.strategy, &self.buf[..]);
+            match next {
+                Some(n) => from = n,
+                None => return Ok(answer),
+            }
+        }
+    }
+}
+
+/// A player built from a closure over the request, for tests and scripts.
+pub struct FnPlayer<F>(pub F);
+
+impl<F: FnMut(&Request<'_>) -> i64> Player for FnPlayer<F> {
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        Ok((self.0)(request))
+    }
+}

@@ -1,0 +1,144 @@
+//! The event stream a table emits for observers (transcripts, statistics,
+//! tests). Observers are `Recorder`s; adding one never touches the rules.
+
+use pitboss_sdk::{Action, ActionSet, Card, Decision};
+
+use crate::player::Fault;
+use crate::shoe::ShuffleKind;
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Went over 21.
+    Bust,
+    /// Gave up half the bet.
+    Surrender,
+    /// Beat the dealer (or the dealer busted).
+    Win,
+    /// A natural paid at the blackjack rate.
+    Blackjack,
+    /// Equal totals.
+    Push,
+    /// Lower total, or the dealer's blackjack.
+    Lose,
+}
+
+/// One thing that happened at a table. Unlike the bot-facing ABI events,
+/// these include hidden cards: observers see everything.
+#[derive(Clone, Copy, Debug)]
+pub enum TableEvent<'a> {
+    /// The shoe was shuffled.
+    Shuffle(ShuffleKind),
+    /// A round began.
+    RoundStart {
+        /// 1-based round number.
+        round: u64,
+    },
+    /// A player was asked a decision and answered.
+    Asked {
+        /// The box.
+        seat: u8,
+        /// What was asked.
+        kind: Decision,
+        /// Legal actions offered (for `Act`).
+        legal: ActionSet,
+        /// The raw answer, if the player produced one.
+        answer: Option<i64>,
+    },
+    /// The answer could not be used; the safe default was applied.
+    Fault {
+        /// The box.
+        seat: u8,
+        /// The decision that faulted.
+        kind: Decision,
+        /// What went wrong.
+        fault: &'a Fault,
+    },
+    /// A box staked a bet.
+    Bet {
+        /// The box.
+        seat: u8,
+        /// Chips staked.
+        amount: i64,
+    },
+    /// A card went to a player's hand.
+    Card {
+        /// The box.
+        seat: u8,
+        /// The hand on the box.
+        hand: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A card went to the dealer; `hole` when dealt face down.
+    DealerCard {
+        /// The card.
+        card: Card,
+        /// Dealt face down.
+        hole: bool,
+    },
+    /// The hole card was turned up.
+    HoleRevealed {
+        /// The card.
+        card: Card,
+    },
+    /// An insurance bet was placed.
+    Insurance {
+        /// The box.
+        seat: u8,
+        /// Chips staked.
+        amount: i64,
+    },
+    /// An insurance bet was settled; `returned` includes the stake.
+    InsuranceSettled {
+        /// The box.
+        seat: u8,
+        /// Chips paid back to the player.
+        returned: i64,
+    },
+    /// A legal action was applied to a hand.
+    Acted {
+        /// The box.
+        seat: u8,
+        /// The hand.
+        hand: u8,
+        /// The action.
+        action: Action,
+    },
+    /// A hand was settled; `returned` includes the stake.
+    Settled {
+        /// The box.
+        seat: u8,
+        /// The hand.
+        hand: u8,
+        /// The hand's final stake.
+        bet: i64,
+        /// Chips paid back to the player (0 when lost).
+        returned: i64,
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// A round ended.
+    RoundEnd {
+        /// 1-based round number.
+        round: u64,
+    },
+}
+
+/// Receives a table's events.
+pub trait Recorder {
+    /// Called for each event, in order.
+    fn record(&mut self, event: &TableEvent<'_>);
+}
+
+/// Records nothing; compiles away.
+impl Recorder for () {
+    #[inline(always)]
+    fn record(&mut self, _: &TableEvent<'_>) {}
+}
+
+impl<F: FnMut(&TableEvent<'_>)> Recorder for F {
+    fn record(&mut self, event: &TableEvent<'_>) {
+        self(event)
+    }
+}

@@ -1,0 +1,18 @@
+//! Runs WebAssembly bots (ABI v1, `sdk/ABI.md`) in a wasmtime sandbox and
+//! presents each instance to the engine as a [`pitboss_engine::Player`].
+//!
+//! A [`Sandbox`] holds one wasmtime engine configured for determinism
+//! (fuel, NaN canonicalisation, no threads, no relaxed SIMD). A module is
+//! compiled once per run ([`Sandbox::load`]) and instantiated once per
+//! table ([`BotModule::instantiate`]).
+//!
+//! **Invariant:** a bot's only way out of its sandbox is its answer; the
+//! host never lets a bot panic the harness.
+
+mod limits;
+mod load;
+mod player;
+
+pub use limits::Limits;
+pub use load::{BotModule, LoadError, Sandbox};
+pub use player::WasmPlayer;

@@ -1,0 +1,213 @@
+//! Loading a bot: compile once, check the ABI v1 contract (imports,
+//! exports, version), then instantiate per table.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
+use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Module, ValType};
+
+use crate::limits::{Limits, StoreState};
+use crate::player::WasmPlayer;
+
+/// Why a bot cannot play. Each message is one line for the bot's author.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{name}: cannot read: {source}")]
+    Read {
+        /// The bot.
+        name: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Not a valid WebAssembly module.
+    #[error("{name}: not a valid WebAssembly module: {detail}")]
+    NotWasm {
+        /// The bot.
+        name: String,
+        /// What wasmtime said.
+        detail: String,
+    },
+    /// The module breaks the ABI contract.
+    #[error("{name}: {problem}")]
+    Contract {
+        /// The bot.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Instantiation or a start-up call failed.
+    #[error("{name}: failed to start: {detail}")]
+    Startup {
+        /// The bot.
+        name: String,
+        /// What went wrong.
+        detail: String,
+    },
+}
+
+/// One wasmtime engine with the deterministic configuration and the host
+/// functions bots may import. Create one per run and load every bot with it.
+#[derive(Clone)]
+pub struct Sandbox {
+    engine: Engine,
+    linker: Arc<Linker<StoreState>>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox").field("limits", &self.limits).finish()
+    }
+}
+
+/// The one host function of ABI v1: `pitboss.log(ptr, len)`. Bots may
+/// import it for debugging; the host accepts and ignores the text.
+const LOG_MODULE: &str = "pitboss";
+const LOG_NAME: &str = "log";
+
+impl Sandbox {
+    /// A sandbox enforcing `limits`.
+    pub fn new(limits: Limits) -> Result<Sandbox, wasmtime::Error> {
+        let mut config = Config::new();
+        config
+            .consume_fuel(true)
+            .cranelift_nan_canonicalization(true)
+            .wasm_relaxed_simd(false)
+            .wasm_shared_everything_threads(false)
+            .max_wasm_stack(limits.stack_bytes);
+        let engine = Engine::new(&config)?;
+        let mut linker = Linker::new(&engine);
+        linker.func_wrap(LOG_MODULE, LOG_NAME, |_ptr: i32, _len: i32| {})?;
+        Ok(Sandbox { engine, linker: Arc::new(linker), limits })
+    }
+
+    /// The limits every instance gets.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Reads and loads the bot at `path`; its name is the file stem.
+    pub fn load_file(&self, path: &Path) -> Result<BotModule, LoadError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| LoadError::Read { name: name.clone(), source })?;
+        self.load(&name, &bytes)
+    }
+
+    /// Compiles `bytes` (binary wasm, or WAT text) and checks the ABI
+    /// contract; then instantiates it once to check the version export and
+    /// the buffer.
+    pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
+        let module = Module::new(&self.engine, bytes)
+            .map_err(|e| LoadError::NotWasm { name: name.to_string(), detail: format!("{e:#}").replace('\n', " ") })?;
+        let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
+        for import in module.imports() {
+            let ok = import.module() == LOG_MODULE
+                && import.name() == LOG_NAME
+                && matches!(import.ty(), ExternType::Func(f) if same_sig(&f, &[ValType::I32, ValType::I32], &[]));
+            if !ok {
+                return Err(contract(format!(
+                    "imports `{}.{}`, which ABI v1 does not offer (only `pitboss.log(i32, i32)`)",
+                    import.module(),
+                    import.name()
+                )));
+            }
+        }
+        let wanted: [(&str, &[ValType], &[ValType]); 3] = [
+            ("pitboss_abi_version", &[], &[ValType::I32]),
+            ("pitboss_buffer", &[], &[ValType::I32]),
+            ("pitboss_decide", &[ValType::I32], &[ValType::I64]),
+        ];
+        for (export, params, results) in wanted {
+            match module.get_export(export) {
+                Some(ExternType::Func(f)) if same_sig(&f, params, results) => {}
+                Some(_) => return Err(contract(format!("export `{export}` has the wrong type (see sdk/ABI.md)"))),
+                None => return Err(contract(format!("does not export `{export}`; is it a Pitboss bot?"))),
+            }
+        }
+        if !matches!(module.get_export("memory"), Some(ExternType::Memory(_))) {
+            return Err(contract("does not export its `memory`".to_string()));
+        }
+        let bot = BotModule { name: name.to_string(), module, sandbox: self.clone() };
+        bot.instantiate()?;
+        Ok(bot)
+    }
+}
+
+fn same_sig(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
+    let p: Vec<ValType> = f.params().collect();
+    let r: Vec<ValType> = f.results().collect();
+    p.len() == params.len()
+        && r.len() == results.len()
+        && p.iter().zip(params).all(|(a, b)| ValType::eq(a, b))
+        && r.iter().zip(results).all(|(a, b)| ValType::eq(a, b))
+}
+
+/// A compiled bot, ready to be instantiated at any number of tables.
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct BotModule {
+    name: String,
+    module: Module,
+    sandbox: Sandbox,
+}
+
+impl std::fmt::Debug for BotModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotModule").field("name", &self.name).finish()
+    }
+}
+
+impl BotModule {
+    /// The bot's name (its path, as given).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A fresh instance with its own store, memory and fuel.
+    pub fn instantiate(&self) -> Result<WasmPlayer, LoadError> {
+        let startup = |detail: String| LoadError::Startup { name: self.name.clone(), detail };
+        let state = StoreState { limits: self.sandbox.limits, memory_refused: false };
+        let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
+        store.limiter(|s| s);
+        store.set_fuel(self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
+        let instance = self.sandbox.linker.instantiate(&mut store, &self.module).map_err(|e| startup(trap_text(&e)))?;
+        let version = instance
+            .get_typed_func::<(), i32>(&mut store, "pitboss_abi_version")
+            .and_then(|f| f.call(&mut store, ()))
+            .map_err(|e| startup(trap_text(&e)))?;
+        if version as u32 != ABI_VERSION {
+            return Err(LoadError::Contract {
+                name: self.name.clone(),
+                problem: format!(
+                    "speaks bot ABI version {version}, this Pitboss speaks version {ABI_VERSION}: rebuild it with pitboss-sdk {}",
+                    env!("CARGO_PKG_VERSION")
+                ),
+            });
+        }
+        let buffer = instance
+            .get_typed_func::<(), i32>(&mut store, "pitboss_buffer")
+            .and_then(|f| f.call(&mut store, ()))
+            .map_err(|e| startup(trap_text(&e)))?;
+        let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| startup("no memory".into()))?;
+        let start = buffer as u32 as usize;
+        if start.checked_add(BUFFER_LEN).is_none_or(|end| end > memory.data_size(&store)) {
+            return Err(LoadError::Contract {
+                name: self.name.clone(),
+                problem: format!("pitboss_buffer() = {start} leaves no room for {BUFFER_LEN} bytes in its memory"),
+            });
+        }
+        let decide =
+            instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
+        Ok(WasmPlayer::new(self.clone(), store, memory, decide, start))
+    }
+}
+
+/// One line describing a wasmtime error or trap.
+pub(crate) fn trap_text(e: &wasmtime::Error) -> String {
+    match e.downcast_ref::<wasmtime::Trap>() {
+        Some(trap) => trap.to_string(),
+        None => format!("{e:#}").lines().next().unwrap_or_default().to_string(),
+    }
+}

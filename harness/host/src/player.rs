@@ -1,0 +1,79 @@
+//! `WasmPlayer`: one bot instance answering requests — one host→wasm call
+//! per decision, with the request written straight into the bot's buffer.
+
+use pitboss_engine::{Fault, FaultKind, Player, Request};
+use pitboss_sdk::abi::BUFFER_LEN;
+use wasmtime::{Memory, Store, Trap, TypedFunc};
+
+use crate::limits::StoreState;
+use crate::load::{BotModule, trap_text};
+
+/// A live bot instance. After a trap it is replaced by a fresh instance of
+/// the same module (the bot loses its memory, as after a crash).
+pub struct WasmPlayer {
+    module: BotModule,
+    store: Store<StoreState>,
+    memory: Memory,
+    decide: TypedFunc<i32, i64>,
+    buffer: usize,
+    fuel: u64,
+}
+
+impl WasmPlayer {
+    pub(crate) fn new(
+        module: BotModule,
+        store: Store<StoreState>,
+        memory: Memory,
+        decide: TypedFunc<i32, i64>,
+        buffer: usize,
+    ) -> Self {
+        let fuel = store.data().limits.fuel_per_decision;
+        WasmPlayer { module, store, memory, decide, buffer, fuel }
+    }
+
+    fn classify(&self, e: &wasmtime::Error) -> Fault {
+        let kind = if self.store.data().memory_refused {
+            FaultKind::Memory
+        } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::OutOfFuel)) {
+            FaultKind::OutOfFuel
+        } else {
+            FaultKind::Trap
+        };
+        Fault { kind, message: trap_text(e) }
+    }
+
+    /// Replaces this instance with a fresh one after a trap. If even that
+    /// fails, the old (poisoned) instance stays and keeps faulting.
+    fn restart(&mut self) {
+        if let Ok(fresh) = self.module.instantiate() {
+            *self = fresh;
+        }
+    }
+}
+
+impl Player for WasmPlayer {
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        let mut from = 0;
+        loop {
+            // Memory never shrinks, so the buffer checked at start-up is
+            // still in bounds; `get_mut` keeps that a checked claim.
+            let data = self.memory.data_mut(&mut self.store);
+            let Some(buf) = data.get_mut(self.buffer..self.buffer + BUFFER_LEN) else {
+                return Err(Fault { kind: FaultKind::Trap, message: "exchange buffer out of bounds".into() });
+            };
+            let (kind, next) = request.encode_part(from, buf);
+            self.store.set_fuel(self.fuel).expect("fuel is enabled in every sandbox");
+            match self.decide.call(&mut self.store, kind as i32) {
+                Ok(answer) => match next {
+                    Some(n) => from = n,
+                    None => return Ok(answer),
+                },
+                Err(e) => {
+                    let fault = self.classify(&e);
+                    self.restart();
+                    return Err(fault);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,632 @@
+//! Bot ABI version 1: the byte layout of a request, the decision kinds and
+//! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
+//!
+//! The host writes one request into the bot's exchange buffer and calls
+//! `pitboss_decide(kind) -> i64` once. The request carries the decision's
+//! context *and* every event the bot has not yet seen (cards turned face up,
+//! shuffles, splits), so a bot is never called once per card.
+
+use crate::card::Card;
+
+/// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
+pub const ABI_VERSION: u32 = 1;
+
+/// Size in bytes of the exchange buffer a bot exports via `pitboss_buffer`.
+pub const BUFFER_LEN: usize = 4096;
+
+/// Byte offsets of the request header (all integers little-endian).
+pub mod offset {
+    /// `u16` ABI version (1).
+    pub const VERSION: usize = 0;
+    /// `u8` decision kind, see [`super::Decision`].
+    pub const KIND: usize = 2;
+    /// `u8` rule-set id, see [`super::Variant`].
+    pub const VARIANT: usize = 3;
+    /// `u8` the box this decision is about, 0 = the dealer's left.
+    pub const SEAT: usize = 4;
+    /// `u8` index of the current hand on that box (after splits).
+    pub const HAND_INDEX: usize = 5;
+    /// `u8` number of hands on that box.
+    pub const HAND_COUNT: usize = 6;
+    /// `u8` legal actions for an `ACT` decision, an [`super::ActionSet`].
+    pub const LEGAL: usize = 7;
+    /// `u8` dealer's up card (rank), 0 when there is none yet.
+    pub const DEALER_UP: usize = 8;
+    /// `u8` number of cards in the current hand.
+    pub const HAND_LEN: usize = 9;
+    /// `u16` number of events that follow.
+    pub const EVENT_COUNT: usize = 10;
+    /// `u32` round number (1-based, wraps).
+    pub const ROUND: usize = 12;
+    /// `i64` the bot's balance (chips not on the table).
+    pub const BALANCE: usize = 16;
+    /// `i64` the current hand's bet (the base bet for insurance/side bets).
+    pub const BET: usize = 24;
+    /// `i64` smallest legal non-zero amount for amount decisions.
+    pub const MIN: usize = 32;
+    /// `i64` largest legal amount for amount decisions.
+    pub const MAX: usize = 40;
+    /// `i64` amounts must be whole multiples of this.
+    pub const UNIT: usize = 48;
+    /// 32-byte rules block, see [`super::RulesBlock`].
+    pub const RULES: usize = 56;
+    /// Up to [`super::MAX_HAND_CARDS`] card bytes of the current hand.
+    pub const HAND: usize = 88;
+    /// Events, 4 bytes each, until the end of the buffer.
+    pub const EVENTS: usize = 120;
+}
+
+/// Most cards a hand can hold in the header (a hand of 21 aces fits).
+pub const MAX_HAND_CARDS: usize = offset::EVENTS - offset::HAND;
+
+/// Most events one request can carry; the host sends older events in
+/// `OBSERVE` requests first when more are pending.
+pub const MAX_EVENTS: usize = (BUFFER_LEN - offset::EVENTS) / 4;
+
+/// What the host asks for. The answer is the `i64` returned by
+/// `pitboss_decide`; its meaning per kind is documented on each variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Decision {
+    /// Events only; the answer is ignored.
+    Observe = 0,
+    /// Stake for this box: 0 sits the round out, else `MIN..=MAX` in `UNIT`s.
+    Bet = 1,
+    /// Insurance stake: 0 declines, else `MIN..=MAX`.
+    Insurance = 2,
+    /// Take even money on a blackjack against an ace: 1 yes, 0 no.
+    EvenMoney = 3,
+    /// Play the current hand: an [`Action`] code within `LEGAL`.
+    Act = 4,
+    /// Over/Under 13: `(side << 32) | amount`, side 1 over, 2 under; 0 none.
+    SideBet = 5,
+    /// Back bet: `((box + 1) << 32) | amount`; 0 none.
+    BackBet = 6,
+    /// Banker doubles every stake: 1 yes, 0 no.
+    BankerDouble = 7,
+    /// Banker draws another card: 1 draw, 0 stand.
+    BankerDraw = 8,
+}
+
+impl Decision {
+    /// Every kind, in code order.
+    pub const ALL: [Decision; 9] = [
+        Decision::Observe,
+        Decision::Bet,
+        Decision::Insurance,
+        Decision::EvenMoney,
+        Decision::Act,
+        Decision::SideBet,
+        Decision::BackBet,
+        Decision::BankerDouble,
+        Decision::BankerDraw,
+    ];
+
+    /// The kind for a code, `None` if unknown.
+    pub const fn from_code(code: u8) -> Option<Decision> {
+        if (code as usize) < Decision::ALL.len() { Some(Decision::ALL[code as usize]) } else { None }
+    }
+
+    /// Lower-case name used in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Decision::Observe => "observe",
+            Decision::Bet => "bet",
+            Decision::Insurance => "insurance",
+            Decision::EvenMoney => "even-money",
+            Decision::Act => "act",
+            Decision::SideBet => "side-bet",
+            Decision::BackBet => "back-bet",
+            Decision::BankerDouble => "banker-double",
+            Decision::BankerDraw => "banker-draw",
+        }
+    }
+}
+
+/// A playing action on a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Action {
+    /// Take no more cards.
+    Stand = 0,
+    /// Take one card.
+    Hit = 1,
+    /// Double the bet, take exactly one card, stand.
+    Double = 2,
+    /// Split a pair into two hands.
+    Split = 3,
+    /// Give up half the bet (late surrender).
+    Surrender = 4,
+}
+
+impl Action {
+    /// Every action, in code order.
+    pub const ALL: [Action; 5] = [Action::Stand, Action::Hit, Action::Double, Action::Split, Action::Surrender];
+
+    /// The action for an answer, `None` if it is no action code.
+    pub const fn from_answer(answer: i64) -> Option<Action> {
+        if answer >= 0 && answer < Action::ALL.len() as i64 { Some(Action::ALL[answer as usize]) } else { None }
+    }
+
+    /// Lower-case name used in reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Action::Stand => "stand",
+            Action::Hit => "hit",
+            Action::Double => "double",
+            Action::Split => "split",
+            Action::Surrender => "surrender",
+        }
+    }
+}
+
+/// A set of actions as a bitmask (bit n = action code n).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ActionSet(pub u8);
+
+impl ActionSet {
+    /// No action.
+    pub const EMPTY: ActionSet = ActionSet(0);
+
+    /// This set plus `a`.
+    pub const fn with(self, a: Action) -> ActionSet {
+        ActionSet(self.0 | 1 << a as u8)
+    }
+
+    /// Is `a` in the set?
+    pub const fn contains(self, a: Action) -> bool {
+        self.0 & (1 << a as u8) != 0
+    }
+
+    /// The actions in the set, in code order.
+    pub fn iter(self) -> impl Iterator<Item = Action> {
+        Action::ALL.into_iter().filter(move |&a| self.contains(a))
+    }
+}
+
+/// The rule sets, by ABI id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Variant {
+    /// `north-american`: six decks, hole card, S17, DAS, late surrender.
+    NorthAmerican = 0,
+    /// `swedish`: no hole card, ties on 17–19 lose, Over/Under 13.
+    Swedish = 1,
+    /// `danish`: no hole card, back bets, double on 9–11.
+    Danish = 2,
+    /// `norwegian-home`: the banker game.
+    NorwegianHome = 3,
+}
+
+impl Variant {
+    /// Every variant, in id order.
+    pub const ALL: [Variant; 4] = [Variant::NorthAmerican, Variant::Swedish, Variant::Danish, Variant::NorwegianHome];
+
+    /// The id used in league files and on the command line.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Variant::NorthAmerican => "north-american",
+            Variant::Swedish => "swedish",
+            Variant::Danish => "danish",
+            Variant::NorwegianHome => "norwegian-home",
+        }
+    }
+
+    /// The variant for an ABI code.
+    pub const fn from_code(code: u8) -> Option<Variant> {
+        if (code as usize) < Variant::ALL.len() { Some(Variant::ALL[code as usize]) } else { None }
+    }
+}
+
+/// What an event reports. Codes are the first byte of an event record.
+pub mod event_kind {
+    /// A card turned face up on a box's hand (`seat`, `hand`, `card`).
+    pub const CARD: u8 = 1;
+    /// A dealer card turned face up: the up card or a drawn card.
+    pub const DEALER_CARD: u8 = 2;
+    /// The dealer's hidden (hole) card turned up.
+    pub const HOLE_CARD: u8 = 3;
+    /// The shoe was shuffled; counting starts afresh. `card` is unused.
+    pub const SHUFFLE: u8 = 4;
+    /// Hand `hand` of box `seat` was split; the new hand is `hand + 1` and
+    /// holds `card` (already seen, do not count it again).
+    pub const SPLIT: u8 = 5;
+    /// A player's hidden card was turned up (banker game).
+    pub const REVEAL: u8 = 6;
+    /// A round began; `card` is unused, `seat` is the number of boxes.
+    pub const ROUND: u8 = 7;
+    /// Only the discards of earlier rounds were shuffled back (the shoe ran
+    /// dry mid-round); cards of this round stay out. `card` is unused.
+    pub const PARTIAL_SHUFFLE: u8 = 8;
+}
+
+/// One event record: 4 bytes, `[kind, seat, hand, card]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct Event {
+    /// An [`event_kind`] code.
+    pub kind: u8,
+    /// The box, 0 = the dealer's left (0 for dealer and table events).
+    pub seat: u8,
+    /// The hand on that box.
+    pub hand: u8,
+    /// The card, where the kind has one.
+    pub card: Card,
+}
+
+impl Event {
+    /// An event with no card.
+    pub const fn table(kind: u8, seat: u8) -> Event {
+        Event { kind, seat, hand: 0, card: Card::ACE }
+    }
+
+    /// Does this event show a card not seen before (for counting)?
+    pub const fn reveals_card(&self) -> bool {
+        matches!(self.kind, event_kind::CARD | event_kind::DEALER_CARD | event_kind::HOLE_CARD | event_kind::REVEAL)
+    }
+}
+
+/// Bits of [`RulesBlock::flags`].
+pub mod rule_flag {
+    /// The dealer takes a hidden hole card and peeks for blackjack.
+    pub const HOLE_CARD: u8 = 1 << 0;
+    /// The dealer hits soft 17.
+    pub const HITS_SOFT_17: u8 = 1 << 1;
+    /// Late surrender is offered.
+    pub const SURRENDER: u8 = 1 << 2;
+    /// Doubling after a split is allowed.
+    pub const DOUBLE_AFTER_SPLIT: u8 = 1 << 3;
+    /// Aces may be split again.
+    pub const RESPLIT_ACES: u8 = 1 << 4;
+    /// Even money is offered on a blackjack against an ace.
+    pub const EVEN_MONEY: u8 = 1 << 5;
+    /// The Over/Under 13 side bet is offered.
+    pub const OVER_UNDER_13: u8 = 1 << 6;
+    /// A dealer blackjack takes only the original bets (else all bets).
+    pub const ORIGINAL_BETS_ONLY: u8 = 1 << 7;
+}
+
+/// The rules in force, as every request carries them (32 bytes at
+/// [`offset::RULES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct RulesBlock {
+    /// Decks in the shoe.
+    pub decks: u8,
+    /// Boxes at the table.
+    pub boxes: u8,
+    /// Most hands a box may split into; 0 = unlimited.
+    pub max_split_hands: u8,
+    /// [`rule_flag`] bits.
+    pub flags: u8,
+    /// Cards behind the cut card.
+    pub cut_card: u16,
+    /// Blackjack pays `num:den`.
+    pub blackjack_num: u8,
+    /// See `blackjack_num`.
+    pub blackjack_den: u8,
+    /// Insurance offered on: 0 never, 1 an ace, 2 an ace or a ten.
+    pub insurance_on: u8,
+    /// Insurance stake: 0 exactly half the bet, 1 any amount up to half.
+    pub insurance_up_to_half: u8,
+    /// Equal totals up to this one go to the dealer (0 = every tie pushes).
+    pub dealer_wins_ties_to: u8,
+    /// Bit `t` set: a two-card hand with hard total `t` (aces 1) may double.
+    pub double_totals: u32,
+}
+
+impl RulesBlock {
+    /// Any total may double.
+    pub const DOUBLE_ANY: u32 = u32::MAX;
+
+    fn write(&self, b: &mut [u8]) {
+        b[0] = self.decks;
+        b[1] = self.boxes;
+        b[2] = self.max_split_hands;
+        b[3] = self.flags;
+        b[4..6].copy_from_slice(&self.cut_card.to_le_bytes());
+        b[6] = self.blackjack_num;
+        b[7] = self.blackjack_den;
+        b[8] = self.insurance_on;
+        b[9] = self.insurance_up_to_half;
+        b[10] = self.dealer_wins_ties_to;
+        b[11] = 0;
+        b[12..16].copy_from_slice(&self.double_totals.to_le_bytes());
+        b[16..32].fill(0);
+    }
+
+    fn read(b: &[u8]) -> RulesBlock {
+        RulesBlock {
+            decks: b[0],
+            boxes: b[1],
+            max_split_hands: b[2],
+            flags: b[3],
+            cut_card: u16::from_le_bytes([b[4], b[5]]),
+            blackjack_num: b[6],
+            blackjack_den: b[7],
+            insurance_on: b[8],
+            insurance_up_to_half: b[9],
+            dealer_wins_ties_to: b[10],
+            double_totals: u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+        }
+    }
+
+    /// Is a [`rule_flag`] set?
+    pub const fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// The fixed part of a request: everything but the hand's cards and the
+/// events. The engine fills one in; [`encode`] writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// What is asked.
+    pub kind: Decision,
+    /// Rule set.
+    pub variant: Variant,
+    /// Box the decision is about.
+    pub seat: u8,
+    /// Current hand on that box.
+    pub hand_index: u8,
+    /// Hands on that box.
+    pub hand_count: u8,
+    /// Legal actions (for `Act`).
+    pub legal: ActionSet,
+    /// Dealer's up card, if dealt.
+    pub dealer_up: Option<Card>,
+    /// Round number.
+    pub round: u32,
+    /// Chips not on the table.
+    pub balance: i64,
+    /// Current hand's bet (or base bet).
+    pub bet: i64,
+    /// Smallest legal non-zero amount.
+    pub min: i64,
+    /// Largest legal amount.
+    pub max: i64,
+    /// Amount granularity.
+    pub unit: i64,
+    /// Rules in force.
+    pub rules: RulesBlock,
+}
+
+/// Writes a request into `buf` (at least [`BUFFER_LEN`] bytes): the header,
+/// the current hand and as many of `events` as fit. Returns how many events
+/// were written; the caller sends the rest first in `Observe` requests.
+///
+/// # Panics
+/// If `buf` is shorter than [`BUFFER_LEN`] or `hand` longer than
+/// [`MAX_HAND_CARDS`] (the engine never builds such a hand).
+pub fn encode(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> usize {
+    let buf = &mut buf[..BUFFER_LEN];
+    let n = events.len().min(MAX_EVENTS);
+    buf[offset::VERSION..offset::VERSION + 2].copy_from_slice(&(ABI_VERSION as u16).to_le_bytes());
+    buf[offset::KIND] = h.kind as u8;
+    buf[offset::VARIANT] = h.variant as u8;
+    buf[offset::SEAT] = h.seat;
+    buf[offset::HAND_INDEX] = h.hand_index;
+    buf[offset::HAND_COUNT] = h.hand_count;
+    buf[offset::LEGAL] = h.legal.0;
+    buf[offset::DEALER_UP] = h.dealer_up.map_or(0, Card::rank);
+    buf[offset::HAND_LEN] = hand.len() as u8;
+    buf[offset::EVENT_COUNT..offset::EVENT_COUNT + 2].copy_from_slice(&(n as u16).to_le_bytes());
+    buf[offset::ROUND..offset::ROUND + 4].copy_from_slice(&h.round.to_le_bytes());
+    for (at, v) in [
+        (offset::BALANCE, h.balance),
+        (offset::BET, h.bet),
+        (offset::MIN, h.min),
+        (offset::MAX, h.max),
+        (offset::UNIT, h.unit),
+    ] {
+        buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    }
+    h.rules.write(&mut buf[offset::RULES..offset::RULES + 32]);
+    let cards = &mut buf[offset::HAND..offset::EVENTS];
+    for (slot, c) in cards[..hand.len()].iter_mut().zip(hand) {
+        *slot = c.rank();
+    }
+    for (rec, e) in buf[offset::EVENTS..].chunks_exact_mut(4).zip(&events[..n]) {
+        rec.copy_from_slice(&[e.kind, e.seat, e.hand, e.card.rank()]);
+    }
+    n
+}
+
+/// A decoded request: read-only accessors over the exchange buffer, no
+/// copying. This is what a [`crate::Strategy`] receives.
+#[derive(Clone, Copy)]
+pub struct View<'a> {
+    buf: &'a [u8],
+}
+
+impl core::fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("View")
+            .field("kind", &self.kind())
+            .field("seat", &self.seat())
+            .field("hand", &self.hand())
+            .field("dealer_up", &self.dealer_up())
+            .field("legal", &self.legal())
+            .field("balance", &self.balance())
+            .field("events", &self.events().len())
+            .finish()
+    }
+}
+
+impl<'a> View<'a> {
+    /// Reads a request written by [`encode`]. `None` if `buf` is too short
+    /// or names an unknown decision kind.
+    pub fn new(buf: &'a [u8]) -> Option<View<'a>> {
+        if buf.len() < BUFFER_LEN || Decision::from_code(buf[offset::KIND]).is_none() {
+            return None;
+        }
+        Some(View { buf })
+    }
+
+    fn i64_at(&self, at: usize) -> i64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self.buf[at..at + 8]);
+        i64::from_le_bytes(b)
+    }
+
+    /// What is asked.
+    pub fn kind(&self) -> Decision {
+        Decision::from_code(self.buf[offset::KIND]).unwrap_or(Decision::Observe)
+    }
+
+    /// Rule set (north-american if the byte is unknown).
+    pub fn variant(&self) -> Variant {
+        Variant::from_code(self.buf[offset::VARIANT]).unwrap_or(Variant::NorthAmerican)
+    }
+
+    /// Box this decision is about.
+    pub fn seat(&self) -> u8 {
+        self.buf[offset::SEAT]
+    }
+
+    /// Current hand index on the box.
+    pub fn hand_index(&self) -> u8 {
+        self.buf[offset::HAND_INDEX]
+    }
+
+    /// Hands on the box.
+    pub fn hand_count(&self) -> u8 {
+        self.buf[offset::HAND_COUNT]
+    }
+
+    /// Legal actions for an `Act` decision.
+    pub fn legal(&self) -> ActionSet {
+        ActionSet(self.buf[offset::LEGAL])
+    }
+
+    /// Dealer's up card, if dealt.
+    pub fn dealer_up(&self) -> Option<Card> {
+        match self.buf[offset::DEALER_UP] {
+            0 => None,
+            b => Some(Card::from_byte(b)),
+        }
+    }
+
+    /// Round number.
+    pub fn round(&self) -> u32 {
+        let b = &self.buf[offset::ROUND..offset::ROUND + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// Chips not on the table.
+    pub fn balance(&self) -> i64 {
+        self.i64_at(offset::BALANCE)
+    }
+
+    /// Current hand's bet, or the base bet for insurance and side bets.
+    pub fn bet(&self) -> i64 {
+        self.i64_at(offset::BET)
+    }
+
+    /// Smallest legal non-zero amount.
+    pub fn min(&self) -> i64 {
+        self.i64_at(offset::MIN)
+    }
+
+    /// Largest legal amount.
+    pub fn max(&self) -> i64 {
+        self.i64_at(offset::MAX)
+    }
+
+    /// Amounts are whole multiples of this.
+    pub fn unit(&self) -> i64 {
+        self.i64_at(offset::UNIT)
+    }
+
+    /// Rules in force.
+    pub fn rules(&self) -> RulesBlock {
+        RulesBlock::read(&self.buf[offset::RULES..offset::RULES + 32])
+    }
+
+    /// The current hand's cards.
+    pub fn hand(&self) -> &'a [Card] {
+        let len = (self.buf[offset::HAND_LEN] as usize).min(MAX_HAND_CARDS);
+        let bytes = &self.buf[offset::HAND..offset::HAND + len];
+        // SAFETY: `Card` is `repr(transparent)` over `u8`, so any byte is a
+        // valid `Card` value; alignment is 1 and the slice stays within `buf`.
+        unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<Card>(), len) }
+    }
+
+    /// Events since this bot's previous request, oldest first.
+    pub fn events(&self) -> &'a [Event] {
+        let n = u16::from_le_bytes([self.buf[offset::EVENT_COUNT], self.buf[offset::EVENT_COUNT + 1]]) as usize;
+        let n = n.min(MAX_EVENTS);
+        let bytes = &self.buf[offset::EVENTS..offset::EVENTS + 4 * n];
+        // SAFETY: `Event` is `repr(C)` of four one-byte fields (size 4,
+        // alignment 1, no padding, any byte valid); the slice stays within
+        // `buf`.
+        unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<Event>(), n) }
+    }
+
+    /// The current hand's total.
+    pub fn total(&self) -> crate::card::Total {
+        crate::card::Total::of(self.hand())
+    }
+}
+
+/// Encodes an Over/Under 13 answer.
+pub const fn side_bet_answer(side: SideBet, amount: i64) -> i64 {
+    match side {
+        SideBet::None => 0,
+        SideBet::Over => (1 << 32) | (amount & 0xffff_ffff),
+        SideBet::Under => (2 << 32) | (amount & 0xffff_ffff),
+    }
+}
+
+/// The Over/Under 13 choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SideBet {
+    /// No side bet.
+    None,
+    /// The first two cards total over 13 (aces 1).
+    Over,
+    /// The first two cards total under 13 (aces 1).
+    Under,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_then_view_round_trips() {
+        let rules =
+            RulesBlock { decks: 6, boxes: 7, cut_card: 78, double_totals: 0b1110_0000_0000, ..Default::default() };
+        let h = Header {
+            kind: Decision::Act,
+            variant: Variant::NorthAmerican,
+            seat: 3,
+            hand_index: 1,
+            hand_count: 2,
+            legal: ActionSet::EMPTY.with(Action::Stand).with(Action::Hit),
+            dealer_up: Some(Card::TEN),
+            round: 77,
+            balance: -5,
+            bet: 4,
+            min: 2,
+            max: 1000,
+            unit: 2,
+            rules,
+        };
+        let hand = [Card::ACE, Card::new(6).unwrap()];
+        let events = [Event { kind: event_kind::CARD, seat: 1, hand: 0, card: Card::KING }; 1000];
+        let mut buf = [0u8; BUFFER_LEN];
+        let n = encode(&h, &hand, &events, &mut buf);
+        assert_eq!(n, MAX_EVENTS);
+        let v = View::new(&buf).unwrap();
+        assert_eq!(v.kind(), Decision::Act);
+        assert_eq!((v.seat(), v.hand_index(), v.hand_count(), v.round()), (3, 1, 2, 77));
+        assert_eq!((v.balance(), v.bet(), v.min(), v.max(), v.unit()), (-5, 4, 2, 1000, 2));
+        assert!(v.legal().contains(Action::Hit) && !v.legal().contains(Action::Double));
+        assert_eq!(v.dealer_up(), Some(Card::TEN));
+        assert_eq!(v.hand(), &hand);
+        assert_eq!(v.events().len(), MAX_EVENTS);
+        assert_eq!(v.events()[5], events[5]);
+        assert_eq!(v.rules(), rules);
+        assert_eq!(v.total().best(), 17);
+    }
+}

@@ -1,0 +1,100 @@
+//! Pitboss SDK: write a blackjack bot once, run it as WebAssembly in the
+//! Pitboss sandbox or natively in tests.
+//!
+//! A bot is a type implementing [`Strategy`] (every method has a default)
+//! plus one [`export_bot!`] line. On `wasm32` the macro generates the ABI
+//! exports described in `sdk/ABI.md`; natively it generates nothing, and
+//! the harness calls [`dispatch`] on the same type, so a strategy behaves
+//! identically in both.
+//!
+//! ```
+//! use pitboss_sdk::{Action, Strategy, View};
+//!
+//! #[derive(Default)]
+//! pub struct Cautious;
+//!
+//! impl Strategy for Cautious {
+//!     fn act(&mut self, view: &View<'_>) -> Action {
+//!         if view.total().best() < 12 { Action::Hit } else { Action::Stand }
+//!     }
+//! }
+//!
+//! pitboss_sdk::export_bot!(Cautious, Cautious);
+//! # fn main() {}
+//! ```
+//!
+//! The crate is `#![no_std]` and allocation-free: a bot built for
+//! `wasm32-unknown-unknown` needs no runtime.
+
+#![no_std]
+
+pub mod abi;
+pub mod card;
+mod strategy;
+
+pub use abi::{Action, ActionSet, Decision, Event, SideBet, Variant, View, event_kind};
+pub use card::{Card, Total, is_natural, is_pair};
+pub use strategy::{Strategy, dispatch};
+
+#[doc(hidden)]
+pub mod __private {
+    //! Support for [`crate::export_bot!`]; not a public API.
+    use core::cell::UnsafeCell;
+
+    /// The exchange buffer and the bot's state. wasm32 without threads is
+    /// single-threaded, which is what makes the `Sync` claim true.
+    #[repr(C, align(16))]
+    pub struct Slot<T> {
+        pub buf: UnsafeCell<[u8; crate::abi::BUFFER_LEN]>,
+        pub state: UnsafeCell<Option<T>>,
+    }
+
+    // SAFETY: only instantiated on wasm32-unknown-unknown, which has no
+    // threads (the host also disables the threads proposal).
+    unsafe impl<T> Sync for Slot<T> {}
+
+    impl<T> Slot<T> {
+        pub const fn new() -> Self {
+            Slot { buf: UnsafeCell::new([0; crate::abi::BUFFER_LEN]), state: UnsafeCell::new(None) }
+        }
+    }
+}
+
+/// Generates the ABI v1 exports for a [`Strategy`] type on `wasm32`:
+/// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide` and a panic
+/// handler (bots are `no_std` on wasm). `$init` builds the strategy on the
+/// first request. Natively it expands to nothing.
+#[macro_export]
+macro_rules! export_bot {
+    ($ty:ty, $init:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            static SLOT: $crate::__private::Slot<$ty> = $crate::__private::Slot::new();
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_abi_version() -> i32 {
+                $crate::abi::ABI_VERSION as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_buffer() -> i32 {
+                SLOT.buf.get() as usize as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_decide(_kind: i32) -> i64 {
+                // SAFETY: wasm32 is single-threaded and the host never
+                // re-enters a bot, so these are the only live references.
+                let (buf, state) = unsafe { (&*SLOT.buf.get(), &mut *SLOT.state.get()) };
+                let strategy = state.get_or_insert_with(|| $init);
+                $crate::dispatch(strategy, buf)
+            }
+
+            #[cfg(not(test))]
+            #[panic_handler]
+            fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+                core::arch::wasm32::unreachable()
+            }
+        };
+    };
+}

@@ -1,0 +1,91 @@
+//! The one trait a bot author implements, and the dispatcher that turns a
+//! request into a call of the right method.
+
+use crate::abi::{self, Action, Decision, Event, SideBet, View};
+
+/// A blackjack strategy. Every method has a sensible default, so a bot
+/// overrides only the decisions it cares about.
+///
+/// Each request first delivers the events the bot has not seen yet to
+/// [`Strategy::observe`], then asks one decision.
+pub trait Strategy {
+    /// Cards turned face up, shuffles and splits since the previous request.
+    fn observe(&mut self, events: &[Event]) {
+        let _ = events;
+    }
+
+    /// Stake for a box: 0 sits the round out. Default: the table minimum
+    /// when affordable.
+    fn bet(&mut self, view: &View<'_>) -> i64 {
+        if view.balance() >= view.min() { view.min() } else { 0 }
+    }
+
+    /// Insurance stake, 0 to decline. Default: decline.
+    fn insurance(&mut self, view: &View<'_>) -> i64 {
+        let _ = view;
+        0
+    }
+
+    /// Take even money on a blackjack against an ace? Default: no.
+    fn even_money(&mut self, view: &View<'_>) -> bool {
+        let _ = view;
+        false
+    }
+
+    /// Play the current hand; must be one of `view.legal()`. Default: hit
+    /// below 17, else stand (the dealer's own rule).
+    fn act(&mut self, view: &View<'_>) -> Action {
+        if view.total().best() < 17 && view.legal().contains(Action::Hit) { Action::Hit } else { Action::Stand }
+    }
+
+    /// Over/Under 13 side bet and its stake. Default: none.
+    fn side_bet(&mut self, view: &View<'_>) -> (SideBet, i64) {
+        let _ = view;
+        (SideBet::None, 0)
+    }
+
+    /// Back bet: the box to bet behind and the stake. Default: none.
+    fn back_bet(&mut self, view: &View<'_>) -> Option<(u8, i64)> {
+        let _ = view;
+        None
+    }
+
+    /// As banker, double every stake? Default: no.
+    fn banker_double(&mut self, view: &View<'_>) -> bool {
+        let _ = view;
+        false
+    }
+
+    /// As banker, draw another card? Default: below 17 only.
+    fn banker_draw(&mut self, view: &View<'_>) -> bool {
+        view.total().best() < 17
+    }
+}
+
+/// Answers one request held in `buf` with `strategy`: what the exported
+/// `pitboss_decide` does in wasm, and what a native builtin does in the
+/// harness, so both run the very same code. An unreadable request gets 0.
+pub fn dispatch<S: Strategy + ?Sized>(strategy: &mut S, buf: &[u8]) -> i64 {
+    let Some(view) = View::new(buf) else { return 0 };
+    let events = view.events();
+    if !events.is_empty() {
+        strategy.observe(events);
+    }
+    match view.kind() {
+        Decision::Observe => 0,
+        Decision::Bet => strategy.bet(&view),
+        Decision::Insurance => strategy.insurance(&view),
+        Decision::EvenMoney => strategy.even_money(&view) as i64,
+        Decision::Act => strategy.act(&view) as i64,
+        Decision::SideBet => {
+            let (side, amount) = strategy.side_bet(&view);
+            abi::side_bet_answer(side, amount)
+        }
+        Decision::BackBet => match strategy.back_bet(&view) {
+            Some((seat, amount)) => ((seat as i64 + 1) << 32) | (amount & 0xffff_ffff),
+            None => 0,
+        },
+        Decision::BankerDouble => strategy.banker_double(&view) as i64,
+        Decision::BankerDraw => strategy.banker_draw(&view) as i64,
+    }
+}
