@@ -1,1 +1,125 @@
-//! stub
+//! Helpers shared by the integration tests: scripted players, event
+//! capture, stacked-shoe tables and the paths of the built wasm bots.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
+use pitboss_sdk::{Action, Decision};
+
+/// Where `bash scripts/build-bots` puts a bot's wasm file.
+pub fn wasm_path(bot: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("wasm32-unknown-unknown/release").join(format!("{bot}.wasm"));
+    assert!(path.exists(), "{} is missing: run `bash scripts/build-bots` first", path.display());
+    path
+}
+
+/// What a [`Script`] saw of one request: (kind, legal actions, hand cards
+/// as symbols, number of events delivered).
+pub type Seen = (Decision, pitboss_sdk::ActionSet, String, usize);
+
+/// A player that bets `bet`, answers insurance with `insurance`, and plays
+/// the scripted actions in order (then stands). Every request it gets is
+/// kept for inspection.
+#[derive(Clone)]
+pub struct Script {
+    /// Stake per round.
+    pub bet: i64,
+    /// Insurance answer.
+    pub insurance: i64,
+    actions: Arc<Mutex<VecDeque<i64>>>,
+    /// Every request received, in order.
+    pub seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Script {
+    /// Bets `bet`, declines insurance, plays `actions`.
+    pub fn new(bet: i64, actions: &[Action]) -> Script {
+        Script::raw(bet, &actions.iter().map(|&a| a as i64).collect::<Vec<_>>())
+    }
+
+    /// As [`Script::new`] with raw answers (for illegal ones).
+    pub fn raw(bet: i64, answers: &[i64]) -> Script {
+        Script {
+            bet,
+            insurance: 0,
+            actions: Arc::new(Mutex::new(answers.iter().copied().collect())),
+            seen: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Answers insurance with `amount`.
+    pub fn insure(mut self, amount: i64) -> Script {
+        self.insurance = amount;
+        self
+    }
+
+    /// The kinds of decision asked so far.
+    pub fn kinds(&self) -> Vec<Decision> {
+        self.seen.lock().unwrap().iter().map(|s| s.0).collect()
+    }
+}
+
+impl Player for Script {
+    fn decide(&mut self, r: &Request<'_>) -> Result<i64, pitboss_engine::Fault> {
+        let hand: String = r.hand.iter().map(|c| c.symbol()).collect();
+        self.seen.lock().unwrap().push((r.header.kind, r.header.legal, hand, r.events.len()));
+        Ok(match r.header.kind {
+            Decision::Bet => self.bet,
+            Decision::Insurance => self.insurance,
+            Decision::Act => self.actions.lock().unwrap().pop_front().unwrap_or(0),
+            _ => 0,
+        })
+    }
+}
+
+/// Plays `rounds` rounds of `rules` from a stacked shoe (`cards` in shoe
+/// file syntax) with `players` in box order; returns every table event and
+/// the final balances. Each player starts with 1000 chips.
+pub fn play_stacked(
+    rules: Rules,
+    cards: &str,
+    players: Vec<Box<dyn Player + Send>>,
+    rounds: u64,
+) -> (Vec<TableEvent>, Vec<i64>) {
+    let shoe = Shoe::stacked(parse_stacked(cards).expect("test shoe parses"));
+    let mut table = Table::new(rules, shoe, players, 1000).expect("valid table");
+    let mut events = Vec::new();
+    for _ in 0..rounds {
+        table.play_round(&mut |e: &TableEvent| events.push(e.clone())).expect("shoe long enough");
+    }
+    let balances: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+    assert_eq!(balances.iter().sum::<i64>() - 1000 * balances.len() as i64, -table.house(), "chips conserved");
+    (events, balances)
+}
+
+/// The `Settled` events as `(seat, hand, bet, returned, outcome)`.
+pub fn settlements(events: &[TableEvent]) -> Vec<(u8, u8, i64, i64, pitboss_engine::Outcome)> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            TableEvent::Settled { seat, hand, bet, returned, outcome } => Some((seat, hand, bet, returned, outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The faults as `(seat, decision)`.
+pub fn faults(events: &[TableEvent]) -> Vec<(u8, Decision)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            TableEvent::Fault { seat, kind, .. } => Some((*seat, *kind)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Boxes a player.
+pub fn boxed<P: Player + Send + 'static>(p: P) -> Box<dyn Player + Send> {
+    Box::new(p)
+}

@@ -53,6 +53,12 @@ pub mod __private {
     // threads (the host also disables the threads proposal).
     unsafe impl<T> Sync for Slot<T> {}
 
+    impl<T> Default for Slot<T> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
     impl<T> Slot<T> {
         pub const fn new() -> Self {
             Slot { buf: UnsafeCell::new([0; crate::abi::BUFFER_LEN]), state: UnsafeCell::new(None) }

@@ -1,1 +1,10 @@
-//! stub
+//! Pitboss integration tests, one module per area.
+
+/// The `pitboss` command: determinism, files, errors.
+mod cli;
+/// `north-american` rules on stacked shoes.
+mod north_american;
+/// Random answers: conservation, card integrity, refusal; reshuffles.
+mod properties;
+/// The wasm host: loading, ABI checks, faults, wasm = native.
+mod wasm;

@@ -89,8 +89,8 @@ impl<W: Write> Transcript<W> {
 }
 
 impl<W: Write> Recorder for Transcript<W> {
-    fn record(&mut self, event: &TableEvent<'_>) {
-        let line = match *event {
+    fn record(&mut self, event: &TableEvent) {
+        let line = match event {
             TableEvent::Shuffle(kind) => format!("shuffle ({kind:?})"),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             TableEvent::Asked { .. } => return,

@@ -76,6 +76,12 @@ pub trait Player {
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault>;
 }
 
+impl<P: Player + ?Sized> Player for Box<P> {
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        (**self).decide(request)
+    }
+}
+
 /// A native [`Strategy`] run through the very bytes a wasm bot would get:
 /// the request is encoded into a buffer and handed to
 /// [`pitboss_sdk::dispatch`], so native and wasm builds decide alike.

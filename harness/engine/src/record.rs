@@ -25,8 +25,8 @@ pub enum Outcome {
 
 /// One thing that happened at a table. Unlike the bot-facing ABI events,
 /// these include hidden cards: observers see everything.
-#[derive(Clone, Copy, Debug)]
-pub enum TableEvent<'a> {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableEvent {
     /// The shoe was shuffled.
     Shuffle(ShuffleKind),
     /// A round began.
@@ -52,7 +52,7 @@ pub enum TableEvent<'a> {
         /// The decision that faulted.
         kind: Decision,
         /// What went wrong.
-        fault: &'a Fault,
+        fault: Fault,
     },
     /// A box staked a bet.
     Bet {
@@ -128,17 +128,17 @@ pub enum TableEvent<'a> {
 /// Receives a table's events.
 pub trait Recorder {
     /// Called for each event, in order.
-    fn record(&mut self, event: &TableEvent<'_>);
+    fn record(&mut self, event: &TableEvent);
 }
 
 /// Records nothing; compiles away.
 impl Recorder for () {
     #[inline(always)]
-    fn record(&mut self, _: &TableEvent<'_>) {}
+    fn record(&mut self, _: &TableEvent) {}
 }
 
-impl<F: FnMut(&TableEvent<'_>)> Recorder for F {
-    fn record(&mut self, event: &TableEvent<'_>) {
+impl<F: FnMut(&TableEvent)> Recorder for F {
+    fn record(&mut self, event: &TableEvent) {
         self(event)
     }
 }

@@ -244,7 +244,7 @@ impl Table {
 
     fn fault<R: Recorder>(&mut self, b: usize, kind: Decision, fault: Fault, rec: &mut R) {
         self.seats[self.boxes[b].seat].stats.faults += 1;
-        rec.record(&TableEvent::Fault { seat: b as u8, kind, fault: &fault });
+        rec.record(&TableEvent::Fault { seat: b as u8, kind, fault });
     }
 
     /// Asks for an amount in `min..=max` (multiples of `unit`) or 0; any

@@ -1,0 +1,164 @@
+//! The `pitboss` command's library: same seed → byte-identical results,
+//! stacked shoe files, league files, and one-line errors for bad input.
+
+use std::path::PathBuf;
+
+use pitboss_cli::{PlayOptions, league, report};
+use pitboss_engine::{Rules, Shoe, Table, TableEvent, derive_seed};
+use pitboss_tests::{Script, boxed, wasm_path};
+
+fn temp(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pitboss-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
+    PlayOptions {
+        variant: "north-american".into(),
+        bots: bots.iter().map(|b| b.to_string()).collect(),
+        rounds: Some(rounds),
+        seed,
+        shoe: None,
+        bankroll: 100_000,
+        transcript: false,
+    }
+}
+
+fn json_of(o: &PlayOptions, file: &str) -> Vec<u8> {
+    let (report, _) = pitboss_cli::play(o).unwrap();
+    let path = temp(file, "");
+    report::write_json(&path, &report).unwrap();
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn the_same_seed_gives_byte_identical_results() {
+    let wasm = wasm_path("basic").display().to_string();
+    let o = opts(&[&wasm, "builtin:mimic", "builtin:basic"], 20_000, 99);
+    let a = json_of(&o, "a.json");
+    let b = json_of(&o, "b.json");
+    assert_eq!(a, b);
+    let text = String::from_utf8(a).unwrap();
+    assert!(text.contains("\"name\": \"basic\"") && text.contains("\"name\": \"builtin:mimic\""), "{text}");
+}
+
+#[test]
+fn a_different_seed_gives_different_cards() {
+    let first_cards = |seed: u64| {
+        let rules = Rules::north_american();
+        let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(seed, 0));
+        let mut table = Table::new(rules, shoe, vec![boxed(Script::new(2, &[]))], 1_000).unwrap();
+        let mut cards = Vec::new();
+        for _ in 0..5 {
+            table
+                .play_round(&mut |e: &TableEvent| {
+                    if let TableEvent::Card { card, .. } | TableEvent::DealerCard { card, .. } = e {
+                        cards.push(*card);
+                    }
+                })
+                .unwrap();
+        }
+        cards
+    };
+    assert_eq!(first_cards(1), first_cards(1));
+    assert_ne!(first_cards(1), first_cards(2));
+    let o1 = json_of(&opts(&["builtin:basic"], 5_000, 1), "s1.json");
+    let o2 = json_of(&opts(&["builtin:basic"], 5_000, 2), "s2.json");
+    assert_ne!(o1, o2);
+}
+
+#[test]
+fn a_stacked_shoe_file_plays_the_worked_example_then_stops_cleanly() {
+    let mut o = opts(&["builtin:basic"], 0, 0);
+    o.rounds = None;
+    o.shoe = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/shoes/double-eleven.shoe")));
+    let (report, _) = pitboss_cli::play(&o).unwrap();
+    assert_eq!(report.table.rounds, 1);
+    assert_eq!(report.table.bots[0].net, 4, "basic doubles 11 against a ten: 8 come back");
+    let why = report.table.stopped.expect("the shoe ran out");
+    assert!(why.contains("stacked shoe ran out") && why.contains("round 2 was void"), "{why}");
+    assert_eq!(report.seed, None);
+}
+
+#[test]
+fn a_typo_in_a_shoe_file_is_reported_with_file_line_and_column() {
+    let path = temp("typo.shoe", "# two rounds\nA K 9 7\n6 T 5 X 8\n");
+    let mut o = opts(&["builtin:basic"], 1, 0);
+    o.shoe = Some(path.clone());
+    let e = format!("{:#}", pitboss_cli::play(&o).unwrap_err());
+    assert_eq!(e, format!("{}: line 3, column 7: `X` is not a card (use A 2 3 4 5 6 7 8 9 T J Q K)", path.display()));
+}
+
+#[test]
+fn an_unknown_variant_and_an_unknown_builtin_are_named() {
+    let mut o = opts(&["builtin:basic"], 1, 0);
+    o.variant = "klondike".into();
+    let e = format!("{:#}", pitboss_cli::play(&o).unwrap_err());
+    assert!(e.contains("unknown rule set `klondike`"), "{e}");
+    let e = format!("{:#}", pitboss_cli::play(&opts(&["builtin:genius"], 1, 0)).unwrap_err());
+    assert!(e.contains("unknown builtin bot `genius`"), "{e}");
+}
+
+const LEAGUE: &str = r#"
+name = "Test league"
+variant = "north-american"
+rounds = 3000
+seed = 5
+bankroll = 10000
+format = "solo"
+
+[[bot]]
+name = "mimic"
+builtin = "mimic"
+
+[[bot]]
+name = "basic-wasm"
+path = "BASIC"
+
+[[bot]]
+name = "basic-native"
+builtin = "basic"
+"#;
+
+#[test]
+fn a_league_ranks_by_balance_and_solo_tables_share_the_shoe() {
+    let text = LEAGUE.replace("BASIC", &wasm_path("basic").display().to_string());
+    let path = temp("league.toml", &text);
+    let file = league::parse(&path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let result = league::run(&file, &path, &sandbox).unwrap();
+    let balances: Vec<i64> = result.standings.iter().map(|s| s.result.balance).collect();
+    assert!(balances.windows(2).all(|w| w[0] >= w[1]), "{balances:?}");
+    let by_name = |n: &str| result.standings.iter().find(|s| s.result.name == n).unwrap().result.clone();
+    // Duplicate format: the wasm and native builds of one strategy, dealt
+    // the same shoe, end with the very same chips.
+    assert_eq!(by_name("basic-wasm").balance, by_name("basic-native").balance);
+    assert_eq!(result, league::run(&file, &path, &sandbox).unwrap(), "a rerun is identical");
+}
+
+#[test]
+fn the_demo_league_parses() {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../leagues/demo.toml"));
+    let file = league::parse(&path).unwrap();
+    assert_eq!(file.variant, "north-american");
+    assert!(file.bots.len() >= 3);
+}
+
+#[test]
+fn league_file_errors_name_file_line_and_column() {
+    let path = temp("bad-key.toml", &LEAGUE.replace("seed = 5", "seed = 5\nsede = 6"));
+    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    assert!(e.starts_with(&format!("{}:6:1: unknown field `sede`", path.display())), "{e}");
+
+    let path = temp("bad-type.toml", &LEAGUE.replace("rounds = 3000", "rounds = \"many\""));
+    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    assert!(e.starts_with(&format!("{}:4:10:", path.display())), "{e}");
+
+    let path = temp("missing-bot.toml", &LEAGUE.replace("BASIC", "nowhere/basic.wasm"));
+    let file = league::parse(&path).unwrap();
+    let e = format!("{:#}", league::run(&file, &path, &pitboss_cli::sandbox().unwrap()).unwrap_err());
+    assert!(e.contains("bot `basic-wasm`") && e.contains("nowhere/basic.wasm does not exist"), "{e}");
+}

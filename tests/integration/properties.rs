@@ -1,0 +1,216 @@
+//! Properties over random legal and illegal answers: chips are conserved,
+//! no card is dealt twice per shuffle, illegal answers are always refused
+//! and legal ones always applied; plus both reshuffle rules at a table.
+
+use pitboss_engine::{FnPlayer, Player, Request, Rules, Shoe, ShuffleKind, Table, TableEvent};
+use pitboss_sdk::{Action, Card, Decision};
+use proptest::prelude::*;
+use rand_like::Lcg;
+
+/// A tiny deterministic generator for bot answers, so a proptest case is
+/// reproducible from its seed without sharing the engine's RNG.
+mod rand_like {
+    pub struct Lcg(pub u64);
+    impl Lcg {
+        pub fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 >> 33
+        }
+    }
+}
+
+/// A bot answering at random: mostly sensible, sometimes illegal or absurd.
+fn chaos(seed: u64) -> Box<dyn Player + Send> {
+    let mut rng = Lcg(seed);
+    Box::new(FnPlayer(move |r: &Request<'_>| {
+        let roll = rng.next() % 100;
+        match r.header.kind {
+            Decision::Bet => match roll {
+                0..=4 => -7,
+                5..=9 => r.header.max + r.header.unit,
+                10..=14 => r.header.min + 1,
+                15..=19 => 0,
+                _ => r.header.min + (rng.next() as i64 % 5) * r.header.unit,
+            },
+            Decision::Insurance => match roll {
+                0..=9 => r.header.min,
+                10..=14 => r.header.min + 1,
+                _ => 0,
+            },
+            _ => match roll {
+                0..=4 => 99,
+                5..=9 => -1,
+                _ => (rng.next() % 5) as i64,
+            },
+        }
+    }))
+}
+
+/// Everything one round sequence produced, for checking.
+struct Run {
+    events: Vec<TableEvent>,
+}
+
+fn run(rules: Rules, seed: u64, bots: usize, rounds: u64, bankroll: i64) -> Run {
+    let players = (0..bots).map(|i| chaos(seed.wrapping_add(i as u64 * 7919))).collect();
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
+    let mut table = Table::new(rules, shoe, players, bankroll).unwrap();
+    let mut events = Vec::new();
+    let total = bankroll * bots as i64;
+    for _ in 0..rounds {
+        table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
+        let players: i64 = table.seats().iter().map(|s| s.balance).sum();
+        assert_eq!(players + table.house(), total, "chips conserved after round {}", table.rounds());
+        assert!(table.seats().iter().all(|s| s.balance >= 0), "no balance below zero");
+    }
+    Run { events }
+}
+
+fn small_rules(decks: u8, cut: u16) -> Rules {
+    Rules { decks, cut_card: cut, ..Rules::north_american() }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn chips_are_conserved_and_cards_dealt_once_per_shuffle(
+        seed in any::<u64>(),
+        bots in 1usize..=7,
+        decks in 1u8..=6,
+        cut_fraction in 0u16..=60,
+    ) {
+        let rules = small_rules(decks, decks as u16 * 52 * cut_fraction / 100);
+        let Run { events } = run(rules, seed, bots, 150, 200);
+        // Count each rank dealt since the last shuffle (face up or down).
+        let mut counts = [0u32; 14];
+        let mut this_round = [0u32; 14];
+        for e in &events {
+            match e {
+                TableEvent::Shuffle(ShuffleKind::Full) => counts = [0; 14],
+                // Only this round's cards stay out of a partial reshuffle.
+                TableEvent::Shuffle(ShuffleKind::Discards) => counts = this_round,
+                TableEvent::RoundStart { .. } => this_round = [0; 14],
+                TableEvent::Card { card, .. } | TableEvent::DealerCard { card, .. } => {
+                    counts[card.rank() as usize] += 1;
+                    this_round[card.rank() as usize] += 1;
+                    prop_assert!(counts[card.rank() as usize] <= 4 * decks as u32, "{card} dealt too often");
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn illegal_actions_are_always_refused_and_legal_ones_applied(seed in any::<u64>(), bots in 1usize..=4) {
+        let Run { events } = run(Rules::north_american(), seed, bots, 120, 100);
+        for (i, e) in events.iter().enumerate() {
+            let TableEvent::Asked { seat, kind: Decision::Act, legal, answer: Some(answer) } = *e else { continue };
+            let chosen = Action::from_answer(answer).filter(|a| legal.contains(*a));
+            match chosen {
+                Some(action) => {
+                    prop_assert_eq!(&events[i + 1], &TableEvent::Acted { seat, hand: hand_of(&events, i), action });
+                }
+                None => {
+                    let refused = matches!(&events[i + 1], TableEvent::Fault { kind: Decision::Act, .. });
+                    prop_assert!(refused, "answer {} with legal {:?} was not refused", answer, legal);
+                    let stood = matches!(events[i + 2], TableEvent::Acted { action: Action::Stand, .. });
+                    prop_assert!(stood, "a refused action becomes a stand");
+                }
+            }
+        }
+    }
+}
+
+/// The hand the `Acted` after `Asked` at `i` names (the ask itself does
+/// not carry it).
+fn hand_of(events: &[TableEvent], i: usize) -> u8 {
+    match events[i + 1] {
+        TableEvent::Acted { hand, .. } => hand,
+        _ => 0,
+    }
+}
+
+#[test]
+fn the_cut_card_finishes_the_round_then_the_shoe_is_shuffled() {
+    let rules = small_rules(1, 30); // 22 cards before the cut card
+    let Run { events } = run(rules, 11, 3, 60, 10_000);
+    let mut dealt = 0;
+    let mut full_shuffles = 0;
+    for e in &events {
+        match e {
+            TableEvent::Shuffle(ShuffleKind::Full) => {
+                if full_shuffles > 0 {
+                    assert!(dealt >= 22, "shuffled after only {dealt} cards");
+                }
+                full_shuffles += 1;
+                dealt = 0;
+            }
+            TableEvent::RoundStart { .. } => {
+                assert!(dealt < 22, "the cut card came out ({dealt} cards) but no shuffle followed the round");
+            }
+            TableEvent::Card { .. } | TableEvent::DealerCard { .. } => dealt += 1,
+            _ => {}
+        }
+    }
+    assert!(full_shuffles > 5, "{full_shuffles} shuffles in 60 rounds of a 1-deck shoe");
+    // Every full shuffle comes right before a round starts.
+    for (i, e) in events.iter().enumerate() {
+        if *e == TableEvent::Shuffle(ShuffleKind::Full) {
+            assert!(matches!(events[i + 1], TableEvent::RoundStart { .. }));
+        }
+    }
+}
+
+#[test]
+fn a_dry_shoe_shuffles_only_earlier_rounds_discards_mid_round() {
+    // One deck, cut card at the very end, seven boxes drawing to 17: the
+    // shoe runs dry inside a round.
+    let rules = small_rules(1, 0);
+    let mimic = || -> Box<dyn Player + Send> {
+        Box::new(FnPlayer(|r: &Request<'_>| match r.header.kind {
+            Decision::Bet => 2,
+            Decision::Act => {
+                if pitboss_sdk::Total::of(r.hand).best() < 17 {
+                    Action::Hit as i64
+                } else {
+                    Action::Stand as i64
+                }
+            }
+            _ => 0,
+        }))
+    };
+    let mut table = Table::new(rules, Shoe::seeded(1, 0, 5), (0..7).map(|_| mimic()).collect(), 1000).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..20 {
+        table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
+    }
+    let partial = events.iter().position(|e| *e == TableEvent::Shuffle(ShuffleKind::Discards));
+    let partial = partial.expect("the shoe ran dry within 20 rounds");
+    let round_start = events[..partial].iter().rposition(|e| matches!(e, TableEvent::RoundStart { .. })).unwrap();
+    let last_full = events[..partial].iter().rposition(|e| *e == TableEvent::Shuffle(ShuffleKind::Full)).unwrap();
+    let cards = |range: &[TableEvent]| -> Vec<Card> {
+        let mut v: Vec<Card> = range
+            .iter()
+            .filter_map(|e| match e {
+                TableEvent::Card { card, .. } | TableEvent::DealerCard { card, .. } => Some(*card),
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let earlier = cards(&events[last_full..round_start]);
+    let this_round_before = cards(&events[round_start..partial]);
+    let round_end = partial + events[partial..].iter().position(|e| matches!(e, TableEvent::RoundEnd { .. })).unwrap();
+    let after = cards(&events[partial..round_end]);
+    assert_eq!(earlier.len() + this_round_before.len(), 52, "the shoe was empty");
+    // What is dealt after the partial shuffle comes from the earlier discards.
+    let mut pool = earlier.clone();
+    for c in &after {
+        let at = pool.iter().position(|p| p == c).expect("a card from this round was reshuffled");
+        pool.remove(at);
+    }
+    // And the next round starts with a full shuffle.
+    assert_eq!(events[round_end + 1], TableEvent::Shuffle(ShuffleKind::Full));
+}
