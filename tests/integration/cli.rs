@@ -24,6 +24,7 @@ fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
         shoe: None,
         bankroll: 100_000,
         transcript: false,
+        fault_limit: 100,
     }
 }
 

@@ -2,6 +2,8 @@
 
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
+/// Hostile and broken bots: load-time refusals, run-time faults, DQ.
+mod hostile;
 /// `north-american` rules on stacked shoes.
 mod north_american;
 /// Random answers: conservation, card integrity, refusal; reshuffles.

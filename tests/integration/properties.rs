@@ -122,6 +122,35 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Fuzz: any i64 at all, for any decision, never panics the engine
+    /// and never breaks conservation.
+    #[test]
+    fn the_engine_never_panics_whatever_the_answers(
+        answers in prop::collection::vec(prop_oneof![any::<i64>(), -3i64..8, Just(i64::MIN), Just(i64::MAX)], 1..48),
+        seed in any::<u64>(),
+    ) {
+        let players: Vec<Box<dyn Player + Send>> = (0..3)
+            .map(|offset| {
+                let answers = answers.clone();
+                let mut i = offset;
+                Box::new(FnPlayer(move |_: &Request<'_>| {
+                    i += 1;
+                    answers[i % answers.len()]
+                })) as Box<dyn Player + Send>
+            })
+            .collect();
+        let mut table = Table::new(small_rules(2, 20), Shoe::seeded(2, 20, seed), players, 50).unwrap();
+        for _ in 0..100 {
+            table.play_round(&mut ()).unwrap();
+        }
+        let total: i64 = table.seats().iter().map(|s| s.balance).sum::<i64>() + table.house();
+        prop_assert_eq!(total, 150);
+    }
+}
+
 /// The hand the `Acted` after `Asked` at `i` names (the ask itself does
 /// not carry it).
 fn hand_of(events: &[TableEvent], i: usize) -> u8 {

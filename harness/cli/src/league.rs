@@ -49,9 +49,19 @@ pub struct LeagueFile {
     /// Seating.
     #[serde(default)]
     pub format: Format,
+    /// Faults after which a bot is disqualified (0 = never).
+    #[serde(default = "default_fault_limit")]
+    pub fault_limit: u64,
     /// The bots.
     #[serde(rename = "bot")]
     pub bots: Vec<BotEntry>,
+}
+
+/// Faults after which a bot is disqualified unless a league says otherwise.
+pub const DEFAULT_FAULT_LIMIT: u64 = 100;
+
+fn default_fault_limit() -> u64 {
+    DEFAULT_FAULT_LIMIT
 }
 
 /// One `[[bot]]` entry: a name and either a wasm path or a builtin.
@@ -147,6 +157,7 @@ pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<League
         seed: derive_seed(league.seed, 0),
         bankroll: league.bankroll,
         stacked: None,
+        fault_limit: league.fault_limit,
     };
     let results: Vec<BotResult> = match league.format {
         Format::Table => {
@@ -186,8 +197,11 @@ pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<League
     })
 }
 
-/// Ranks results by final balance, highest first; ties by name.
+/// Ranks results by final balance, highest first, disqualified bots last;
+/// ties by name.
 pub fn rank(mut results: Vec<BotResult>) -> Vec<Standing> {
-    results.sort_by(|a, b| b.balance.cmp(&a.balance).then_with(|| a.name.cmp(&b.name)));
+    results.sort_by(|a, b| {
+        a.disqualified.cmp(&b.disqualified).then(b.balance.cmp(&a.balance)).then_with(|| a.name.cmp(&b.name))
+    });
     results.into_iter().enumerate().map(|(i, result)| Standing { rank: i + 1, result }).collect()
 }

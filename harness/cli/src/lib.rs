@@ -6,6 +6,7 @@
 //! or hash order.
 
 pub mod bots;
+pub mod check;
 pub mod league;
 pub mod matchplay;
 pub mod report;
@@ -38,6 +39,8 @@ pub struct PlayOptions {
     pub bankroll: i64,
     /// Print every event.
     pub transcript: bool,
+    /// Faults after which a bot is disqualified; 0 = never.
+    pub fault_limit: u64,
 }
 
 /// What `pitboss play` reports (and writes as JSON).
@@ -84,7 +87,14 @@ pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
         None => None,
     };
     let rounds = opts.rounds.unwrap_or(if stacked.is_some() { u64::MAX } else { 100_000 });
-    let spec = MatchSpec { rules, rounds, seed: derive_seed(opts.seed, 0), bankroll: opts.bankroll, stacked };
+    let spec = MatchSpec {
+        rules,
+        rounds,
+        seed: derive_seed(opts.seed, 0),
+        bankroll: opts.bankroll,
+        stacked,
+        fault_limit: opts.fault_limit,
+    };
     let start = Instant::now();
     let table = if opts.transcript {
         let stdout = std::io::stdout();

@@ -39,9 +39,18 @@ enum Command {
         /// Print every deal, decision and payout.
         #[arg(long)]
         transcript: bool,
+        /// Disqualify a bot at this many faults (0: never).
+        #[arg(long, default_value_t = pitboss_cli::league::DEFAULT_FAULT_LIMIT)]
+        fault_limit: u64,
         /// Also write the results as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
+    },
+    /// Validate bot files and smoke-test them; exits non-zero on any problem.
+    Check {
+        /// The .wasm (or .wat) files to check.
+        #[arg(required = true)]
+        bots: Vec<PathBuf>,
     },
     /// Run a league file and print the standings.
     Run {
@@ -54,7 +63,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Command::Check { bots } = &cli.command {
+        return check(bots);
+    }
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pitboss: error: {e:#}");
@@ -63,10 +76,43 @@ fn main() -> ExitCode {
     }
 }
 
+/// `pitboss check`: every file is checked; the status says whether all
+/// passed.
+fn check(bots: &[PathBuf]) -> ExitCode {
+    let sandbox = match pitboss_cli::sandbox() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pitboss: error: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut ok = true;
+    for path in bots {
+        match pitboss_cli::check::check(path, &sandbox) {
+            Ok(report) => {
+                println!("{}: loads as a bot (ABI v1)", path.display());
+                print!("{}", report.render());
+                if report.faulted() {
+                    println!("{}: FAILED: faults in the smoke match", path.display());
+                    ok = false;
+                } else {
+                    println!("{}: OK", path.display());
+                }
+            }
+            Err(e) => {
+                println!("{}: FAILED: {e:#}", path.display());
+                ok = false;
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, json } => {
-            let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript };
+        Command::Check { .. } => unreachable!("handled in main"),
+        Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } => {
+            let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
             let (report, elapsed) = pitboss_cli::play(&opts)?;
             println!("{}", report::results_table(&report.table.bots));
             if let Some(why) = &report.table.stopped {

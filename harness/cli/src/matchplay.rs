@@ -1,7 +1,7 @@
 //! Playing a match: seat bots at a table, play rounds, collect results.
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
+use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table, TableEvent};
 use serde::Serialize;
 
 use crate::bots::Bot;
@@ -19,6 +19,24 @@ pub struct MatchSpec {
     pub bankroll: i64,
     /// A stacked shoe instead of a seeded one.
     pub stacked: Option<Vec<pitboss_sdk::Card>>,
+    /// Faults after which a bot is disqualified; 0 = never.
+    pub fault_limit: u64,
+}
+
+/// Fault events kept per bot in results (the count is always exact).
+pub const FAULT_LOG_CAP: usize = 100;
+
+/// One fault, as kept in results: where it happened and what it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FaultRecord {
+    /// Round (1-based).
+    pub round: u64,
+    /// The decision that faulted.
+    pub decision: &'static str,
+    /// What went wrong: illegal, trap, out-of-fuel, memory, timeout.
+    pub kind: &'static str,
+    /// Details.
+    pub message: String,
 }
 
 /// One bot's result, as printed and written to JSON.
@@ -40,11 +58,15 @@ pub struct BotResult {
     pub ev_se: f64,
     /// Decisions that faulted.
     pub faults: u64,
+    /// Reached the fault limit; chips frozen since.
+    pub disqualified: bool,
+    /// The first faults (at most [`FAULT_LOG_CAP`]).
+    pub fault_log: Vec<FaultRecord>,
 }
 
 impl BotResult {
     /// The result of a bot from its statistics and final balance.
-    pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64) -> BotResult {
+    pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64, disqualified: bool) -> BotResult {
         BotResult {
             name,
             rounds: stats.rounds,
@@ -54,6 +76,8 @@ impl BotResult {
             ev: stats.ev(),
             ev_se: stats.ev_standard_error(),
             faults: stats.faults,
+            disqualified,
+            fault_log: Vec::new(),
         }
     }
 }
@@ -79,9 +103,11 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     };
     let players = bots.iter().map(|(_, b)| b.player()).collect::<Result<Vec<_>>>()?;
     let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
+    table.set_fault_limit(spec.fault_limit);
+    let mut rec = FaultLog { inner: rec, log: vec![Vec::new(); bots.len()] };
     let mut stopped = None;
     for _ in 0..spec.rounds {
-        if let Err(e) = table.play_round(rec) {
+        if let Err(e) = table.play_round(&mut rec) {
             stopped = Some(format!("{e}; round {} was void and its stakes returned", table.rounds() + 1));
             break;
         }
@@ -89,7 +115,34 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let bots = bots
         .iter()
         .zip(table.seats())
-        .map(|((name, _), seat)| BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll))
+        .zip(rec.log)
+        .map(|(((name, _), seat), log)| BotResult {
+            fault_log: log,
+            ..BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll, seat.disqualified)
+        })
         .collect();
     Ok(TableResult { rounds: table.rounds(), stopped, house: table.house(), bots })
+}
+
+/// Keeps the first faults of each seat, passing every event on.
+struct FaultLog<'a, R> {
+    inner: &'a mut R,
+    log: Vec<Vec<FaultRecord>>,
+}
+
+impl<R: Recorder> Recorder for FaultLog<'_, R> {
+    fn record(&mut self, event: &TableEvent) {
+        if let TableEvent::Fault { seat, round, kind, fault } = event {
+            let log = &mut self.log[*seat as usize];
+            if log.len() < FAULT_LOG_CAP {
+                log.push(FaultRecord {
+                    round: *round,
+                    decision: kind.name(),
+                    kind: fault.kind.name(),
+                    message: fault.message.clone(),
+                });
+            }
+        }
+        self.inner.record(event);
+    }
 }

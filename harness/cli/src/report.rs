@@ -30,7 +30,7 @@ struct Row {
     #[tabled(rename = "EV per bet")]
     ev: String,
     #[tabled(rename = "faults")]
-    faults: u64,
+    faults: String,
 }
 
 fn row(rank: String, r: &BotResult) -> Row {
@@ -41,7 +41,7 @@ fn row(rank: String, r: &BotResult) -> Row {
         net: r.net,
         rounds: r.rounds,
         ev: format!("{:+.4}% ± {:.4}%", r.ev * 100.0, r.ev_se * 100.0),
-        faults: r.faults,
+        faults: if r.disqualified { format!("{} DQ", r.faults) } else { r.faults.to_string() },
     }
 }
 
@@ -56,7 +56,12 @@ pub fn results_table(results: &[BotResult]) -> String {
 
 /// The standings table of a league.
 pub fn standings_table(standings: &[Standing]) -> String {
-    render(standings.iter().map(|s| row(s.rank.to_string(), &s.result)).collect())
+    render(
+        standings
+            .iter()
+            .map(|s| row(if s.result.disqualified { "DQ".into() } else { s.rank.to_string() }, &s.result))
+            .collect(),
+    )
 }
 
 /// Writes `value` as pretty JSON to `path` atomically: a temporary file in
@@ -94,9 +99,10 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::Shuffle(kind) => format!("shuffle ({kind:?})"),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             TableEvent::Asked { .. } => return,
-            TableEvent::Fault { seat, kind, fault } => {
+            TableEvent::Fault { seat, kind, fault, .. } => {
                 format!("box {seat}: FAULT in {} ({}): {}", kind.name(), fault.kind.name(), fault.message)
             }
+            TableEvent::Disqualified { seat, .. } => format!("box {seat}: DISQUALIFIED at the fault limit"),
             TableEvent::Bet { seat, amount } => format!("box {seat}: bets {amount}"),
             TableEvent::Card { seat, hand, card } => format!("box {seat} hand {hand}: dealt {card}"),
             TableEvent::DealerCard { card, hole: false } => format!("dealer: dealt {card}"),

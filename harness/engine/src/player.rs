@@ -46,6 +46,11 @@ pub enum FaultKind {
     OutOfFuel,
     /// The bot asked for more memory than allowed.
     Memory,
+    /// The call ran past the wall-clock watchdog (a backstop; fuel is the
+    /// deterministic limit, so this should not happen).
+    Timeout,
+    /// The player was disqualified earlier; it is not asked any more.
+    Disqualified,
 }
 
 impl FaultKind {
@@ -56,6 +61,8 @@ impl FaultKind {
             FaultKind::Trap => "trap",
             FaultKind::OutOfFuel => "out-of-fuel",
             FaultKind::Memory => "memory",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Disqualified => "disqualified",
         }
     }
 }

@@ -49,10 +49,20 @@ pub enum TableEvent {
     Fault {
         /// The box.
         seat: u8,
+        /// The round (1-based).
+        round: u64,
         /// The decision that faulted.
         kind: Decision,
         /// What went wrong.
         fault: Fault,
+    },
+    /// A player reached the fault limit and is out for the rest of the
+    /// match.
+    Disqualified {
+        /// The box.
+        seat: u8,
+        /// The round (1-based).
+        round: u64,
     },
     /// A box staked a bet.
     Bet {

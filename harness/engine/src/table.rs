@@ -22,6 +22,8 @@ pub struct Seat {
     pub balance: i64,
     /// Statistics over the rounds played.
     pub stats: Stats,
+    /// Reached the fault limit: sits out every later round, chips frozen.
+    pub disqualified: bool,
     /// Index of the first event in the table log this player has not seen.
     cursor: usize,
     /// Balance before the current round's bets.
@@ -99,6 +101,8 @@ pub struct Table {
     log: Vec<Event>,
     /// Boxes with a bet this round, in play order.
     active: Vec<usize>,
+    /// Faults after which a player is disqualified; 0 = never.
+    fault_limit: u64,
 }
 
 impl Table {
@@ -123,6 +127,7 @@ impl Table {
                 player,
                 balance: bankroll,
                 stats: Stats::default(),
+                disqualified: false,
                 cursor: 0,
                 round_start_balance: bankroll,
                 round_bet: 0,
@@ -142,7 +147,14 @@ impl Table {
             round: 0,
             log: Vec::with_capacity(1024),
             active: Vec::with_capacity(7),
+            fault_limit: 0,
         })
+    }
+
+    /// Disqualifies a player at its `limit`-th fault (0 = never): it is not
+    /// asked again, sits out every later round and keeps its chips.
+    pub fn set_fault_limit(&mut self, limit: u64) {
+        self.fault_limit = limit;
     }
 
     /// The seats, in box order.
@@ -227,6 +239,9 @@ impl Table {
     /// fault that stands in for one.
     fn ask<R: Recorder>(&mut self, b: usize, mut header: Header, hand: usize, rec: &mut R) -> Result<i64, Fault> {
         let seat = &mut self.seats[self.boxes[b].seat];
+        if seat.disqualified {
+            return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
+        }
         header.balance = seat.balance;
         header.round = self.round as u32;
         let cards = self.boxes[b].hands.get(hand).map_or(&[][..], Hand::cards);
@@ -242,9 +257,20 @@ impl Table {
         result
     }
 
+    /// Counts and records a fault; disqualifies at the fault limit. A
+    /// disqualified player's non-answers are not faults of their own.
     fn fault<R: Recorder>(&mut self, b: usize, kind: Decision, fault: Fault, rec: &mut R) {
-        self.seats[self.boxes[b].seat].stats.faults += 1;
-        rec.record(&TableEvent::Fault { seat: b as u8, kind, fault });
+        if fault.kind == FaultKind::Disqualified {
+            return;
+        }
+        let seat = &mut self.seats[self.boxes[b].seat];
+        seat.stats.faults += 1;
+        let disqualify = self.fault_limit > 0 && seat.stats.faults >= self.fault_limit && !seat.disqualified;
+        seat.disqualified |= disqualify;
+        rec.record(&TableEvent::Fault { seat: b as u8, round: self.round, kind, fault });
+        if disqualify {
+            rec.record(&TableEvent::Disqualified { seat: b as u8, round: self.round });
+        }
     }
 
     /// Asks for an amount in `min..=max` (multiples of `unit`) or 0; any
@@ -333,10 +359,10 @@ impl Table {
             bx.base_bet = 0;
             bx.insurance = 0;
             bx.hands.clear();
-            let balance = self.seats[bx.seat].balance;
-            let max = self.rules.max_bet.min(balance - balance.rem_euclid(unit));
-            if max < min {
-                continue; // Cannot cover the minimum: sits out unasked.
+            let seat = &self.seats[bx.seat];
+            let max = self.rules.max_bet.min(seat.balance - seat.balance.rem_euclid(unit));
+            if max < min || seat.disqualified {
+                continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
             let amount = self.ask_amount(b, Decision::Bet, 0, min, max, unit, rec);
             if amount > 0 {

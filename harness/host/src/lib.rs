@@ -9,10 +9,11 @@
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
 //! host never lets a bot panic the harness.
 
+mod inspect;
 mod limits;
 mod load;
 mod player;
 
 pub use limits::Limits;
 pub use load::{BotModule, LoadError, Sandbox};
-pub use player::WasmPlayer;
+pub use player::{FuelProfile, WasmPlayer};

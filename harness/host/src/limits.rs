@@ -15,6 +15,16 @@ pub struct Limits {
     pub table_elements: usize,
     /// Wasm stack cap in bytes.
     pub stack_bytes: usize,
+    /// Wall-clock backstop for one call, in milliseconds. Not
+    /// deterministic; fuel normally ends a runaway bot long before.
+    pub wall_ms: u64,
+}
+
+impl Limits {
+    /// The watchdog deadline in epoch ticks.
+    pub(crate) fn deadline_ticks(&self) -> u64 {
+        self.wall_ms.div_ceil(crate::load::TICK_MS).max(1)
+    }
 }
 
 impl Default for Limits {
@@ -25,6 +35,7 @@ impl Default for Limits {
             memory_bytes: 16 << 20,
             table_elements: 10_000,
             stack_bytes: 512 << 10,
+            wall_ms: 2_000,
         }
     }
 }

@@ -73,11 +73,13 @@ impl Sandbox {
         let mut config = Config::new();
         config
             .consume_fuel(true)
+            .epoch_interruption(true)
             .cranelift_nan_canonicalization(true)
             .wasm_relaxed_simd(false)
             .wasm_shared_everything_threads(false)
             .max_wasm_stack(limits.stack_bytes);
         let engine = Engine::new(&config)?;
+        start_watchdog(&engine);
         let mut linker = Linker::new(&engine);
         linker.func_wrap(LOG_MODULE, LOG_NAME, |_ptr: i32, _len: i32| {})?;
         Ok(Sandbox { engine, linker: Arc::new(linker), limits })
@@ -99,9 +101,13 @@ impl Sandbox {
     /// contract; then instantiates it once to check the version export and
     /// the buffer.
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
-        let module = Module::new(&self.engine, bytes)
-            .map_err(|e| LoadError::NotWasm { name: name.to_string(), detail: format!("{e:#}").replace('\n', " ") })?;
+        let not_wasm = |detail: String| LoadError::NotWasm { name: name.to_string(), detail: one_line(&detail) };
         let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
+        let binary = wat::parse_bytes(bytes).map_err(|e| not_wasm(e.to_string()))?;
+        if let Some(problem) = crate::inspect::refusal(&binary, &self.limits).map_err(not_wasm)? {
+            return Err(contract(problem));
+        }
+        let module = Module::new(&self.engine, &binary).map_err(|e| not_wasm(format!("{e:#}")))?;
         for import in module.imports() {
             let ok = import.module() == LOG_MODULE
                 && import.name() == LOG_NAME
@@ -133,6 +139,34 @@ impl Sandbox {
         bot.instantiate()?;
         Ok(bot)
     }
+}
+
+/// Squeezes a multi-line message onto one line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Milliseconds per epoch tick of the wall-clock watchdog.
+pub(crate) const TICK_MS: u64 = 10;
+
+/// Advances the engine's epoch every [`TICK_MS`] on a background thread,
+/// so a call that runs past its wall-clock deadline is interrupted. The
+/// thread ends when the engine is dropped. Fuel, not this, is the
+/// deterministic limit; the watchdog is only a backstop.
+fn start_watchdog(engine: &Engine) {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("pitboss-watchdog".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(TICK_MS));
+                match weak.upgrade() {
+                    Some(engine) => engine.increment_epoch(),
+                    None => return,
+                }
+            }
+        })
+        .expect("spawn the watchdog thread");
 }
 
 fn same_sig(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
@@ -172,6 +206,7 @@ impl BotModule {
         let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
         store.limiter(|s| s);
         store.set_fuel(self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
+        store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
         let instance = self.sandbox.linker.instantiate(&mut store, &self.module).map_err(|e| startup(trap_text(&e)))?;
         let version = instance
             .get_typed_func::<(), i32>(&mut store, "pitboss_abi_version")

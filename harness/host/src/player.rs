@@ -3,6 +3,9 @@
 
 use pitboss_engine::{Fault, FaultKind, Player, Request};
 use pitboss_sdk::abi::BUFFER_LEN;
+use std::sync::{Arc, Mutex};
+
+use pitboss_sdk::Decision;
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
 use crate::limits::StoreState;
@@ -17,6 +20,16 @@ pub struct WasmPlayer {
     decide: TypedFunc<i32, i64>,
     buffer: usize,
     fuel: u64,
+    deadline: u64,
+    profile: Option<Arc<Mutex<FuelProfile>>>,
+}
+
+/// Fuel used per decision, by decision kind — what `pitboss check`
+/// reports. Only collected when asked for ([`WasmPlayer::profile`]).
+#[derive(Clone, Debug, Default)]
+pub struct FuelProfile {
+    /// Fuel used by each call, indexed by decision kind code.
+    pub used: [Vec<u64>; Decision::ALL.len()],
 }
 
 impl WasmPlayer {
@@ -27,8 +40,16 @@ impl WasmPlayer {
         decide: TypedFunc<i32, i64>,
         buffer: usize,
     ) -> Self {
-        let fuel = store.data().limits.fuel_per_decision;
-        WasmPlayer { module, store, memory, decide, buffer, fuel }
+        let limits = store.data().limits;
+        let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
+        WasmPlayer { module, store, memory, decide, buffer, fuel, deadline, profile: None }
+    }
+
+    /// Starts recording the fuel each call uses; the handle reads it.
+    pub fn profile(&mut self) -> Arc<Mutex<FuelProfile>> {
+        let profile = Arc::new(Mutex::new(FuelProfile::default()));
+        self.profile = Some(profile.clone());
+        profile
     }
 
     fn classify(&self, e: &wasmtime::Error) -> Fault {
@@ -36,6 +57,8 @@ impl WasmPlayer {
             FaultKind::Memory
         } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::OutOfFuel)) {
             FaultKind::OutOfFuel
+        } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
+            FaultKind::Timeout
         } else {
             FaultKind::Trap
         };
@@ -45,7 +68,8 @@ impl WasmPlayer {
     /// Replaces this instance with a fresh one after a trap. If even that
     /// fails, the old (poisoned) instance stays and keeps faulting.
     fn restart(&mut self) {
-        if let Ok(fresh) = self.module.instantiate() {
+        if let Ok(mut fresh) = self.module.instantiate() {
+            fresh.profile = self.profile.take();
             *self = fresh;
         }
     }
@@ -63,7 +87,13 @@ impl Player for WasmPlayer {
             };
             let (kind, next) = request.encode_part(from, buf);
             self.store.set_fuel(self.fuel).expect("fuel is enabled in every sandbox");
-            match self.decide.call(&mut self.store, kind as i32) {
+            self.store.set_epoch_deadline(self.deadline);
+            let result = self.decide.call(&mut self.store, kind as i32);
+            if let Some(profile) = &self.profile {
+                let left = self.store.get_fuel().unwrap_or(0);
+                profile.lock().expect("profile lock").used[kind as usize].push(self.fuel - left);
+            }
+            match result {
                 Ok(answer) => match next {
                     Some(n) => from = n,
                     None => return Ok(answer),

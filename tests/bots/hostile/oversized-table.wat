@@ -1,0 +1,7 @@
+;; Hazard: declares a table far over the limit.
+(module
+  (table 1000000 funcref)
+  (memory (export "memory") 1)
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64) i64.const 0))
