@@ -163,3 +163,33 @@ fn league_file_errors_name_file_line_and_column() {
     let e = format!("{:#}", league::run(&file, &path, &pitboss_cli::sandbox().unwrap()).unwrap_err());
     assert!(e.contains("bot `basic-wasm`") && e.contains("nowhere/basic.wasm does not exist"), "{e}");
 }
+
+#[test]
+fn rule_overrides_apply_and_impossible_ones_point_at_the_value() {
+    let base = LEAGUE.replace("path = \"BASIC\"", "builtin = \"basic\"");
+    let with = |rules: &str| format!("{base}\n[rules]\n{rules}\n");
+    let lines = base.lines().count() + 3; // the first line under [rules]
+
+    let path = temp("odd-unit.toml", &with("min_bet = 1\nbet_unit = 1"));
+    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let expected =
+        format!("{}:{}:12: rule `bet_unit`: 1 does not make a 3:2 blackjack payout whole", path.display(), lines + 1);
+    assert!(e.starts_with(&expected), "{e}\nwanted {expected}");
+
+    let path = temp("typo-rule.toml", &with("decs = 2"));
+    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    assert!(e.starts_with(&format!("{}:{lines}:1: unknown field `decs`", path.display())), "{e}");
+
+    let path = temp("bad-insurance.toml", &with("insurance = \"sometimes\""));
+    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    assert!(e.contains(":13: rule `insurance`: `sometimes` is not one of never, ace, ace-or-ten"), "{e}");
+
+    // A valid override changes play: one deck, hit soft 17, no surrender.
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let plain = temp("plain.toml", &base);
+    let custom =
+        temp("custom.toml", &with("decks = 1\ncut_card = 20\ndealer_hits_soft_17 = true\nlate_surrender = false"));
+    let a = league::run(&league::parse(&plain).unwrap(), &plain, &sandbox).unwrap();
+    let b = league::run(&league::parse(&custom).unwrap(), &custom, &sandbox).unwrap();
+    assert_ne!(a.standings, b.standings);
+}

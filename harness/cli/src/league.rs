@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Rules, derive_seed};
+use pitboss_engine::{InsuranceOn, Rules, derive_seed};
 use pitboss_host::Sandbox;
 use serde::{Deserialize, Serialize};
+use toml::Spanned;
 
 use crate::bots::Bot;
 use crate::matchplay::{BotResult, MatchSpec, play_table};
@@ -52,9 +53,115 @@ pub struct LeagueFile {
     /// Faults after which a bot is disqualified (0 = never).
     #[serde(default = "default_fault_limit")]
     pub fault_limit: u64,
+    /// Overrides of the rule set's defaults.
+    #[serde(default)]
+    pub rules: RuleOverrides,
     /// The bots.
     #[serde(rename = "bot")]
     pub bots: Vec<BotEntry>,
+}
+
+/// `[rules]`: any rule field of the variant, overridden. Each value keeps
+/// its place in the file so a refusal can point at it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleOverrides {
+    decks: Option<Spanned<u8>>,
+    cut_card: Option<Spanned<u16>>,
+    boxes: Option<Spanned<u8>>,
+    hole_card: Option<Spanned<bool>>,
+    dealer_hits_soft_17: Option<Spanned<bool>>,
+    insurance: Option<Spanned<String>>,
+    insurance_up_to_half: Option<Spanned<bool>>,
+    late_surrender: Option<Spanned<bool>>,
+    double_totals: Option<Spanned<Vec<u8>>>,
+    double_after_split: Option<Spanned<bool>>,
+    max_split_hands: Option<Spanned<u8>>,
+    resplit_aces: Option<Spanned<bool>>,
+    blackjack_pays: Option<Spanned<String>>,
+    min_bet: Option<Spanned<i64>>,
+    max_bet: Option<Spanned<i64>>,
+    bet_unit: Option<Spanned<i64>>,
+}
+
+impl RuleOverrides {
+    /// `rules` with these overrides, validated. An error names the field
+    /// and the byte offset of its value.
+    pub fn apply(&self, mut rules: Rules) -> Result<Rules, (usize, String)> {
+        fn set<T: Clone>(slot: &mut T, value: &Option<Spanned<T>>) {
+            if let Some(v) = value {
+                *slot = v.get_ref().clone();
+            }
+        }
+        let at = |v: &Option<Spanned<String>>| v.as_ref().map_or(0, |s| s.span().start);
+        set(&mut rules.decks, &self.decks);
+        set(&mut rules.cut_card, &self.cut_card);
+        set(&mut rules.boxes, &self.boxes);
+        set(&mut rules.hole_card, &self.hole_card);
+        set(&mut rules.dealer_hits_soft_17, &self.dealer_hits_soft_17);
+        set(&mut rules.insurance_up_to_half, &self.insurance_up_to_half);
+        set(&mut rules.late_surrender, &self.late_surrender);
+        set(&mut rules.double_after_split, &self.double_after_split);
+        set(&mut rules.max_split_hands, &self.max_split_hands);
+        set(&mut rules.resplit_aces, &self.resplit_aces);
+        set(&mut rules.min_bet, &self.min_bet);
+        set(&mut rules.max_bet, &self.max_bet);
+        set(&mut rules.bet_unit, &self.bet_unit);
+        if let Some(v) = &self.insurance {
+            rules.insurance_on = match v.get_ref().as_str() {
+                "never" => InsuranceOn::Never,
+                "ace" => InsuranceOn::Ace,
+                "ace-or-ten" => InsuranceOn::AceOrTen,
+                other => {
+                    let msg = format!("rule `insurance`: `{other}` is not one of never, ace, ace-or-ten");
+                    return Err((at(&self.insurance), msg));
+                }
+            };
+        }
+        if let Some(v) = &self.double_totals {
+            let mut mask = 0u32;
+            for &t in v.get_ref() {
+                if !(2..=21).contains(&t) {
+                    return Err((v.span().start, format!("rule `double_totals`: {t} is no two-card total (2 to 21)")));
+                }
+                mask |= 1 << t;
+            }
+            rules.double_totals = mask;
+        }
+        if let Some(v) = &self.blackjack_pays {
+            let parsed =
+                v.get_ref().split_once(':').and_then(|(n, d)| Some((n.trim().parse().ok()?, d.trim().parse().ok()?)));
+            match parsed {
+                Some(pays) => rules.blackjack_pays = pays,
+                None => {
+                    let msg = format!("rule `blackjack_pays`: `{}` is not a ratio like \"3:2\"", v.get_ref());
+                    return Err((at(&self.blackjack_pays), msg));
+                }
+            }
+        }
+        rules.validate().map_err(|e| (self.offset_of(e.field), e.to_string()))?;
+        Ok(rules)
+    }
+
+    /// Where the value of `field` is in the file (0 if not overridden).
+    fn offset_of(&self, field: &str) -> usize {
+        fn start<T>(v: &Option<Spanned<T>>) -> Option<usize> {
+            v.as_ref().map(|s| s.span().start)
+        }
+        let found = match field {
+            "decks" => start(&self.decks),
+            "cut_card" => start(&self.cut_card),
+            "boxes" => start(&self.boxes),
+            "hole_card" => start(&self.hole_card),
+            "max_split_hands" => start(&self.max_split_hands),
+            "blackjack_pays" => start(&self.blackjack_pays),
+            "min_bet" => start(&self.min_bet),
+            "max_bet" => start(&self.max_bet),
+            "bet_unit" => start(&self.bet_unit),
+            _ => None,
+        };
+        found.unwrap_or(0)
+    }
 }
 
 /// Faults after which a bot is disqualified unless a league says otherwise.
@@ -111,6 +218,12 @@ pub fn parse(path: &Path) -> Result<LeagueFile> {
         let at = e.span().map(|s| line_col(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
         anyhow::anyhow!("{}{at}: {}", path.display(), e.message())
     })?;
+    let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if let Err((offset, problem)) = league.rules.apply(defaults) {
+        let (line, col) = line_col(&text, offset);
+        bail!("{}:{line}:{col}: {problem}", path.display());
+    }
     if league.bots.is_empty() {
         bail!("{}: the league has no [[bot]] entries", path.display());
     }
@@ -139,7 +252,8 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// it).
 pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<LeagueResult> {
     let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
-    let rules = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+    let defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+    let rules = league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let mut bots = Vec::new();
     for entry in &league.bots {
