@@ -80,7 +80,8 @@ pub enum Decision {
     Act = 4,
     /// Over/Under 13: `(side << 32) | amount`, side 1 over, 2 under; 0 none.
     SideBet = 5,
-    /// Back bet: `((box + 1) << 32) | amount`; 0 none.
+    /// Back bet on the offered box (`SEAT`): a stake in `MIN..=MAX`, 0 to
+    /// pass. Offered box by box until the player places one.
     BackBet = 6,
     /// Banker doubles every stake: 1 yes, 0 no.
     BankerDouble = 7,
@@ -286,6 +287,16 @@ pub mod rule_flag {
     pub const ORIGINAL_BETS_ONLY: u8 = 1 << 7;
 }
 
+/// Bits of [`RulesBlock::flags2`].
+pub mod rule_flag2 {
+    /// A soft two-card hand may double (if its hard total qualifies).
+    pub const DOUBLE_SOFT: u8 = 1 << 0;
+    /// After doubling a soft hand, its aces count 1.
+    pub const ACES_LOW_AFTER_SOFT_DOUBLE: u8 = 1 << 1;
+    /// Back bets are allowed.
+    pub const BACK_BETS: u8 = 1 << 2;
+}
+
 /// The rules in force, as every request carries them (32 bytes at
 /// [`offset::RULES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -312,6 +323,10 @@ pub struct RulesBlock {
     pub dealer_wins_ties_to: u8,
     /// Bit `t` set: a two-card hand with hard total `t` (aces 1) may double.
     pub double_totals: u32,
+    /// More [`rule_flag2`] bits.
+    pub flags2: u8,
+    /// Boxes one player may hold.
+    pub boxes_per_player: u8,
 }
 
 impl RulesBlock {
@@ -329,9 +344,10 @@ impl RulesBlock {
         b[8] = self.insurance_on;
         b[9] = self.insurance_up_to_half;
         b[10] = self.dealer_wins_ties_to;
-        b[11] = 0;
+        b[11] = self.flags2;
         b[12..16].copy_from_slice(&self.double_totals.to_le_bytes());
-        b[16..32].fill(0);
+        b[16] = self.boxes_per_player;
+        b[17..32].fill(0);
     }
 
     fn read(b: &[u8]) -> RulesBlock {
@@ -347,6 +363,8 @@ impl RulesBlock {
             insurance_up_to_half: b[9],
             dealer_wins_ties_to: b[10],
             double_totals: u32::from_le_bytes([b[12], b[13], b[14], b[15]]),
+            flags2: b[11],
+            boxes_per_player: b[16],
         }
     }
 

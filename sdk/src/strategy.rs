@@ -44,10 +44,11 @@ pub trait Strategy {
         (SideBet::None, 0)
     }
 
-    /// Back bet: the box to bet behind and the stake. Default: none.
-    fn back_bet(&mut self, view: &View<'_>) -> Option<(u8, i64)> {
+    /// Back bet on the offered box (`view.seat()`, whose holder staked
+    /// `view.bet()`): a stake, or 0 to pass. Default: pass.
+    fn back_bet(&mut self, view: &View<'_>) -> i64 {
         let _ = view;
-        None
+        0
     }
 
     /// As banker, double every stake? Default: no.
@@ -81,10 +82,7 @@ pub fn dispatch<S: Strategy + ?Sized>(strategy: &mut S, buf: &[u8]) -> i64 {
             let (side, amount) = strategy.side_bet(&view);
             abi::side_bet_answer(side, amount)
         }
-        Decision::BackBet => match strategy.back_bet(&view) {
-            Some((seat, amount)) => ((seat as i64 + 1) << 32) | (amount & 0xffff_ffff),
-            None => 0,
-        },
+        Decision::BackBet => strategy.back_bet(&view),
         Decision::BankerDouble => strategy.banker_double(&view) as i64,
         Decision::BankerDraw => strategy.banker_draw(&view) as i64,
     }

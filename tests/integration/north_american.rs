@@ -45,7 +45,7 @@ fn insurance_on_a_ten_pays_two_to_one_against_a_dealer_blackjack() {
     let (events, balances) = play_stacked(na(), "9 T 8 A", vec![boxed(bot.clone())], 1);
     assert!(events.contains(&TableEvent::Insurance { seat: 0, amount: 1 }));
     assert!(events.contains(&TableEvent::InsuranceSettled { seat: 0, returned: 3 }));
-    assert_eq!(settlements(&events), [(0, 0, 2, 0, Outcome::Lose)]);
+    assert_eq!(settlements(&events), [(0, 0, 2, 0, Outcome::DealerBlackjack)]);
     assert_eq!(balances, [1000], "lost 2 on the hand, won 2 on the insurance");
     assert_eq!(bot.kinds(), [Decision::Bet, Decision::Insurance], "the round ends at the peek");
 }
@@ -106,7 +106,7 @@ fn surrender_is_never_offered_against_a_dealer_blackjack() {
     let bot = Script::new(2, &[Action::Surrender]);
     let (events, balances) = play_stacked(na(), "T A 6 K", vec![boxed(bot.clone())], 1);
     assert_eq!(bot.kinds(), [Decision::Bet, Decision::Insurance], "the round ends at the peek");
-    assert_eq!(settlements(&events), [(0, 0, 2, 0, Outcome::Lose)]);
+    assert_eq!(settlements(&events), [(0, 0, 2, 0, Outcome::DealerBlackjack)]);
     assert_eq!(balances, [998]);
 }
 

@@ -104,6 +104,18 @@ impl<W: Write> Recorder for Transcript<W> {
             }
             TableEvent::Disqualified { seat, .. } => format!("box {seat}: DISQUALIFIED at the fault limit"),
             TableEvent::Bet { seat, amount } => format!("box {seat}: bets {amount}"),
+            TableEvent::SideBet { seat, side, amount } => format!("box {seat}: side bet {amount} on {side:?} 13"),
+            TableEvent::SideBetSettled { seat, returned } => format!("box {seat}: side bet returns {returned}"),
+            TableEvent::BackBet { seat, player, amount } => format!("player {player}: bets {amount} behind box {seat}"),
+            TableEvent::BackSettled { seat, hand, player, stake, returned } => {
+                format!("player {player} behind box {seat} hand {hand}: stake {stake}, {returned} come back")
+            }
+            TableEvent::Banker { seat: Some(s) } => format!("player {s} holds the bank"),
+            TableEvent::Banker { seat: None } => "the house holds the bank".to_string(),
+            TableEvent::BankerDoubled => "banker doubles every stake".to_string(),
+            TableEvent::HiddenCard { seat: Some(s), card } => format!("player {s}: hidden card {card}"),
+            TableEvent::HiddenCard { seat: None, card } => format!("banker: hidden card {card}"),
+            TableEvent::RoundVoid { round } => format!("round {round} is void: the deck ran out, stakes returned"),
             TableEvent::Card { seat, hand, card } => format!("box {seat} hand {hand}: dealt {card}"),
             TableEvent::DealerCard { card, hole: false } => format!("dealer: dealt {card}"),
             TableEvent::DealerCard { hole: true, .. } => "dealer: hole card face down".to_string(),

@@ -20,6 +20,7 @@
 //! assert_eq!(table.seats()[0].balance - 1_000, -table.house());
 //! ```
 
+mod banker;
 mod player;
 mod record;
 mod rules;
@@ -29,7 +30,7 @@ mod table;
 
 pub use player::{Fault, FaultKind, FnPlayer, Native, Player, Request};
 pub use record::{Outcome, Recorder, TableEvent};
-pub use rules::{InsuranceOn, Rules, RulesError};
+pub use rules::{Banker, InsuranceOn, Rules, RulesError, totals};
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
 pub use stats::Stats;
 pub use table::{Seat, Table};

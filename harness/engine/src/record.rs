@@ -19,8 +19,13 @@ pub enum Outcome {
     Blackjack,
     /// Equal totals.
     Push,
-    /// Lower total, or the dealer's blackjack.
+    /// Lower total (or a tie the dealer wins).
     Lose,
+    /// Lost to the dealer's blackjack (only the original stake when the
+    /// rules say "original bets only").
+    DealerBlackjack,
+    /// A blackjack facing an ace took 1:1 at once.
+    EvenMoney,
 }
 
 /// One thing that happened at a table. Unlike the bot-facing ABI events,
@@ -70,6 +75,63 @@ pub enum TableEvent {
         seat: u8,
         /// Chips staked.
         amount: i64,
+    },
+    /// An Over/Under 13 side bet was placed.
+    SideBet {
+        /// The box.
+        seat: u8,
+        /// Over or under.
+        side: pitboss_sdk::SideBet,
+        /// Chips staked.
+        amount: i64,
+    },
+    /// An Over/Under 13 side bet was settled; `returned` includes the stake.
+    SideBetSettled {
+        /// The box.
+        seat: u8,
+        /// Chips paid back.
+        returned: i64,
+    },
+    /// A back bet was placed behind a box.
+    BackBet {
+        /// The box bet behind.
+        seat: u8,
+        /// The betting player (seat index).
+        player: u8,
+        /// Chips staked.
+        amount: i64,
+    },
+    /// A back stake riding on a hand was settled like the hand.
+    BackSettled {
+        /// The box.
+        seat: u8,
+        /// The hand.
+        hand: u8,
+        /// The betting player (seat index).
+        player: u8,
+        /// The stake (after following doubles).
+        stake: i64,
+        /// Chips paid back.
+        returned: i64,
+    },
+    /// Banker game: who holds the bank this round (`None`: the house).
+    Banker {
+        /// The banking player's seat.
+        seat: Option<u8>,
+    },
+    /// Banker game: the banker doubled every stake.
+    BankerDoubled,
+    /// Banker game: a player's face-down card (observers see it).
+    HiddenCard {
+        /// The player's seat (`None`: the banker).
+        seat: Option<u8>,
+        /// The card.
+        card: Card,
+    },
+    /// The round was void (the deck ran out) and every stake returned.
+    RoundVoid {
+        /// 1-based round number.
+        round: u64,
     },
     /// A card went to a player's hand.
     Card {

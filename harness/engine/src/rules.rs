@@ -4,7 +4,7 @@
 //! fields instead of branching on the variant's name.
 
 use pitboss_sdk::Variant;
-use pitboss_sdk::abi::{RulesBlock, rule_flag};
+use pitboss_sdk::abi::{RulesBlock, rule_flag, rule_flag2};
 
 /// Where insurance is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +15,18 @@ pub enum InsuranceOn {
     Ace,
     /// Dealer shows an ace or a ten-valued card (north-american seed).
     AceOrTen,
+}
+
+/// Who banks in `norwegian-home`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Banker {
+    /// The built-in house banker: never doubles, stands on 17 or more.
+    House,
+    /// The player in this seat banks every round.
+    Seat(u8),
+    /// The bank passes round by round to the next seat, so every player
+    /// banks equally often; one that cannot cover the worst round passes.
+    Rotate,
 }
 
 /// A complete rule set. Build one with [`Rules::for_variant`] and adjust
@@ -41,6 +53,10 @@ pub struct Rules {
     pub late_surrender: bool,
     /// Bit `t` set: a two-card hand of hard total `t` may double.
     pub double_totals: u32,
+    /// A soft two-card hand may double (if its hard total qualifies).
+    pub double_soft: bool,
+    /// After doubling a soft hand every ace in it counts 1 (swedish).
+    pub aces_low_after_soft_double: bool,
     /// Doubling after a split.
     pub double_after_split: bool,
     /// Most hands one box may hold through splits; 0 = unlimited.
@@ -49,6 +65,23 @@ pub struct Rules {
     pub resplit_aces: bool,
     /// Blackjack pays `num:den`.
     pub blackjack_pays: (u8, u8),
+    /// Equal totals up to this one go to the dealer; 0 = every tie pushes.
+    pub dealer_wins_ties_to: u8,
+    /// Without a hole card: a dealer blackjack takes only the original bet
+    /// of each box (else every bet, doubles and splits included).
+    pub original_bets_only: bool,
+    /// A blackjack facing an ace may take 1:1 at once.
+    pub even_money: bool,
+    /// The Over/Under 13 side bet is offered.
+    pub over_under_13: bool,
+    /// Players may bet behind boxes they do not hold.
+    pub back_bets: bool,
+    /// Boxes one player may hold.
+    pub boxes_per_player: u8,
+    /// The shoe is shuffled before every round (the banker game).
+    pub shuffle_every_round: bool,
+    /// Who holds the bank in the banker game.
+    pub banker: Banker,
     /// Smallest bet.
     pub min_bet: i64,
     /// Largest bet.
@@ -81,13 +114,88 @@ impl Rules {
             insurance_up_to_half: false,
             late_surrender: true,
             double_totals: RulesBlock::DOUBLE_ANY,
+            double_soft: true,
+            aces_low_after_soft_double: false,
             double_after_split: true,
             max_split_hands: 4,
             resplit_aces: false,
             blackjack_pays: (3, 2),
+            dealer_wins_ties_to: 0,
+            original_bets_only: false,
+            even_money: false,
+            over_under_13: false,
+            back_bets: false,
+            boxes_per_player: 1,
+            shuffle_every_round: false,
+            banker: Banker::House,
             min_bet: 2,
             max_bet: 1000,
             bet_unit: 2,
+        }
+    }
+
+    /// RULES.md section 2, `swedish`: no hole card, ties on 17–19 lose,
+    /// double on hard 7–11 (soft hands too, aces then count 1), unlimited
+    /// resplits including aces, even money, Over/Under 13.
+    pub fn swedish() -> Rules {
+        Rules {
+            variant: Variant::Swedish,
+            hole_card: false,
+            insurance_on: InsuranceOn::Ace,
+            insurance_up_to_half: true,
+            late_surrender: false,
+            double_totals: totals(7..=11),
+            double_soft: true,
+            aces_low_after_soft_double: true,
+            max_split_hands: 0,
+            resplit_aces: true,
+            dealer_wins_ties_to: 19,
+            even_money: true,
+            over_under_13: true,
+            ..Rules::north_american()
+        }
+    }
+
+    /// RULES.md section 3, `danish`: no hole card, back bets, double on
+    /// hard 9–11 only, unlimited splits but no resplit of aces.
+    pub fn danish() -> Rules {
+        Rules {
+            variant: Variant::Danish,
+            hole_card: false,
+            insurance_on: InsuranceOn::Ace,
+            insurance_up_to_half: true,
+            late_surrender: false,
+            double_totals: totals(9..=11),
+            double_soft: false,
+            max_split_hands: 0,
+            resplit_aces: false,
+            back_bets: true,
+            ..Rules::north_american()
+        }
+    }
+
+    /// RULES.md section 4, `norwegian-home`: the banker game. One deck
+    /// shuffled every round, a hidden first card, bets after seeing it,
+    /// the banker may double every stake, naturals pay 2:1, ties lose.
+    pub fn norwegian_home() -> Rules {
+        Rules {
+            variant: Variant::NorwegianHome,
+            decks: 1,
+            cut_card: 0,
+            boxes: 8,
+            hole_card: false,
+            insurance_on: InsuranceOn::Never,
+            late_surrender: false,
+            double_totals: 0,
+            double_after_split: false,
+            max_split_hands: 0,
+            blackjack_pays: (2, 1),
+            dealer_wins_ties_to: 21,
+            shuffle_every_round: true,
+            min_bet: 1,
+            max_bet: 1000,
+            bet_unit: 1,
+            ..Rules::north_american()
         }
     }
 
@@ -96,10 +204,9 @@ impl Rules {
     pub fn for_variant(variant: Variant) -> Result<Rules, RulesError> {
         match variant {
             Variant::NorthAmerican => Ok(Rules::north_american()),
-            other => Err(RulesError {
-                field: "variant",
-                problem: format!("`{}` is not playable yet (only `north-american` is)", other.id()),
-            }),
+            Variant::Swedish => Ok(Rules::swedish()),
+            Variant::Danish => Ok(Rules::danish()),
+            Variant::NorwegianHome => Ok(Rules::norwegian_home()),
         }
     }
 
@@ -126,8 +233,9 @@ impl Rules {
         if self.cut_card as usize >= self.shoe_cards() {
             return err("cut_card", format!("{} cards behind the cut card leaves none to play", self.cut_card));
         }
-        if !(1..=7).contains(&self.boxes) {
-            return err("boxes", format!("{} boxes; 1 to 7 are supported", self.boxes));
+        let most = if self.variant == Variant::NorwegianHome { 8 } else { 7 };
+        if !(1..=most).contains(&self.boxes) {
+            return err("boxes", format!("{} boxes; 1 to {most} are supported", self.boxes));
         }
         if self.max_split_hands == 1 || self.max_split_hands > 64 {
             return err("max_split_hands", format!("{}; use 0 (unlimited) or 2 to 64", self.max_split_hands));
@@ -172,8 +280,31 @@ impl Rules {
         if self.late_surrender && self.bet_unit % 2 != 0 {
             return err("bet_unit", format!("{} is odd, so a surrender refund is no whole chip", self.bet_unit));
         }
-        if !self.hole_card {
-            return err("hole_card", "play without a hole card is not implemented yet".into());
+        if !(1..=self.boxes).contains(&self.boxes_per_player) {
+            return err(
+                "boxes_per_player",
+                format!("{}; 1 to {} (the boxes at the table)", self.boxes_per_player, self.boxes),
+            );
+        }
+        if self.over_under_13 && self.bet_unit % 2 != 0 {
+            return err("bet_unit", format!("{} is odd, so a 1.5× Over/Under payout is no whole chip", self.bet_unit));
+        }
+        if self.hole_card && self.original_bets_only {
+            return err(
+                "original_bets_only",
+                "only applies without a hole card (the peek already protects doubles and splits)".into(),
+            );
+        }
+        if self.banker != Banker::House && self.variant != Variant::NorwegianHome {
+            return err("banker", "only the banker game (`norwegian-home`) has a player bank".into());
+        }
+        if self.variant == Variant::NorwegianHome
+            && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13)
+        {
+            return err("variant", "the banker game has one box per player and no back or side bets".into());
+        }
+        if self.dealer_wins_ties_to > 21 {
+            return err("dealer_wins_ties_to", format!("{} is over 21", self.dealer_wins_ties_to));
         }
         Ok(())
     }
@@ -187,6 +318,9 @@ impl Rules {
             (self.late_surrender, rule_flag::SURRENDER),
             (self.double_after_split, rule_flag::DOUBLE_AFTER_SPLIT),
             (self.resplit_aces, rule_flag::RESPLIT_ACES),
+            (self.even_money, rule_flag::EVEN_MONEY),
+            (self.over_under_13, rule_flag::OVER_UNDER_13),
+            (self.original_bets_only, rule_flag::ORIGINAL_BETS_ONLY),
         ] {
             if on {
                 flags |= flag;
@@ -206,10 +340,24 @@ impl Rules {
                 InsuranceOn::AceOrTen => 2,
             },
             insurance_up_to_half: self.insurance_up_to_half as u8,
-            dealer_wins_ties_to: 0,
+            dealer_wins_ties_to: self.dealer_wins_ties_to,
             double_totals: self.double_totals,
+            flags2: [
+                (self.double_soft, rule_flag2::DOUBLE_SOFT),
+                (self.aces_low_after_soft_double, rule_flag2::ACES_LOW_AFTER_SOFT_DOUBLE),
+                (self.back_bets, rule_flag2::BACK_BETS),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(0, |f, (_, bit)| f | bit),
+            boxes_per_player: self.boxes_per_player,
         }
     }
+}
+
+/// The bitmask of hard totals in `range`.
+pub fn totals(range: std::ops::RangeInclusive<u8>) -> u32 {
+    range.fold(0, |mask, t| mask | 1 << t)
 }
 
 #[cfg(test)]

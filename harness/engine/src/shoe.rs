@@ -184,6 +184,19 @@ impl Shoe {
         Ok(())
     }
 
+    /// Makes the next round start with a full shuffle (a seeded shoe
+    /// only; a stacked shoe is never shuffled).
+    pub fn force_shuffle(&mut self) {
+        if matches!(self.source, Source::Seeded { .. }) {
+            self.reshuffle_due = true;
+        }
+    }
+
+    /// Is this a seeded (not a stacked) shoe?
+    pub fn is_seeded(&self) -> bool {
+        matches!(self.source, Source::Seeded { .. })
+    }
+
     /// Cards still to deal before the shoe runs dry.
     pub fn remaining(&self) -> usize {
         self.cards.len() - self.next

@@ -1,13 +1,14 @@
-//! `Table`: plays rounds — bets, deal, insurance, peek, play, dealer,
-//! settlement — asking players through [`Player`] and telling observers
-//! through [`Recorder`].
+//! `Table`: plays rounds of the dealer games — bets, side and back bets,
+//! deal, insurance, peek or no hole card, play, dealer, settlement — asking
+//! players through [`Player`] and telling observers through [`Recorder`].
+//! The banker game lives in `banker.rs`.
 //!
 //! Chips only ever move between a player's balance, the stakes on the
 //! table and the house, in whole numbers: **players' balances plus the
 //! house's stay constant across every round.**
 
 use pitboss_sdk::abi::{Header, MAX_HAND_CARDS, RulesBlock, event_kind};
-use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, Total, is_natural};
+use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, SideBet, Total, Variant, is_natural};
 
 use crate::player::{Fault, FaultKind, Player, Request};
 use crate::record::{Outcome, Recorder, TableEvent};
@@ -17,7 +18,7 @@ use crate::stats::Stats;
 
 /// A player seated at a table: the player, its chips and statistics.
 pub struct Seat {
-    player: Box<dyn Player + Send>,
+    pub(crate) player: Box<dyn Player + Send>,
     /// Chips not on the table.
     pub balance: i64,
     /// Statistics over the rounds played.
@@ -25,80 +26,109 @@ pub struct Seat {
     /// Reached the fault limit: sits out every later round, chips frozen.
     pub disqualified: bool,
     /// Index of the first event in the table log this player has not seen.
-    cursor: usize,
+    pub(crate) cursor: usize,
     /// Balance before the current round's bets.
-    round_start_balance: i64,
+    pub(crate) round_start_balance: i64,
     /// Sum of the current round's initial bets.
-    round_bet: i64,
+    pub(crate) round_bet: i64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum HandState {
+pub(crate) enum HandState {
     Playing,
     Stood,
     Bust,
     Surrendered,
-    /// A natural already paid (or pushed) at the peek.
+    /// Paid or lost before the showdown (peek, even money).
     Settled,
 }
 
 #[derive(Clone, Copy)]
-struct Hand {
-    cards: [Card; MAX_HAND_CARDS],
-    len: u8,
-    total: Total,
-    bet: i64,
+pub(crate) struct Hand {
+    pub(crate) cards: [Card; MAX_HAND_CARDS],
+    pub(crate) len: u8,
+    pub(crate) total: Total,
+    pub(crate) bet: i64,
+    /// The part of `bet` that was the box's original stake (not a double
+    /// or a split's extra bet).
+    original: i64,
     from_split: bool,
     split_aces: bool,
-    state: HandState,
+    /// Every ace counts 1 (after doubling a soft hand in `swedish`).
+    aces_low: bool,
+    pub(crate) state: HandState,
 }
 
 impl Hand {
-    fn new(bet: i64) -> Hand {
+    pub(crate) fn new(bet: i64) -> Hand {
         Hand {
             cards: [Card::ACE; MAX_HAND_CARDS],
             len: 0,
             total: Total::default(),
             bet,
+            original: bet,
             from_split: false,
             split_aces: false,
+            aces_low: false,
             state: HandState::Playing,
         }
     }
 
-    fn cards(&self) -> &[Card] {
+    pub(crate) fn cards(&self) -> &[Card] {
         &self.cards[..self.len as usize]
     }
 
-    fn push(&mut self, card: Card) {
+    pub(crate) fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
         self.total = self.total.add(card);
     }
+
+    /// The hand's total as it counts.
+    pub(crate) fn best(&self) -> u8 {
+        if self.aces_low { self.total.hard } else { self.total.best() }
+    }
+
+    /// Ace + ten as the first two cards of an unsplit hand.
+    fn is_natural(&self) -> bool {
+        !self.from_split && is_natural(self.cards())
+    }
+}
+
+/// A stake behind a box (danish back bets), following its holder's hand.
+struct BackStake {
+    /// The betting player (index into `Table::seats`).
+    seat: usize,
+    /// The holder's hand it rides on.
+    hand: usize,
+    stake: i64,
+    original: i64,
 }
 
 /// One box in play this round.
 struct BoxState {
-    /// Index into `Table::seats`.
+    /// The holder (index into `Table::seats`).
     seat: usize,
     base_bet: i64,
     insurance: i64,
+    side: Option<(SideBet, i64)>,
     hands: Vec<Hand>,
+    back: Vec<BackStake>,
 }
 
 /// A blackjack table: rules, shoe, seated players and the house.
 pub struct Table {
-    rules: Rules,
-    block: RulesBlock,
-    shoe: Shoe,
-    seats: Vec<Seat>,
+    pub(crate) rules: Rules,
+    pub(crate) block: RulesBlock,
+    pub(crate) shoe: Shoe,
+    pub(crate) seats: Vec<Seat>,
     boxes: Vec<BoxState>,
     dealer: Hand,
     hole: Option<Card>,
-    house: i64,
-    round: u64,
+    pub(crate) house: i64,
+    pub(crate) round: u64,
     /// Bot-visible events; each seat reads from its own cursor.
-    log: Vec<Event>,
+    pub(crate) log: Vec<Event>,
     /// Boxes with a bet this round, in play order.
     active: Vec<usize>,
     /// Faults after which a player is disqualified; 0 = never.
@@ -106,8 +136,9 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table with `rules`, `shoe` and one box per player (in order from
-    /// the dealer's left), each player starting with `bankroll` chips.
+    /// A table with `rules`, `shoe` and the players in seat order, each
+    /// starting with `bankroll` chips. Each player holds
+    /// `rules.boxes_per_player` boxes, from the dealer's left.
     pub fn new(
         rules: Rules,
         shoe: Shoe,
@@ -115,10 +146,16 @@ impl Table {
         bankroll: i64,
     ) -> Result<Table, RulesError> {
         rules.validate()?;
-        if players.is_empty() || players.len() > rules.boxes as usize {
+        let per = rules.boxes_per_player as usize;
+        let seats_max = match (rules.variant, rules.banker) {
+            (Variant::NorwegianHome, crate::rules::Banker::House) => rules.boxes as usize,
+            (Variant::NorwegianHome, _) => rules.boxes as usize + 1,
+            _ => rules.boxes as usize / per,
+        };
+        if players.is_empty() || players.len() > seats_max {
             return Err(RulesError {
                 field: "boxes",
-                problem: format!("{} players at a table of {} boxes", players.len(), rules.boxes),
+                problem: format!("{} players do not fit a table of {seats_max} seats", players.len()),
             });
         }
         let seats: Vec<Seat> = players
@@ -133,8 +170,16 @@ impl Table {
                 round_bet: 0,
             })
             .collect();
-        let boxes =
-            (0..seats.len()).map(|seat| BoxState { seat, base_bet: 0, insurance: 0, hands: Vec::new() }).collect();
+        let boxes = (0..seats.len() * per)
+            .map(|b| BoxState {
+                seat: b / per,
+                base_bet: 0,
+                insurance: 0,
+                side: None,
+                hands: Vec::new(),
+                back: Vec::new(),
+            })
+            .collect();
         Ok(Table {
             block: rules.block(),
             rules,
@@ -157,7 +202,7 @@ impl Table {
         self.fault_limit = limit;
     }
 
-    /// The seats, in box order.
+    /// The seats, in seat order.
     pub fn seats(&self) -> &[Seat] {
         &self.seats
     }
@@ -177,29 +222,33 @@ impl Table {
         &self.rules
     }
 
-    /// Plays one round. If a stacked shoe runs out mid-round the round is
-    /// void: every chip goes back where it was and the error is returned.
+    /// Plays one round. If the shoe runs out mid-round beyond recovery (a
+    /// stacked shoe, or the banker game's single deck) the round is void:
+    /// every chip goes back where it was and the error is returned.
     pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         let house = self.house;
-        match self.round_inner(rec) {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                self.house = house;
-                for s in &mut self.seats {
-                    s.balance = s.round_start_balance;
-                }
-                self.round -= 1;
-                Err(e)
+        let result = if self.rules.variant == Variant::NorwegianHome {
+            crate::banker::play_round(self, rec)
+        } else {
+            self.round_inner(rec)
+        };
+        if let Err(e) = result {
+            self.house = house;
+            for s in &mut self.seats {
+                s.balance = s.round_start_balance;
             }
+            self.round -= 1;
+            return Err(e);
         }
+        Ok(())
     }
 
-    fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
+    pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
         self.log.push(Event { kind, seat, hand, card });
     }
 
     /// Drops log entries every seat has seen.
-    fn compact_log(&mut self) {
+    pub(crate) fn compact_log(&mut self) {
         let seen = self.seats.iter().map(|s| s.cursor).min().unwrap_or(0);
         if seen > 0 {
             self.log.drain(..seen);
@@ -209,7 +258,36 @@ impl Table {
         }
     }
 
-    fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
+    /// Starts a round: number, log, shuffle, `ROUND` event, balances.
+    pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
+        self.round += 1;
+        self.compact_log();
+        if self.rules.shuffle_every_round {
+            self.shoe.force_shuffle();
+        }
+        if self.shoe.start_round() {
+            self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+            rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
+        }
+        self.emit(event_kind::ROUND, self.boxes.len() as u8, 0, Card::ACE);
+        rec.record(&TableEvent::RoundStart { round: self.round });
+        for s in &mut self.seats {
+            s.round_start_balance = s.balance;
+            s.round_bet = 0;
+        }
+    }
+
+    /// Ends a round: statistics, `RoundEnd`.
+    pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
+        for s in &mut self.seats {
+            if s.round_bet > 0 {
+                s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
+            }
+        }
+        rec.record(&TableEvent::RoundEnd { round: self.round });
+    }
+
+    pub(crate) fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
         let mut partial = false;
         let card = self.shoe.deal(|_| partial = true)?;
         if partial {
@@ -235,21 +313,26 @@ impl Table {
         Ok(())
     }
 
-    /// Asks the player of box `b` one decision; returns its answer, or the
-    /// fault that stands in for one.
-    fn ask<R: Recorder>(&mut self, b: usize, mut header: Header, hand: usize, rec: &mut R) -> Result<i64, Fault> {
-        let seat = &mut self.seats[self.boxes[b].seat];
+    /// Asks player `p` one decision about `header.seat`, showing it `hand`;
+    /// returns its answer, or the fault that stands in for one.
+    pub(crate) fn ask<R: Recorder>(
+        &mut self,
+        p: usize,
+        mut header: Header,
+        hand: &[Card],
+        rec: &mut R,
+    ) -> Result<i64, Fault> {
+        let seat = &mut self.seats[p];
         if seat.disqualified {
             return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
         }
         header.balance = seat.balance;
         header.round = self.round as u32;
-        let cards = self.boxes[b].hands.get(hand).map_or(&[][..], Hand::cards);
-        let request = Request { header, hand: cards, events: &self.log[seat.cursor..] };
+        let request = Request { header, hand, events: &self.log[seat.cursor..] };
         let result = seat.player.decide(&request);
         seat.cursor = self.log.len();
         rec.record(&TableEvent::Asked {
-            seat: b as u8,
+            seat: header.seat,
             kind: header.kind,
             legal: header.legal,
             answer: result.as_ref().ok().copied(),
@@ -257,58 +340,90 @@ impl Table {
         result
     }
 
-    /// Counts and records a fault; disqualifies at the fault limit. A
-    /// disqualified player's non-answers are not faults of their own.
-    fn fault<R: Recorder>(&mut self, b: usize, kind: Decision, fault: Fault, rec: &mut R) {
+    /// Asks the holder of box `b` about hand `h` (if any).
+    fn ask_box<R: Recorder>(&mut self, b: usize, header: Header, h: Option<usize>, rec: &mut R) -> Result<i64, Fault> {
+        let hand = match h.and_then(|h| self.boxes[b].hands.get(h)) {
+            Some(hand) => *hand,
+            None => Hand::new(0),
+        };
+        self.ask(self.boxes[b].seat, header, hand.cards(), rec)
+    }
+
+    /// Counts and records a fault of player `p` (about box `seat`);
+    /// disqualifies at the fault limit. A disqualified player's non-answers
+    /// are not faults of their own.
+    pub(crate) fn fault<R: Recorder>(&mut self, p: usize, seat: u8, kind: Decision, fault: Fault, rec: &mut R) {
         if fault.kind == FaultKind::Disqualified {
             return;
         }
-        let seat = &mut self.seats[self.boxes[b].seat];
-        seat.stats.faults += 1;
-        let disqualify = self.fault_limit > 0 && seat.stats.faults >= self.fault_limit && !seat.disqualified;
-        seat.disqualified |= disqualify;
-        rec.record(&TableEvent::Fault { seat: b as u8, round: self.round, kind, fault });
+        let s = &mut self.seats[p];
+        s.stats.faults += 1;
+        let disqualify = self.fault_limit > 0 && s.stats.faults >= self.fault_limit && !s.disqualified;
+        s.disqualified |= disqualify;
+        rec.record(&TableEvent::Fault { seat, round: self.round, kind, fault });
         if disqualify {
-            rec.record(&TableEvent::Disqualified { seat: b as u8, round: self.round });
+            rec.record(&TableEvent::Disqualified { seat, round: self.round });
         }
     }
 
-    /// Asks for an amount in `min..=max` (multiples of `unit`) or 0; any
-    /// other answer faults and becomes 0.
+    /// Checks an amount answer: 0, or `min..=max` in steps of `unit`.
+    /// Anything else (or a fault) is recorded and becomes 0.
     #[allow(clippy::too_many_arguments)]
-    fn ask_amount<R: Recorder>(
+    pub(crate) fn checked_amount<R: Recorder>(
         &mut self,
-        b: usize,
+        p: usize,
+        seat: u8,
         kind: Decision,
-        bet: i64,
-        min: i64,
-        max: i64,
-        unit: i64,
+        answer: Result<i64, Fault>,
+        (min, max, unit): (i64, i64, i64),
         rec: &mut R,
     ) -> i64 {
-        let header = self.header(b, kind, bet, min, max, unit);
-        match self.ask(b, header, 0, rec) {
+        match answer {
             Ok(0) => 0,
             Ok(a) if a >= min && a <= max && a % unit == 0 => a,
             Ok(a) => {
                 let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
-                self.fault(b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                self.fault(p, seat, kind, Fault { kind: FaultKind::Illegal, message }, rec);
                 0
             }
             Err(f) => {
-                self.fault(b, kind, f, rec);
+                self.fault(p, seat, kind, f, rec);
                 0
             }
         }
     }
 
-    fn header(&self, b: usize, kind: Decision, bet: i64, min: i64, max: i64, unit: i64) -> Header {
+    /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
+    pub(crate) fn checked_flag<R: Recorder>(
+        &mut self,
+        p: usize,
+        seat: u8,
+        kind: Decision,
+        answer: Result<i64, Fault>,
+        rec: &mut R,
+    ) -> bool {
+        match answer {
+            Ok(0) => false,
+            Ok(1) => true,
+            Ok(a) => {
+                let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
+                self.fault(p, seat, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                false
+            }
+            Err(f) => {
+                self.fault(p, seat, kind, f, rec);
+                false
+            }
+        }
+    }
+
+    pub(crate) fn header(&self, seat: u8, kind: Decision, bet: i64, (min, max, unit): (i64, i64, i64)) -> Header {
         Header {
             kind,
             variant: self.rules.variant,
-            seat: b as u8,
+            seat,
             hand_index: 0,
-            hand_count: self.boxes[b].hands.len() as u8,
+            hand_count: self.boxes.get(seat as usize).map_or(0, |bx| bx.hands.len() as u8),
             legal: ActionSet::EMPTY,
             dealer_up: self.dealer.cards().first().copied(),
             round: 0,
@@ -321,33 +436,23 @@ impl Table {
         }
     }
 
+    /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
+    pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
+        cap.min(balance - balance.rem_euclid(unit))
+    }
+
     fn round_inner<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
-        self.round += 1;
-        self.compact_log();
         self.dealer = Hand::new(0);
         self.hole = None;
-        if self.shoe.start_round() {
-            self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
-            rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
-        }
-        self.emit(event_kind::ROUND, self.boxes.len() as u8, 0, Card::ACE);
-        rec.record(&TableEvent::RoundStart { round: self.round });
-        for s in &mut self.seats {
-            s.round_start_balance = s.balance;
-            s.round_bet = 0;
-        }
-
+        self.begin_round(rec);
         self.take_bets(rec);
         if !self.active.is_empty() {
+            if self.rules.back_bets {
+                self.take_back_bets(rec);
+            }
             self.deal_and_play(rec)?;
         }
-
-        for s in &mut self.seats {
-            if s.round_bet > 0 {
-                s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
-            }
-        }
-        rec.record(&TableEvent::RoundEnd { round: self.round });
+        self.end_round(rec);
         Ok(())
     }
 
@@ -358,40 +463,128 @@ impl Table {
             let bx = &mut self.boxes[b];
             bx.base_bet = 0;
             bx.insurance = 0;
+            bx.side = None;
             bx.hands.clear();
-            let seat = &self.seats[bx.seat];
-            let max = self.rules.max_bet.min(seat.balance - seat.balance.rem_euclid(unit));
+            bx.back.clear();
+            let p = bx.seat;
+            let seat = &self.seats[p];
+            let max = Self::affordable(seat.balance, self.rules.max_bet, unit);
             if max < min || seat.disqualified {
                 continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
-            let amount = self.ask_amount(b, Decision::Bet, 0, min, max, unit, rec);
-            if amount > 0 {
-                let seat = &mut self.seats[self.boxes[b].seat];
+            let header = self.header(b as u8, Decision::Bet, 0, (min, max, unit));
+            let answer = self.ask(p, header, &[], rec);
+            let amount = self.checked_amount(p, b as u8, Decision::Bet, answer, (min, max, unit), rec);
+            if amount == 0 {
+                continue;
+            }
+            let seat = &mut self.seats[p];
+            seat.balance -= amount;
+            seat.round_bet += amount;
+            let bx = &mut self.boxes[b];
+            bx.base_bet = amount;
+            bx.hands.push(Hand::new(amount));
+            self.active.push(b);
+            rec.record(&TableEvent::Bet { seat: b as u8, amount });
+            if self.rules.over_under_13 {
+                self.take_side_bet(b, rec);
+            }
+        }
+    }
+
+    /// Over/Under 13, placed with the main bet: `(side << 32) | amount`,
+    /// the amount from the table minimum up to the main bet.
+    fn take_side_bet<R: Recorder>(&mut self, b: usize, rec: &mut R) {
+        let p = self.boxes[b].seat;
+        let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
+        let max = Self::affordable(self.seats[p].balance, self.boxes[b].base_bet, unit);
+        if max < min {
+            return;
+        }
+        let header = self.header(b as u8, Decision::SideBet, self.boxes[b].base_bet, (min, max, unit));
+        let answer = self.ask(p, header, &[], rec);
+        let side = match answer {
+            Ok(0) => return,
+            Ok(a) => {
+                let amount = a & 0xffff_ffff;
+                let side = match a >> 32 {
+                    1 => Some(SideBet::Over),
+                    2 => Some(SideBet::Under),
+                    _ => None,
+                };
+                match side {
+                    Some(side) if amount >= min && amount <= max && amount % unit == 0 => Ok((side, amount)),
+                    _ => Err(Fault {
+                        kind: FaultKind::Illegal,
+                        message: format!(
+                            "side-bet {a:#x} is not (1 over | 2 under) << 32 | amount in {min}..={max} steps of {unit}"
+                        ),
+                    }),
+                }
+            }
+            Err(f) => Err(f),
+        };
+        match side {
+            Ok((side, amount)) => {
+                let seat = &mut self.seats[p];
                 seat.balance -= amount;
                 seat.round_bet += amount;
-                let bx = &mut self.boxes[b];
-                bx.base_bet = amount;
-                bx.hands.push(Hand::new(amount));
-                self.active.push(b);
-                rec.record(&TableEvent::Bet { seat: b as u8, amount });
+                self.boxes[b].side = Some((side, amount));
+                rec.record(&TableEvent::SideBet { seat: b as u8, side, amount });
+            }
+            Err(f) => self.fault(p, b as u8, Decision::SideBet, f, rec),
+        }
+    }
+
+    /// Danish back bets: every player is offered the boxes it does not
+    /// hold, one by one, until it places one.
+    fn take_back_bets<R: Recorder>(&mut self, rec: &mut R) {
+        let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
+        for p in 0..self.seats.len() {
+            for i in 0..self.active.len() {
+                let b = self.active[i];
+                if self.boxes[b].seat == p || self.seats[p].disqualified {
+                    continue;
+                }
+                let on_box: i64 = self.boxes[b].base_bet + self.boxes[b].back.iter().map(|s| s.stake).sum::<i64>();
+                let max = Self::affordable(self.seats[p].balance, self.rules.max_bet - on_box, unit);
+                if max < min {
+                    continue;
+                }
+                let header = self.header(b as u8, Decision::BackBet, self.boxes[b].base_bet, (min, max, unit));
+                let answer = self.ask(p, header, &[], rec);
+                let faulted =
+                    !matches!(answer, Ok(0)) && !matches!(answer, Ok(a) if a >= min && a <= max && a % unit == 0);
+                let stake = self.checked_amount(p, b as u8, Decision::BackBet, answer, (min, max, unit), rec);
+                if stake > 0 {
+                    let seat = &mut self.seats[p];
+                    seat.balance -= stake;
+                    seat.round_bet += stake;
+                    self.boxes[b].back.push(BackStake { seat: p, hand: 0, stake, original: stake });
+                    rec.record(&TableEvent::BackBet { seat: b as u8, player: p as u8, amount: stake });
+                }
+                if stake > 0 || faulted {
+                    break; // One back bet per round; a bad answer ends the offers.
+                }
             }
         }
     }
 
     fn deal_and_play<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         for i in 0..self.active.len() {
-            let b = self.active[i];
-            self.deal_to_hand(b, 0, rec)?;
+            self.deal_to_hand(self.active[i], 0, rec)?;
         }
         self.deal_to_dealer(rec)?;
         for i in 0..self.active.len() {
-            let b = self.active[i];
-            self.deal_to_hand(b, 0, rec)?;
+            self.deal_to_hand(self.active[i], 0, rec)?;
         }
         if self.rules.hole_card {
             let hole = self.deal(rec)?;
             self.hole = Some(hole);
             rec.record(&TableEvent::DealerCard { card: hole, hole: true });
+        }
+        if self.rules.over_under_13 {
+            self.settle_side_bets(rec);
         }
 
         let up = self.dealer.cards()[0];
@@ -405,45 +598,62 @@ impl Table {
         }
 
         if let Some(hole) = self.hole {
-            let dealer_natural = is_natural(&[up, hole]);
-            if dealer_natural {
+            if is_natural(&[up, hole]) {
                 self.reveal_hole(rec);
                 self.settle_insurance(true, rec);
-                for i in 0..self.active.len() {
-                    let b = self.active[i];
-                    let bet = self.boxes[b].hands[0].bet;
-                    let natural = is_natural(self.boxes[b].hands[0].cards());
-                    let (returned, outcome) = if natural { (bet, Outcome::Push) } else { (0, Outcome::Lose) };
-                    self.pay(b, 0, returned, outcome, rec);
-                }
+                self.settle_against_dealer_natural(rec);
                 return Ok(());
             }
             self.settle_insurance(false, rec);
             self.pay_naturals(rec);
+        } else if self.rules.even_money && up.is_ace() {
+            self.offer_even_money(rec);
         }
 
         for i in 0..self.active.len() {
-            let b = self.active[i];
-            self.play_box(b, rec)?;
+            self.play_box(self.active[i], rec)?;
         }
-        self.dealer_turn(rec)?;
-        self.settle(rec);
+        if self.dealer_turn(rec)? {
+            self.settle(rec);
+        }
         Ok(())
+    }
+
+    /// Over/Under 13 on each box's first two cards (aces 1): a right guess
+    /// pays 1:1, "under" on two aces 1.5×, exactly 13 loses both ways.
+    fn settle_side_bets<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            let Some((side, amount)) = self.boxes[b].side else { continue };
+            let total = self.boxes[b].hands[0].total.hard;
+            let returned = match side {
+                SideBet::Over if total > 13 => 2 * amount,
+                SideBet::Under if total == 2 => amount + amount * 3 / 2,
+                SideBet::Under if total < 13 => 2 * amount,
+                _ => 0,
+            };
+            self.seats[self.boxes[b].seat].balance += returned;
+            self.house += amount - returned;
+            rec.record(&TableEvent::SideBetSettled { seat: b as u8, returned });
+        }
     }
 
     fn offer_insurance<R: Recorder>(&mut self, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
+            let p = self.boxes[b].seat;
             let base = self.boxes[b].base_bet;
             let half = base / 2;
-            let balance = self.seats[self.boxes[b].seat].balance;
+            let balance = self.seats[p].balance;
             let (min, max) = if self.rules.insurance_up_to_half { (1, half.min(balance)) } else { (half, half) };
             if half == 0 || balance < min || max < min {
                 continue;
             }
-            let amount = self.ask_amount(b, Decision::Insurance, base, min, max, 1, rec);
+            let header = self.header(b as u8, Decision::Insurance, base, (min, max, 1));
+            let answer = self.ask_box(b, header, Some(0), rec);
+            let amount = self.checked_amount(p, b as u8, Decision::Insurance, answer, (min, max, 1), rec);
             if amount > 0 {
-                self.seats[self.boxes[b].seat].balance -= amount;
+                self.seats[p].balance -= amount;
                 self.boxes[b].insurance = amount;
                 rec.record(&TableEvent::Insurance { seat: b as u8, amount });
             }
@@ -455,7 +665,7 @@ impl Table {
     fn settle_insurance<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
-            let stake = self.boxes[b].insurance;
+            let stake = std::mem::take(&mut self.boxes[b].insurance);
             if stake == 0 {
                 continue;
             }
@@ -466,32 +676,85 @@ impl Table {
         }
     }
 
-    fn pay_naturals<R: Recorder>(&mut self, rec: &mut R) {
-        let (num, den) = self.rules.blackjack_pays;
+    /// A blackjack facing an ace, no hole card: take 1:1 now?
+    fn offer_even_money<R: Recorder>(&mut self, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
-            let hand = &self.boxes[b].hands[0];
-            if is_natural(hand.cards()) {
-                let win = hand.bet * num as i64 / den as i64;
-                self.pay(b, 0, hand.bet + win, Outcome::Blackjack, rec);
+            if !self.boxes[b].hands[0].is_natural() {
+                continue;
+            }
+            let p = self.boxes[b].seat;
+            let header = self.header(b as u8, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1));
+            let answer = self.ask_box(b, header, Some(0), rec);
+            if self.checked_flag(p, b as u8, Decision::EvenMoney, answer, rec) {
+                self.pay(b, 0, Outcome::EvenMoney, rec);
             }
         }
     }
 
-    /// Settles hand `h` of box `b`: `returned` chips (stake included) go
-    /// back to the player, the rest of the stake to the house (or the house
-    /// pays the excess).
-    fn pay<R: Recorder>(&mut self, b: usize, h: usize, returned: i64, outcome: Outcome, rec: &mut R) {
-        let hand = &mut self.boxes[b].hands[h];
-        let bet = hand.bet;
-        hand.state = match outcome {
+    /// Hole-card game, no dealer blackjack: naturals are paid at once.
+    fn pay_naturals<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            if self.boxes[b].hands[0].is_natural() {
+                self.pay(b, 0, Outcome::Blackjack, rec);
+            }
+        }
+    }
+
+    /// The dealer has a natural: naturals push, every other open hand
+    /// loses (only its original stake when `original_bets_only`).
+    fn settle_against_dealer_natural<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            for h in 0..self.boxes[b].hands.len() {
+                let hand = &self.boxes[b].hands[h];
+                if matches!(hand.state, HandState::Playing | HandState::Stood) {
+                    let outcome = if hand.is_natural() { Outcome::Push } else { Outcome::DealerBlackjack };
+                    self.pay(b, h, outcome, rec);
+                }
+            }
+        }
+    }
+
+    /// What a stake returns (stake included) for an outcome.
+    fn payout(&self, outcome: Outcome, stake: i64, original: i64) -> i64 {
+        let (num, den) = self.rules.blackjack_pays;
+        match outcome {
+            Outcome::Win | Outcome::EvenMoney => 2 * stake,
+            Outcome::Blackjack => stake + stake * num as i64 / den as i64,
+            Outcome::Push => stake,
+            Outcome::Surrender => stake / 2,
+            Outcome::Bust | Outcome::Lose => 0,
+            Outcome::DealerBlackjack if self.rules.original_bets_only => stake - original,
+            Outcome::DealerBlackjack => 0,
+        }
+    }
+
+    /// Settles hand `h` of box `b` and every back stake riding on it: the
+    /// returned chips (stakes included) go back, the rest to the house.
+    fn pay<R: Recorder>(&mut self, b: usize, h: usize, outcome: Outcome, rec: &mut R) {
+        let hand = self.boxes[b].hands[h];
+        let returned = self.payout(outcome, hand.bet, hand.original);
+        self.boxes[b].hands[h].state = match outcome {
             Outcome::Bust => HandState::Bust,
             Outcome::Surrender => HandState::Surrendered,
             _ => HandState::Settled,
         };
         self.seats[self.boxes[b].seat].balance += returned;
-        self.house += bet - returned;
-        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet, returned, outcome });
+        self.house += hand.bet - returned;
+        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet: hand.bet, returned, outcome });
+        for i in 0..self.boxes[b].back.len() {
+            let back = &self.boxes[b].back[i];
+            if back.hand != h {
+                continue;
+            }
+            let (p, stake) = (back.seat, back.stake);
+            let returned = self.payout(outcome, stake, back.original);
+            self.seats[p].balance += returned;
+            self.house += stake - returned;
+            rec.record(&TableEvent::BackSettled { seat: b as u8, hand: h as u8, player: p as u8, stake, returned });
+        }
     }
 
     fn reveal_hole<R: Recorder>(&mut self, rec: &mut R) {
@@ -524,7 +787,8 @@ impl Table {
         legal = legal.with(Action::Hit);
         if two_cards {
             let total_ok = self.rules.double_totals & (1u32 << hand.total.hard.min(31)) != 0;
-            if total_ok && (!hand.from_split || self.rules.double_after_split) && balance >= hand.bet {
+            let soft_ok = !hand.total.is_soft() || self.rules.double_soft;
+            if total_ok && soft_ok && (!hand.from_split || self.rules.double_after_split) && balance >= hand.bet {
                 legal = legal.with(Action::Double);
             }
             if can_split {
@@ -547,10 +811,10 @@ impl Table {
             while self.boxes[b].hands[h].state == HandState::Playing {
                 let hand = &self.boxes[b].hands[h];
                 if hand.total.is_bust() {
-                    self.pay(b, h, 0, Outcome::Bust, rec);
+                    self.pay(b, h, Outcome::Bust, rec);
                     break;
                 }
-                if hand.total.best() == 21 {
+                if hand.best() == 21 {
                     self.boxes[b].hands[h].state = HandState::Stood;
                     break;
                 }
@@ -570,21 +834,22 @@ impl Table {
 
     fn ask_action<R: Recorder>(&mut self, b: usize, h: usize, legal: ActionSet, rec: &mut R) -> Action {
         let bet = self.boxes[b].hands[h].bet;
-        let mut header = self.header(b, Decision::Act, bet, 0, 0, 1);
+        let mut header = self.header(b as u8, Decision::Act, bet, (0, 0, 1));
         header.hand_index = h as u8;
         header.legal = legal;
-        match self.ask(b, header, h, rec) {
+        let p = self.boxes[b].seat;
+        match self.ask_box(b, header, Some(h), rec) {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
                 _ => {
                     let offered: Vec<&str> = legal.iter().map(Action::name).collect();
                     let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
-                    self.fault(b, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
+                    self.fault(p, b as u8, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
                     Action::Stand
                 }
             },
             Err(f) => {
-                self.fault(b, Decision::Act, f, rec);
+                self.fault(p, b as u8, Decision::Act, f, rec);
                 Action::Stand
             }
         }
@@ -599,10 +864,12 @@ impl Table {
                 let hand = &mut self.boxes[b].hands[h];
                 self.seats[seat].balance -= hand.bet;
                 hand.bet *= 2;
+                hand.aces_low = self.rules.aces_low_after_soft_double && hand.total.is_soft();
+                self.follow_double(b, h);
                 self.deal_to_hand(b, h, rec)?;
                 let hand = &mut self.boxes[b].hands[h];
                 if hand.total.is_bust() {
-                    self.pay(b, h, 0, Outcome::Bust, rec);
+                    self.pay(b, h, Outcome::Bust, rec);
                 } else {
                     hand.state = HandState::Stood;
                 }
@@ -610,40 +877,100 @@ impl Table {
             Action::Split => {
                 let hand = &mut self.boxes[b].hands[h];
                 let moved = hand.cards[1];
-                let aces = moved.is_ace();
-                let bet = hand.bet;
+                let (bet, original) = (hand.bet, hand.original);
                 *hand = Hand::new(bet);
                 hand.push(moved);
                 hand.from_split = true;
-                hand.split_aces = aces;
-                let new_hand = *hand;
+                hand.split_aces = moved.is_ace();
+                let new_hand = Hand { original: 0, ..*hand };
+                hand.original = original;
                 self.boxes[b].hands.insert(h + 1, new_hand);
                 self.seats[seat].balance -= bet;
+                self.follow_split(b, h);
                 self.emit(event_kind::SPLIT, b as u8, h as u8, moved);
                 self.deal_to_hand(b, h, rec)?;
             }
-            Action::Surrender => {
-                let bet = self.boxes[b].hands[h].bet;
-                self.pay(b, h, bet / 2, Outcome::Surrender, rec);
-            }
+            Action::Surrender => self.pay(b, h, Outcome::Surrender, rec),
         }
         Ok(())
     }
 
-    fn dealer_turn<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
-        self.reveal_hole(rec);
-        let live = self.boxes.iter().any(|bx| bx.hands.iter().any(|hand| hand.state == HandState::Stood));
-        if !live {
-            return Ok(());
+    /// Back stakes on a doubled hand double too, where their owners can
+    /// afford it.
+    fn follow_double(&mut self, b: usize, h: usize) {
+        for back in self.boxes[b].back.iter_mut().filter(|s| s.hand == h) {
+            let owner = &mut self.seats[back.seat];
+            if owner.balance >= back.stake {
+                owner.balance -= back.stake;
+                back.stake *= 2;
+            }
         }
-        loop {
-            let t = self.dealer.total;
-            let hits = t.best() < 17 || (t.best() == 17 && t.is_soft() && self.rules.dealer_hits_soft_17);
-            if !hits {
-                return Ok(());
+    }
+
+    /// Back stakes on a split hand split with it (the new hand is `h + 1`)
+    /// where their owners can afford it; else they stay on the first hand.
+    fn follow_split(&mut self, b: usize, h: usize) {
+        let bx = &mut self.boxes[b];
+        for back in bx.back.iter_mut().filter(|s| s.hand > h) {
+            back.hand += 1;
+        }
+        for i in 0..bx.back.len() {
+            let (seat, hand, stake) = (bx.back[i].seat, bx.back[i].hand, bx.back[i].stake);
+            if hand != h {
+                continue;
+            }
+            let owner = &mut self.seats[seat];
+            if owner.balance >= stake {
+                owner.balance -= stake;
+                bx.back.push(BackStake { seat, hand: h + 1, stake, original: 0 });
+            }
+        }
+    }
+
+    /// Any hand still waiting for the showdown, and any non-natural one?
+    fn open_hands(&self) -> (bool, bool) {
+        let mut open = false;
+        let mut drawing = false;
+        for bx in &self.boxes {
+            for hand in bx.hands.iter().filter(|hand| hand.state == HandState::Stood) {
+                open = true;
+                drawing |= !hand.is_natural();
+            }
+        }
+        (open, drawing)
+    }
+
+    /// The dealer's turn. Returns whether hands are left to settle.
+    fn dealer_turn<R: Recorder>(&mut self, rec: &mut R) -> Result<bool, ShoeExhausted> {
+        let (open, drawing) = self.open_hands();
+        if self.rules.hole_card {
+            self.reveal_hole(rec);
+        } else {
+            // The second card settles insurance and naturals, so it is drawn
+            // whenever anything is outstanding.
+            let insured = self.active.iter().any(|&b| self.boxes[b].insurance > 0);
+            if !open && !insured {
+                return Ok(false);
             }
             self.deal_to_dealer(rec)?;
+            let natural = is_natural(self.dealer.cards());
+            self.settle_insurance(natural, rec);
+            if natural {
+                self.settle_against_dealer_natural(rec);
+                return Ok(false);
+            }
         }
+        if drawing {
+            loop {
+                let t = self.dealer.total;
+                let hits = t.best() < 17 || (t.best() == 17 && t.is_soft() && self.rules.dealer_hits_soft_17);
+                if !hits {
+                    break;
+                }
+                self.deal_to_dealer(rec)?;
+            }
+        }
+        Ok(open)
     }
 
     fn settle<R: Recorder>(&mut self, rec: &mut R) {
@@ -655,15 +982,17 @@ impl Table {
                 if hand.state != HandState::Stood {
                     continue;
                 }
-                let (bet, player) = (hand.bet, hand.total.best());
-                let (returned, outcome) = if dealer.is_bust() || player > dealer.best() {
-                    (2 * bet, Outcome::Win)
-                } else if player == dealer.best() {
-                    (bet, Outcome::Push)
+                let player = hand.best();
+                let outcome = if hand.is_natural() {
+                    Outcome::Blackjack
+                } else if dealer.is_bust() || player > dealer.best() {
+                    Outcome::Win
+                } else if player == dealer.best() && player > self.rules.dealer_wins_ties_to {
+                    Outcome::Push
                 } else {
-                    (0, Outcome::Lose)
+                    Outcome::Lose
                 };
-                self.pay(b, h, returned, outcome, rec);
+                self.pay(b, h, outcome, rec);
             }
         }
     }

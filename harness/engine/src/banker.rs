@@ -1,0 +1,312 @@
+//! The banker game, `norwegian-home` (RULES.md section 4): one banker
+//! against the other players, a hidden first card, bets after seeing it,
+//! the banker's double, naturals, drawing rounds, the banker's free draw
+//! from 17, ties to the banker. Shares the table's seats, shoe, requests,
+//! faults and events with the dealer games.
+//!
+//! **Invariant:** no player's request ever carries another player's hidden
+//! card, and the banker's carries none before the showdown.
+
+use pitboss_sdk::abi::event_kind;
+use pitboss_sdk::{Action, ActionSet, Card, Decision, Total, is_natural};
+
+use crate::player::{Fault, FaultKind};
+use crate::record::{Outcome, Recorder, TableEvent};
+use crate::rules::Banker;
+use crate::shoe::ShoeExhausted;
+use crate::table::Table;
+
+/// A player's hand in the banker game.
+#[derive(Clone, Copy)]
+struct Stake {
+    seat: usize,
+    stake: i64,
+    hidden: Card,
+    cards: [Card; 24],
+    len: usize,
+    /// Still taking part (not settled yet).
+    open: bool,
+    /// Has stood (standing is final).
+    stood: bool,
+}
+
+impl Stake {
+    fn cards(&self) -> &[Card] {
+        &self.cards[..self.len]
+    }
+
+    fn best(&self) -> u8 {
+        Total::of(self.cards()).best()
+    }
+}
+
+/// Who banks this round: a seat, or the house (`None`).
+fn choose_banker(table: &Table) -> Option<usize> {
+    let n = table.seats.len();
+    let can_cover = |s: usize| {
+        let players = n as i64 - 1;
+        let seat = &table.seats[s];
+        !seat.disqualified && seat.balance >= 4 * table.rules.max_bet * players
+    };
+    match table.rules.banker {
+        Banker::House => None,
+        Banker::Seat(s) => Some(s as usize).filter(|&s| s < n && can_cover(s)),
+        Banker::Rotate => {
+            let first = ((table.round - 1) % n as u64) as usize;
+            (0..n).map(|i| (first + i) % n).find(|&s| can_cover(s))
+        }
+    }
+}
+
+/// Plays one round of the banker game. A deck that runs dry voids the
+/// round: every stake goes back and play goes on.
+pub(crate) fn play_round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
+    table.begin_round(rec);
+    let house = table.house;
+    match round(table, rec) {
+        Ok(()) => {}
+        Err(_) if table.shoe.is_seeded() => {
+            table.house = house;
+            for s in &mut table.seats {
+                s.balance = s.round_start_balance;
+                s.round_bet = 0;
+            }
+            rec.record(&TableEvent::RoundVoid { round: table.round });
+        }
+        Err(e) => return Err(e),
+    }
+    table.end_round(rec);
+    Ok(())
+}
+
+/// Settles a stake already off the player's balance: `returned` chips
+/// (stake included) go back to the player, and the banker (a seat, or the
+/// house) gains `stake - returned` — negative when it pays out.
+fn settle<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    st: &Stake,
+    stake: i64,
+    returned: i64,
+    outcome: Outcome,
+    rec: &mut R,
+) {
+    table.seats[st.seat].balance += returned;
+    match banker {
+        Some(b) => table.seats[b].balance += stake - returned,
+        None => table.house += stake - returned,
+    }
+    rec.record(&TableEvent::Settled { seat: st.seat as u8, hand: 0, bet: stake, returned, outcome });
+}
+
+fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
+    let banker = choose_banker(table);
+    rec.record(&TableEvent::Banker { seat: banker.map(|b| b as u8) });
+    let (min, unit) = (table.rules.min_bet, table.rules.bet_unit);
+
+    // Deal 1: a hidden card to every player who can cover a bet, then to
+    // the banker.
+    let mut stakes: Vec<Stake> = Vec::with_capacity(table.seats.len());
+    for seat in 0..table.seats.len() {
+        let s = &table.seats[seat];
+        let max = Table::affordable(s.balance / 4, table.rules.max_bet, unit);
+        if Some(seat) == banker || s.disqualified || max < min {
+            continue;
+        }
+        let hidden = table.deal(rec)?;
+        rec.record(&TableEvent::HiddenCard { seat: Some(seat as u8), card: hidden });
+        let mut cards = [Card::ACE; 24];
+        cards[0] = hidden;
+        stakes.push(Stake { seat, stake: 0, hidden, cards, len: 1, open: true, stood: false });
+    }
+    if stakes.is_empty() {
+        return Ok(());
+    }
+    let banker_hidden = table.deal(rec)?;
+    rec.record(&TableEvent::HiddenCard { seat: None, card: banker_hidden });
+
+    // Bets, each player knowing only its own hidden card.
+    for st in &mut stakes {
+        let seat = st.seat;
+        let max = Table::affordable(table.seats[seat].balance / 4, table.rules.max_bet, unit);
+        let header = table.header(seat as u8, Decision::Bet, 0, (min, max, unit));
+        let answer = table.ask(seat, header, &[st.hidden], rec);
+        st.stake = table.checked_amount(seat, seat as u8, Decision::Bet, answer, (min, max, unit), rec);
+        if st.stake > 0 {
+            table.seats[seat].balance -= st.stake;
+            table.seats[seat].round_bet += st.stake;
+            rec.record(&TableEvent::Bet { seat: seat as u8, amount: st.stake });
+        }
+    }
+    stakes.retain(|st| st.stake > 0);
+    if stakes.is_empty() {
+        return Ok(());
+    }
+    let covered: i64 = stakes.iter().map(|st| st.stake).sum();
+    if let Some(b) = banker {
+        table.seats[b].round_bet += covered;
+    }
+
+    // The banker's double, knowing only its own hidden card.
+    let doubles = match banker {
+        None => false,
+        Some(b) => {
+            let header = table.header(b as u8, Decision::BankerDouble, covered, (0, 1, 1));
+            let answer = table.ask(b, header, &[banker_hidden], rec);
+            table.checked_flag(b, b as u8, Decision::BankerDouble, answer, rec)
+        }
+    };
+    if doubles {
+        for st in &mut stakes {
+            table.seats[st.seat].balance -= st.stake;
+            st.stake *= 2;
+        }
+        rec.record(&TableEvent::BankerDoubled);
+    }
+
+    // Deal 2: one card face up to each player, then the banker.
+    for st in &mut stakes {
+        let card = table.deal(rec)?;
+        st.cards[1] = card;
+        st.len = 2;
+        table.emit(event_kind::CARD, st.seat as u8, 0, card);
+        rec.record(&TableEvent::Card { seat: st.seat as u8, hand: 0, card });
+    }
+    let banker_up = table.deal(rec)?;
+    table.emit(event_kind::DEALER_CARD, 0, 0, banker_up);
+    rec.record(&TableEvent::DealerCard { card: banker_up, hole: false });
+    let mut bank = vec![banker_hidden, banker_up];
+
+    // Naturals.
+    let banker_natural = is_natural(&bank);
+    let any_player_natural = stakes.iter().any(|st| is_natural(st.cards()));
+    if banker_natural {
+        // Every stake goes to the banker: doubled unless a player also has
+        // a natural.
+        reveal_all(table, &stakes, banker_hidden, rec);
+        for st in &stakes {
+            let extra = if any_player_natural { 0 } else { st.stake };
+            table.seats[st.seat].balance -= extra;
+            settle(table, banker, st, st.stake + extra, 0, Outcome::DealerBlackjack, rec);
+        }
+        return Ok(());
+    }
+    for st in stakes.iter_mut().filter(|st| is_natural(st.cards())) {
+        // Stake back plus twice the stake; out of the round.
+        st.open = false;
+        reveal(table, st, rec);
+        settle(table, banker, st, st.stake, 3 * st.stake, Outcome::Blackjack, rec);
+    }
+
+    // Drawing rounds: each player still drawing takes one card or stands
+    // (final), round after round.
+    let hit_or_stand = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+    loop {
+        let mut drew = false;
+        for st in stakes.iter_mut().filter(|st| st.open && !st.stood) {
+            if st.best() >= 21 {
+                st.stood = true;
+                continue;
+            }
+            let mut header = table.header(st.seat as u8, Decision::Act, st.stake, (0, 0, 1));
+            header.legal = hit_or_stand;
+            header.dealer_up = Some(banker_up);
+            let answer = table.ask(st.seat, header, st.cards(), rec);
+            let action = match answer {
+                Ok(a) if a == Action::Hit as i64 => Action::Hit,
+                Ok(a) if a == Action::Stand as i64 => Action::Stand,
+                Ok(a) => {
+                    let message = format!("act {a} is not a legal action (legal: stand, hit)");
+                    table.fault(
+                        st.seat,
+                        st.seat as u8,
+                        Decision::Act,
+                        Fault { kind: FaultKind::Illegal, message },
+                        rec,
+                    );
+                    Action::Stand
+                }
+                Err(f) => {
+                    table.fault(st.seat, st.seat as u8, Decision::Act, f, rec);
+                    Action::Stand
+                }
+            };
+            rec.record(&TableEvent::Acted { seat: st.seat as u8, hand: 0, action });
+            if action == Action::Stand {
+                st.stood = true;
+                continue;
+            }
+            drew = true;
+            let card = table.deal(rec)?;
+            st.cards[st.len] = card;
+            st.len += 1;
+            table.emit(event_kind::CARD, st.seat as u8, 0, card);
+            rec.record(&TableEvent::Card { seat: st.seat as u8, hand: 0, card });
+            if Total::of(st.cards()).is_bust() {
+                // A bust pays the banker at once and shows the hidden card.
+                st.open = false;
+                reveal(table, st, rec);
+                settle(table, banker, st, st.stake, 0, Outcome::Bust, rec);
+            }
+        }
+        if !drew {
+            break;
+        }
+    }
+
+    // The banker turns up its hidden card and draws: to 17 by force, then
+    // as it likes (never seeing the players' hidden cards).
+    table.emit(event_kind::HOLE_CARD, 0, 0, banker_hidden);
+    rec.record(&TableEvent::HoleRevealed { card: banker_hidden });
+    if stakes.iter().any(|st| st.open) {
+        loop {
+            let best = Total::of(&bank).best();
+            let draw = if best < 17 {
+                true
+            } else if best >= 21 {
+                false
+            } else {
+                match banker {
+                    None => false,
+                    Some(b) => {
+                        let header = table.header(b as u8, Decision::BankerDraw, covered, (0, 1, 1));
+                        let answer = table.ask(b, header, &bank, rec);
+                        table.checked_flag(b, b as u8, Decision::BankerDraw, answer, rec)
+                    }
+                }
+            };
+            if !draw {
+                break;
+            }
+            let card = table.deal(rec)?;
+            bank.push(card);
+            table.emit(event_kind::DEALER_CARD, 0, 0, card);
+            rec.record(&TableEvent::DealerCard { card, hole: false });
+        }
+    }
+
+    // Showdown: hidden cards up; higher total wins 1:1, ties and lower
+    // totals lose, a banker bust pays every standing player.
+    let bank_total = Total::of(&bank);
+    for st in stakes.iter().filter(|st| st.open) {
+        reveal(table, st, rec);
+        let wins = bank_total.is_bust() || st.best() > bank_total.best();
+        let (returned, outcome) = if wins { (2 * st.stake, Outcome::Win) } else { (0, Outcome::Lose) };
+        settle(table, banker, st, st.stake, returned, outcome, rec);
+    }
+    Ok(())
+}
+
+/// Turns a player's hidden card face up for everyone.
+fn reveal<R: Recorder>(table: &mut Table, st: &Stake, rec: &mut R) {
+    table.emit(event_kind::REVEAL, st.seat as u8, 0, st.hidden);
+    rec.record(&TableEvent::HiddenCard { seat: Some(st.seat as u8), card: st.hidden });
+}
+
+fn reveal_all<R: Recorder>(table: &mut Table, stakes: &[Stake], banker_hidden: Card, rec: &mut R) {
+    table.emit(event_kind::HOLE_CARD, 0, 0, banker_hidden);
+    rec.record(&TableEvent::HoleRevealed { card: banker_hidden });
+    for st in stakes {
+        reveal(table, st, rec);
+    }
+}
