@@ -31,7 +31,10 @@ pub struct Script {
     pub bet: i64,
     /// Insurance answer.
     pub insurance: i64,
+    /// Answers for the other decisions, by kind code (default 0).
+    pub fixed: [i64; 9],
     actions: Arc<Mutex<VecDeque<i64>>>,
+    draws: Arc<Mutex<VecDeque<i64>>>,
     /// Every request received, in order.
     pub seen: Arc<Mutex<Vec<Seen>>>,
 }
@@ -47,9 +50,28 @@ impl Script {
         Script {
             bet,
             insurance: 0,
+            fixed: [0; 9],
             actions: Arc::new(Mutex::new(answers.iter().copied().collect())),
+            draws: Arc::new(Mutex::new(VecDeque::new())),
             seen: Arc::new(Mutex::new(Vec::new())),
         }
+    }
+
+    /// Answers decision `kind` with `answer` every time.
+    pub fn answer(mut self, kind: Decision, answer: i64) -> Script {
+        self.fixed[kind as usize] = answer;
+        self
+    }
+
+    /// As banker, answers `BANKER_DRAW` with these (then 0).
+    pub fn draws(self, answers: &[i64]) -> Script {
+        self.draws.lock().unwrap().extend(answers);
+        self
+    }
+
+    /// The hands shown with each request of `kind`, as symbols.
+    pub fn hands(&self, kind: Decision) -> Vec<String> {
+        self.seen.lock().unwrap().iter().filter(|s| s.0 == kind).map(|s| s.2.clone()).collect()
     }
 
     /// Answers insurance with `amount`.
@@ -72,7 +94,8 @@ impl Player for Script {
             Decision::Bet => self.bet,
             Decision::Insurance => self.insurance,
             Decision::Act => self.actions.lock().unwrap().pop_front().unwrap_or(0),
-            _ => 0,
+            Decision::BankerDraw => self.draws.lock().unwrap().pop_front().unwrap_or(0),
+            other => self.fixed[other as usize],
         })
     }
 }

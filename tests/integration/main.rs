@@ -2,11 +2,17 @@
 
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
+/// `danish` rules on stacked shoes, back bets included.
+mod danish;
 /// Hostile and broken bots: load-time refusals, run-time faults, DQ.
 mod hostile;
 /// `north-american` rules on stacked shoes.
 mod north_american;
+/// `norwegian-home`, the banker game.
+mod norwegian_home;
 /// Random answers: conservation, card integrity, refusal; reshuffles.
 mod properties;
+/// `swedish` rules on stacked shoes.
+mod swedish;
 /// The wasm host: loading, ABI checks, faults, wasm = native.
 mod wasm;

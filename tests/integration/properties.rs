@@ -32,10 +32,21 @@ fn chaos(seed: u64) -> Box<dyn Player + Send> {
                 15..=19 => 0,
                 _ => r.header.min + (rng.next() as i64 % 5) * r.header.unit,
             },
-            Decision::Insurance => match roll {
+            Decision::Insurance | Decision::BackBet => match roll {
                 0..=9 => r.header.min,
                 10..=14 => r.header.min + 1,
+                15..=19 => r.header.max,
                 _ => 0,
+            },
+            Decision::SideBet => match roll {
+                0..=29 => (1 + (roll as i64 & 1)) << 32 | r.header.min,
+                30..=34 => 3 << 32 | r.header.min,
+                35..=39 => 1 << 32 | (r.header.max + 2),
+                _ => 0,
+            },
+            Decision::EvenMoney | Decision::BankerDouble | Decision::BankerDraw => match roll {
+                0..=4 => 7,
+                _ => (roll & 1) as i64,
             },
             _ => match roll {
                 0..=4 => 99,
@@ -70,17 +81,37 @@ fn small_rules(decks: u8, cut: u16) -> Rules {
     Rules { decks, cut_card: cut, ..Rules::north_american() }
 }
 
+/// The rule set `variant` (0–3) with the shoe and table options varied.
+fn variant_rules(variant: u8, decks: u8, cut_fraction: u16, boxes_per_player: u8, rotate: bool) -> Rules {
+    let cut = |decks: u8| decks as u16 * 52 * cut_fraction / 100;
+    match variant {
+        0 => small_rules(decks, cut(decks)),
+        1 => Rules { decks, cut_card: cut(decks), boxes_per_player, ..Rules::swedish() },
+        2 => Rules { decks, cut_card: cut(decks), ..Rules::danish() },
+        _ => Rules {
+            banker: if rotate { pitboss_engine::Banker::Rotate } else { pitboss_engine::Banker::House },
+            max_bet: 10,
+            ..Rules::norwegian_home()
+        },
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
     fn chips_are_conserved_and_cards_dealt_once_per_shuffle(
         seed in any::<u64>(),
+        variant in 0u8..4,
         bots in 1usize..=7,
         decks in 1u8..=6,
         cut_fraction in 0u16..=60,
+        two_boxes in any::<bool>(),
+        rotate in any::<bool>(),
     ) {
-        let rules = small_rules(decks, decks as u16 * 52 * cut_fraction / 100);
+        let per = if two_boxes && bots <= 3 { 2 } else { 1 };
+        let rules = variant_rules(variant, decks, cut_fraction, per, rotate);
+        let decks = rules.decks;
         let Run { events } = run(rules, seed, bots, 150, 200);
         // Count each rank dealt since the last shuffle (face up or down).
         let mut counts = [0u32; 14];
@@ -91,7 +122,7 @@ proptest! {
                 // Only this round's cards stay out of a partial reshuffle.
                 TableEvent::Shuffle(ShuffleKind::Discards) => counts = this_round,
                 TableEvent::RoundStart { .. } => this_round = [0; 14],
-                TableEvent::Card { card, .. } | TableEvent::DealerCard { card, .. } => {
+                TableEvent::Card { card, .. } | TableEvent::DealerCard { card, .. } | TableEvent::HiddenCard { card, .. } => {
                     counts[card.rank() as usize] += 1;
                     this_round[card.rank() as usize] += 1;
                     prop_assert!(counts[card.rank() as usize] <= 4 * decks as u32, "{card} dealt too often");
@@ -102,8 +133,12 @@ proptest! {
     }
 
     #[test]
-    fn illegal_actions_are_always_refused_and_legal_ones_applied(seed in any::<u64>(), bots in 1usize..=4) {
-        let Run { events } = run(Rules::north_american(), seed, bots, 120, 100);
+    fn illegal_actions_are_always_refused_and_legal_ones_applied(
+        seed in any::<u64>(),
+        variant in 0u8..4,
+        bots in 1usize..=4,
+    ) {
+        let Run { events } = run(variant_rules(variant, 6, 25, 1, true), seed, bots, 120, 100);
         for (i, e) in events.iter().enumerate() {
             let TableEvent::Asked { seat, kind: Decision::Act, legal, answer: Some(answer) } = *e else { continue };
             let chosen = Action::from_answer(answer).filter(|a| legal.contains(*a));
@@ -131,6 +166,7 @@ proptest! {
     fn the_engine_never_panics_whatever_the_answers(
         answers in prop::collection::vec(prop_oneof![any::<i64>(), -3i64..8, Just(i64::MIN), Just(i64::MAX)], 1..48),
         seed in any::<u64>(),
+        variant in 0u8..4,
     ) {
         let players: Vec<Box<dyn Player + Send>> = (0..3)
             .map(|offset| {
@@ -142,7 +178,9 @@ proptest! {
                 })) as Box<dyn Player + Send>
             })
             .collect();
-        let mut table = Table::new(small_rules(2, 20), Shoe::seeded(2, 20, seed), players, 50).unwrap();
+        let rules = variant_rules(variant, 2, 20, 1, true);
+        let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
+        let mut table = Table::new(rules, shoe, players, 50).unwrap();
         for _ in 0..100 {
             table.play_round(&mut ()).unwrap();
         }

@@ -115,6 +115,7 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::BankerDoubled => "banker doubles every stake".to_string(),
             TableEvent::HiddenCard { seat: Some(s), card } => format!("player {s}: hidden card {card}"),
             TableEvent::HiddenCard { seat: None, card } => format!("banker: hidden card {card}"),
+            TableEvent::Revealed { seat, card } => format!("player {seat}: shows hidden card {card}"),
             TableEvent::RoundVoid { round } => format!("round {round} is void: the deck ran out, stakes returned"),
             TableEvent::Card { seat, hand, card } => format!("box {seat} hand {hand}: dealt {card}"),
             TableEvent::DealerCard { card, hole: false } => format!("dealer: dealt {card}"),

@@ -300,7 +300,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
 /// Turns a player's hidden card face up for everyone.
 fn reveal<R: Recorder>(table: &mut Table, st: &Stake, rec: &mut R) {
     table.emit(event_kind::REVEAL, st.seat as u8, 0, st.hidden);
-    rec.record(&TableEvent::HiddenCard { seat: Some(st.seat as u8), card: st.hidden });
+    rec.record(&TableEvent::Revealed { seat: st.seat as u8, card: st.hidden });
 }
 
 fn reveal_all<R: Recorder>(table: &mut Table, stakes: &[Stake], banker_hidden: Card, rec: &mut R) {

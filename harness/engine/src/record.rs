@@ -128,6 +128,14 @@ pub enum TableEvent {
         /// The card.
         card: Card,
     },
+    /// Banker game: a player's hidden card turned face up (after a bust,
+    /// or at the showdown).
+    Revealed {
+        /// The player's seat.
+        seat: u8,
+        /// The card.
+        card: Card,
+    },
     /// The round was void (the deck ran out) and every stake returned.
     RoundVoid {
         /// 1-based round number.

@@ -75,7 +75,7 @@ pub struct ShoeExhausted {
 }
 
 enum Source {
-    Seeded { rng: Pcg64, decks: u8, cut_card: u16 },
+    Seeded { rng: Pcg64, pack: Vec<Card>, cut_card: u16 },
     Stacked,
 }
 
@@ -96,9 +96,19 @@ impl Shoe {
     /// A shoe of `decks` decks shuffled from `seed`, the cut card
     /// `cut_card` cards from the end. Shuffles on the first round.
     pub fn seeded(decks: u8, cut_card: u16, seed: u64) -> Shoe {
+        let mut pack = Vec::with_capacity(decks as usize * 52);
+        for _ in 0..decks as usize * 4 {
+            pack.extend((1..=13).filter_map(Card::new));
+        }
+        Shoe::seeded_pack(pack, cut_card, seed)
+    }
+
+    /// A seeded shoe of any pack of cards (a short pack, a Spanish deck,
+    /// a test pack), shuffled from `seed` in the given starting order.
+    pub fn seeded_pack(pack: Vec<Card>, cut_card: u16, seed: u64) -> Shoe {
         Shoe {
-            source: Source::Seeded { rng: rng_for(seed), decks, cut_card },
-            cards: Vec::with_capacity(decks as usize * 52),
+            cards: Vec::with_capacity(pack.len()),
+            source: Source::Seeded { rng: rng_for(seed), pack, cut_card },
             next: 0,
             round_start: 0,
             cut_at: usize::MAX,
@@ -128,11 +138,9 @@ impl Shoe {
         if !self.reshuffle_due {
             return false;
         }
-        let Source::Seeded { rng, decks, cut_card } = &mut self.source else { return false };
+        let Source::Seeded { rng, pack, cut_card } = &mut self.source else { return false };
         self.cards.clear();
-        for _ in 0..*decks as usize * 4 {
-            self.cards.extend((1..=13).filter_map(Card::new));
-        }
+        self.cards.extend_from_slice(pack);
         shuffle(&mut self.cards, rng);
         // The cut: a seeded point splits the pack and the halves swap.
         let cut = below(rng, self.cards.len() as u32) as usize;
