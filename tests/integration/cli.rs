@@ -193,3 +193,34 @@ fn rule_overrides_apply_and_impossible_ones_point_at_the_value() {
     let b = league::run(&league::parse(&custom).unwrap(), &custom, &sandbox).unwrap();
     assert_ne!(a.standings, b.standings);
 }
+
+#[test]
+fn the_rules_text_is_generated_from_the_rules_in_force() {
+    use pitboss_engine::Rules;
+    let text = |r: &Rules| r.describe().join("\n");
+    let na = Rules::north_american();
+    assert!(text(&na).contains("dealer: stands on soft 17"));
+    assert!(text(&Rules { dealer_hits_soft_17: true, ..na.clone() }).contains("dealer: hits soft 17"));
+    assert!(text(&Rules::swedish()).contains("the dealer wins equal totals up to 19"));
+    assert!(text(&Rules::danish()).contains("two cards totalling 9, 10, 11 (aces 1), never on a soft hand"));
+    assert!(text(&Rules { banker: pitboss_engine::Banker::Rotate, ..Rules::norwegian_home() }).contains("rotates"));
+    for variant in pitboss_sdk::Variant::ALL {
+        let rules = Rules::for_variant(variant).unwrap();
+        assert!(text(&rules).starts_with(&format!("rule set: {}", variant.id())));
+    }
+}
+
+#[test]
+fn every_rule_set_plays_from_the_command_line_library() {
+    for variant in ["north-american", "swedish", "danish", "norwegian-home"] {
+        let mut o = opts(&["builtin:basic", "builtin:mimic"], 2_000, 4);
+        o.variant = variant.into();
+        let (report, _) = pitboss_cli::play(&o).unwrap();
+        assert_eq!(report.table.rounds, 2_000, "{variant}");
+        assert!(
+            report.table.bots.iter().all(|b| b.faults == 0 && b.rounds > 1_000),
+            "{variant}: {:?}",
+            report.table.bots
+        );
+    }
+}

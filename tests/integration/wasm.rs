@@ -48,7 +48,7 @@ fn wasm_and_native_basic_make_identical_decisions_over_a_long_run() {
     let module = sandbox().load_file(&wasm_path("basic")).unwrap();
     let rounds = 200_000;
     let wasm = taped_run(boxed(module.instantiate().unwrap()), rounds);
-    let native = taped_run(boxed(Native::new(basic::Basic)), rounds);
+    let native = taped_run(boxed(Native::new(basic::Basic::default())), rounds);
     assert!(wasm.1 > 2 * rounds, "{} decisions", wasm.1);
     assert_eq!(wasm, native, "(decision hash, decisions, balance) differ");
 }

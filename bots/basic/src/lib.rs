@@ -1,17 +1,29 @@
-//! `basic`: total-dependent basic strategy for `north-american` rules
-//! (six decks, dealer stands on soft 17, double after split, late
-//! surrender, split to four hands). Flat minimum bets, never insurance.
+//! `basic`: total-dependent basic strategy that reads the rules it is
+//! given. For `north-american` (six decks, S17, DAS, late surrender, split
+//! to four) it is the textbook chart; without a hole card (`swedish`,
+//! `danish`) it stops doubling and splitting into a possible dealer ten or
+//! ace, and in `swedish` it never doubles a soft hand (its aces would count
+//! 1). In the banker game (`norwegian-home`) it plays the chart against the
+//! banker's open card and banks by the cards it has seen. Flat minimum bets, never
+//! insurance, even money or side bets.
 //!
 //! Built twice from this one file: to `wasm32-unknown-unknown` as
 //! `basic.wasm`, and natively as the harness builtin `builtin:basic`.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
-use pitboss_sdk::{Action, Card, Strategy, Total, View};
+use pitboss_sdk::abi::{rule_flag, rule_flag2};
+use pitboss_sdk::{Action, Card, Event, Strategy, Total, Variant, View, event_kind};
 
-/// Basic strategy; stateless.
+/// Basic strategy. Its only state is what the banker game needs: the
+/// open cards of each seat this round.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Basic;
+pub struct Basic {
+    /// Sum of each seat's face-up cards this round (banker game).
+    shown: [u8; 16],
+    /// Seats whose hand is over (busted or paid).
+    out: u16,
+}
 
 /// What the chart says before legality is considered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,20 +133,30 @@ fn chart(total: Total, up: u8) -> Play {
     }
 }
 
-impl Strategy for Basic {
-    fn act(&mut self, view: &View<'_>) -> Action {
+impl Basic {
+    fn act_dealer_game(&self, view: &View<'_>) -> Action {
         let legal = view.legal();
         let hand = view.hand();
+        let rules = view.rules();
         let up = up_value(view.dealer_up().unwrap_or(Card::TEN));
         let total = view.total();
-        if legal.contains(Action::Split) && split_pair(hand[0].value(), up) {
+        // Without a hole card a dealer ten or ace may still be blackjack,
+        // which takes doubles and splits too: don't add money into it.
+        let exposed = !rules.has(rule_flag::HOLE_CARD) && up >= 10;
+        let soft_doubles_bad = rules.flags2 & rule_flag2::ACES_LOW_AFTER_SOFT_DOUBLE != 0 && total.is_soft();
+        if legal.contains(Action::Split) && split_pair(hand[0].value(), up) && !(exposed && hand[0].value() != 1) {
             return Action::Split;
         }
         if legal.contains(Action::Surrender) && !total.is_soft() && hand[0].value() != 8 && surrender(total.best(), up)
         {
             return Action::Surrender;
         }
-        let play = chart(total, up);
+        let play = match chart(total, up) {
+            Play::DoubleOrHit | Play::DoubleOrStand if exposed => Play::Hit,
+            Play::DoubleOrHit if soft_doubles_bad => Play::Hit,
+            Play::DoubleOrStand if soft_doubles_bad => Play::Stand,
+            p => p,
+        };
         let wanted = match play {
             Play::Stand => Action::Stand,
             Play::Hit => Action::Hit,
@@ -146,7 +168,68 @@ impl Strategy for Basic {
     }
 }
 
-pitboss_sdk::export_bot!(Basic, Basic);
+impl Strategy for Basic {
+    fn observe(&mut self, events: &[Event]) {
+        for e in events {
+            match e.kind {
+                event_kind::ROUND => *self = Basic::default(),
+                event_kind::CARD => {
+                    let s = (e.seat as usize).min(15);
+                    self.shown[s] = self.shown[s].saturating_add(e.card.value());
+                }
+                // A shown hidden card means that seat is out (bust or paid)
+                // or the showdown has come.
+                event_kind::REVEAL => self.out |= 1 << e.seat.min(15),
+                _ => {}
+            }
+        }
+    }
+
+    fn act(&mut self, view: &View<'_>) -> Action {
+        if view.variant() != Variant::NorwegianHome {
+            return self.act_dealer_game(view);
+        }
+        // Banker game: the banker draws to 17 like a dealer, so the chart
+        // against its open card applies, without doubles.
+        let up = up_value(view.dealer_up().unwrap_or(Card::TEN));
+        match chart(view.total(), up) {
+            Play::Hit | Play::DoubleOrHit => Action::Hit,
+            Play::Stand | Play::DoubleOrStand => Action::Stand,
+        }
+    }
+
+    fn banker_double(&mut self, view: &View<'_>) -> bool {
+        // An ace or a ten as the hidden card makes a natural or a strong
+        // total likely.
+        view.hand().first().is_some_and(|c| c.is_ace() || c.is_ten())
+    }
+
+    fn banker_draw(&mut self, view: &View<'_>) -> bool {
+        let mine = view.total();
+        if mine.best() < 17 {
+            return true;
+        }
+        if mine.is_soft() && mine.best() == 17 {
+            return true;
+        }
+        // Every standing player holds a hidden card worth about 7: draw
+        // when most of them probably beat (or tie-lose to) this total.
+        let mut standing = 0;
+        let mut ahead = 0;
+        for seat in 0..16 {
+            if self.shown[seat] == 0 || self.out & (1 << seat) != 0 || seat == view.seat() as usize {
+                continue;
+            }
+            standing += 1;
+            if self.shown[seat] + 7 > mine.best() {
+                ahead += 1;
+            }
+        }
+        mine.best() < 20 && 2 * ahead > standing
+    }
+}
+
+pitboss_sdk::export_bot!(Basic, Basic::default());
 
 #[cfg(test)]
 mod tests {

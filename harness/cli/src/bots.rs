@@ -45,7 +45,7 @@ impl Bot {
     pub fn player(&self) -> Result<Box<dyn Player + Send>> {
         Ok(match self {
             Bot::Wasm(module) => Box::new(module.instantiate().with_context(|| format!("bot {}", module.name()))?),
-            Bot::Builtin("basic") => Box::new(Native::new(basic::Basic)),
+            Bot::Builtin("basic") => Box::new(Native::new(basic::Basic::default())),
             Bot::Builtin("mimic") => Box::new(Native::new(mimic::Mimic)),
             Bot::Builtin("cautious") => Box::new(Native::new(cautious::Cautious)),
             Bot::Builtin(other) => bail!("builtin `{other}` has no strategy"),

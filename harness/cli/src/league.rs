@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{InsuranceOn, Rules, derive_seed};
+use pitboss_engine::{Banker, InsuranceOn, Rules, derive_seed};
 use pitboss_host::Sandbox;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
@@ -82,6 +82,16 @@ pub struct RuleOverrides {
     min_bet: Option<Spanned<i64>>,
     max_bet: Option<Spanned<i64>>,
     bet_unit: Option<Spanned<i64>>,
+    double_soft: Option<Spanned<bool>>,
+    aces_low_after_soft_double: Option<Spanned<bool>>,
+    dealer_wins_ties_to: Option<Spanned<u8>>,
+    original_bets_only: Option<Spanned<bool>>,
+    even_money: Option<Spanned<bool>>,
+    over_under_13: Option<Spanned<bool>>,
+    back_bets: Option<Spanned<bool>>,
+    boxes_per_player: Option<Spanned<u8>>,
+    shuffle_every_round: Option<Spanned<bool>>,
+    banker: Option<Spanned<String>>,
 }
 
 impl RuleOverrides {
@@ -107,6 +117,29 @@ impl RuleOverrides {
         set(&mut rules.min_bet, &self.min_bet);
         set(&mut rules.max_bet, &self.max_bet);
         set(&mut rules.bet_unit, &self.bet_unit);
+        set(&mut rules.double_soft, &self.double_soft);
+        set(&mut rules.aces_low_after_soft_double, &self.aces_low_after_soft_double);
+        set(&mut rules.dealer_wins_ties_to, &self.dealer_wins_ties_to);
+        set(&mut rules.original_bets_only, &self.original_bets_only);
+        set(&mut rules.even_money, &self.even_money);
+        set(&mut rules.over_under_13, &self.over_under_13);
+        set(&mut rules.back_bets, &self.back_bets);
+        set(&mut rules.boxes_per_player, &self.boxes_per_player);
+        set(&mut rules.shuffle_every_round, &self.shuffle_every_round);
+        if let Some(v) = &self.banker {
+            let text = v.get_ref().as_str();
+            rules.banker = match text {
+                "house" => Banker::House,
+                "rotate" => Banker::Rotate,
+                _ => match text.strip_prefix("seat:").and_then(|n| n.parse().ok()) {
+                    Some(seat) => Banker::Seat(seat),
+                    None => {
+                        let msg = format!("rule `banker`: `{text}` is not one of house, rotate, seat:N");
+                        return Err((at(&self.banker), msg));
+                    }
+                },
+            };
+        }
         if let Some(v) = &self.insurance {
             rules.insurance_on = match v.get_ref().as_str() {
                 "never" => InsuranceOn::Never,
@@ -158,6 +191,10 @@ impl RuleOverrides {
             "min_bet" => start(&self.min_bet),
             "max_bet" => start(&self.max_bet),
             "bet_unit" => start(&self.bet_unit),
+            "boxes_per_player" => start(&self.boxes_per_player),
+            "original_bets_only" => start(&self.original_bets_only),
+            "dealer_wins_ties_to" => start(&self.dealer_wins_ties_to),
+            "banker" => start(&self.banker),
             _ => None,
         };
         found.unwrap_or(0)

@@ -18,7 +18,7 @@ struct Cli {
 enum Command {
     /// Seat bots at one table and play seeded (or stacked) rounds.
     Play {
-        /// Rule set: north-american (swedish, danish, norwegian-home to come).
+        /// Rule set: north-american, swedish, danish or norwegian-home.
         #[arg(long, default_value = "north-american")]
         variant: String,
         /// A bot: path to a .wasm file, or builtin:basic|mimic|cautious. Repeat for more boxes.
@@ -51,6 +51,12 @@ enum Command {
         /// The .wasm (or .wat) files to check.
         #[arg(required = true)]
         bots: Vec<PathBuf>,
+    },
+    /// Print a rule set (or all four) in plain words, generated from the
+    /// rules the engine enforces.
+    Rules {
+        /// north-american, swedish, danish or norwegian-home.
+        variant: Option<String>,
     },
     /// Run a league file and print the standings.
     Run {
@@ -111,6 +117,20 @@ fn check(bots: &[PathBuf]) -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check { .. } => unreachable!("handled in main"),
+        Command::Rules { variant } => {
+            let variants = match variant {
+                Some(id) => vec![pitboss_engine::Rules::variant_by_id(&id)?],
+                None => pitboss_sdk::Variant::ALL.to_vec(),
+            };
+            for (i, v) in variants.into_iter().enumerate() {
+                if i > 0 {
+                    println!();
+                }
+                for line in pitboss_engine::Rules::for_variant(v)?.describe() {
+                    println!("- {line}");
+                }
+            }
+        }
         Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } => {
             let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
             let (report, elapsed) = pitboss_cli::play(&opts)?;
