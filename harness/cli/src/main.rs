@@ -7,6 +7,25 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use pitboss_cli::{PlayOptions, league, report};
 
+/// Prints a line to stdout; a closed pipe (`pitboss … | head`) ends the
+/// program quietly instead of panicking.
+macro_rules! out {
+    () => { out_raw!("\n") };
+    ($($arg:tt)*) => { out_raw!("{}\n", format_args!($($arg)*)) };
+}
+
+/// Prints to stdout, exiting quietly on a closed pipe.
+macro_rules! out_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "pitboss", version, about = "A tournament harness for blackjack strategy bots written in WebAssembly")]
 struct Cli {
@@ -96,17 +115,17 @@ fn check(bots: &[PathBuf]) -> ExitCode {
     for path in bots {
         match pitboss_cli::check::check(path, &sandbox) {
             Ok(report) => {
-                println!("{}: loads as a bot (ABI v1)", path.display());
-                print!("{}", report.render());
+                out!("{}: loads as a bot (ABI v1)", path.display());
+                out_raw!("{}", report.render());
                 if report.faulted() {
-                    println!("{}: FAILED: faults in the smoke match", path.display());
+                    out!("{}: FAILED: faults in the smoke match", path.display());
                     ok = false;
                 } else {
-                    println!("{}: OK", path.display());
+                    out!("{}: OK", path.display());
                 }
             }
             Err(e) => {
-                println!("{}: FAILED: {e:#}", path.display());
+                out!("{}: FAILED: {e:#}", path.display());
                 ok = false;
             }
         }
@@ -124,19 +143,19 @@ fn run(cli: Cli) -> Result<()> {
             };
             for (i, v) in variants.into_iter().enumerate() {
                 if i > 0 {
-                    println!();
+                    out!();
                 }
                 for line in pitboss_engine::Rules::for_variant(v)?.describe() {
-                    println!("- {line}");
+                    out!("- {line}");
                 }
             }
         }
         Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } => {
             let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
             let (report, elapsed) = pitboss_cli::play(&opts)?;
-            println!("{}", report::results_table(&report.table.bots));
+            out!("{}", report::results_table(&report.table.bots));
             if let Some(why) = &report.table.stopped {
-                println!("stopped after {} rounds: {why}", report.table.rounds);
+                out!("stopped after {} rounds: {why}", report.table.rounds);
             }
             let secs = elapsed.as_secs_f64().max(1e-9);
             eprintln!(
@@ -153,11 +172,15 @@ fn run(cli: Cli) -> Result<()> {
             let file = league::parse(&path)?;
             let sandbox = pitboss_cli::sandbox()?;
             let result = league::run(&file, &path, &sandbox)?;
-            println!(
+            out!(
                 "{} — {} rounds of {} (seed {}, {} format)",
-                result.name, result.rounds, result.variant, result.seed, result.format
+                result.name,
+                result.rounds,
+                result.variant,
+                result.seed,
+                result.format
             );
-            println!("{}", report::standings_table(&result.standings));
+            out!("{}", report::standings_table(&result.standings));
             if let Some(path) = json {
                 report::write_json(&path, &result)?;
             }
