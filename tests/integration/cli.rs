@@ -141,11 +141,23 @@ fn a_league_ranks_by_balance_and_solo_tables_share_the_shoe() {
 }
 
 #[test]
-fn the_demo_league_parses() {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../leagues/demo.toml"));
-    let file = league::parse(&path).unwrap();
-    assert_eq!(file.variant, "north-american");
-    assert!(file.bots.len() >= 3);
+fn every_league_file_we_ship_runs() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../leagues"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    for path in files {
+        let mut file = league::parse(&path).unwrap_or_else(|e| panic!("{e:#}"));
+        file.rounds = 500;
+        let result = league::run(&file, &path, &sandbox).unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(result.standings.len(), file.bots.len(), "{}", path.display());
+        assert!(result.standings.iter().all(|s| s.result.faults == 0), "{}", path.display());
+    }
 }
 
 #[test]

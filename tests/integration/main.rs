@@ -6,6 +6,8 @@ mod cli;
 mod danish;
 /// Hostile and broken bots: load-time refusals, run-time faults, DQ.
 mod hostile;
+/// Who is told what, in every rule set.
+mod information;
 /// `north-american` rules on stacked shoes.
 mod north_american;
 /// `norwegian-home`, the banker game.

@@ -1,0 +1,65 @@
+//! Who is told what (RULES.md): at every request, in every rule set, a bot
+//! has been shown exactly the cards turned face up so far — never the
+//! hole card early, never another player's hidden card, never the shoe.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pitboss_engine::{Banker, FnPlayer, Player, Request, Rules, Shoe, Table, TableEvent};
+use pitboss_sdk::{Decision, event_kind};
+
+fn spy(public: Arc<AtomicU64>, dealer_face_up: Arc<AtomicU64>) -> Box<dyn Player + Send> {
+    let mut seen = 0u64;
+    let mut dealer_seen = 0u64;
+    Box::new(FnPlayer(move |r: &Request<'_>| {
+        for e in r.events {
+            seen += e.reveals_card() as u64;
+            match e.kind {
+                event_kind::ROUND => dealer_seen = 0,
+                event_kind::DEALER_CARD | event_kind::HOLE_CARD => dealer_seen += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(seen, public.load(Ordering::SeqCst), "told exactly the face-up cards, at {:?}", r.header.kind);
+        assert_eq!(dealer_seen, dealer_face_up.load(Ordering::SeqCst));
+        match r.header.kind {
+            Decision::Bet => r.header.min,
+            Decision::Act => (r.header.round as i64 + r.hand.len() as i64) % 2,
+            _ => 0,
+        }
+    }))
+}
+
+#[test]
+fn every_request_shows_exactly_the_cards_face_up_so_far_in_every_rule_set() {
+    let variants = [
+        Rules::north_american(),
+        Rules { boxes_per_player: 2, ..Rules::swedish() },
+        Rules::danish(),
+        Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() },
+    ];
+    for rules in variants {
+        let public = Arc::new(AtomicU64::new(0));
+        let dealer = Arc::new(AtomicU64::new(0));
+        let players = (0..3).map(|_| spy(public.clone(), dealer.clone())).collect();
+        let shoe = Shoe::seeded(rules.decks, rules.cut_card, 17);
+        let variant = rules.variant;
+        let mut table = Table::new(rules, shoe, players, 100_000).unwrap();
+        for _ in 0..3_000 {
+            table
+                .play_round(&mut |e: &TableEvent| match e {
+                    TableEvent::RoundStart { .. } => dealer.store(0, Ordering::SeqCst),
+                    TableEvent::Card { .. } | TableEvent::Revealed { .. } => {
+                        public.fetch_add(1, Ordering::SeqCst);
+                    }
+                    TableEvent::DealerCard { hole: false, .. } | TableEvent::HoleRevealed { .. } => {
+                        public.fetch_add(1, Ordering::SeqCst);
+                        dealer.fetch_add(1, Ordering::SeqCst);
+                    }
+                    _ => {}
+                })
+                .unwrap();
+        }
+        assert!(public.load(Ordering::SeqCst) > 10_000, "{variant:?}");
+    }
+}
