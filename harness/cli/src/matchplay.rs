@@ -131,6 +131,7 @@ struct FaultLog<'a, R> {
 }
 
 impl<R: Recorder> Recorder for FaultLog<'_, R> {
+    #[inline]
     fn record(&mut self, event: &TableEvent) {
         if let TableEvent::Fault { seat, round, kind, fault } = event {
             let log = &mut self.log[*seat as usize];

@@ -78,6 +78,7 @@ impl Hand {
         &self.cards[..self.len as usize]
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
@@ -243,6 +244,7 @@ impl Table {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
         self.log.push(Event { kind, seat, hand, card });
     }
@@ -417,6 +419,7 @@ impl Table {
         }
     }
 
+    #[inline]
     pub(crate) fn header(&self, seat: u8, kind: Decision, bet: i64, (min, max, unit): (i64, i64, i64)) -> Header {
         Header {
             kind,
