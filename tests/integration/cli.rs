@@ -38,12 +38,12 @@ fn json_of(o: &PlayOptions, file: &str) -> Vec<u8> {
 #[test]
 fn the_same_seed_gives_byte_identical_results() {
     let wasm = wasm_path("basic").display().to_string();
-    let o = opts(&[&wasm, "builtin:mimic", "builtin:basic"], 20_000, 99);
+    let o = opts(&[&wasm, "builtin:mimic-dealer", "builtin:basic"], 20_000, 99);
     let a = json_of(&o, "a.json");
     let b = json_of(&o, "b.json");
     assert_eq!(a, b);
     let text = String::from_utf8(a).unwrap();
-    assert!(text.contains("\"name\": \"basic\"") && text.contains("\"name\": \"builtin:mimic\""), "{text}");
+    assert!(text.contains("\"name\": \"basic\"") && text.contains("\"name\": \"builtin:mimic-dealer\""), "{text}");
 }
 
 #[test]
@@ -112,8 +112,8 @@ bankroll = 10000
 format = "solo"
 
 [[bot]]
-name = "mimic"
-builtin = "mimic"
+name = "mimic-dealer"
+builtin = "mimic-dealer"
 
 [[bot]]
 name = "basic-wasm"
@@ -225,7 +225,7 @@ fn the_rules_text_is_generated_from_the_rules_in_force() {
 #[test]
 fn every_rule_set_plays_from_the_command_line_library() {
     for variant in ["north-american", "swedish", "danish", "norwegian-home"] {
-        let mut o = opts(&["builtin:basic", "builtin:mimic"], 2_000, 4);
+        let mut o = opts(&["builtin:basic", "builtin:mimic-dealer"], 2_000, 4);
         o.variant = variant.into();
         let (report, _) = pitboss_cli::play(&o).unwrap();
         assert_eq!(report.table.rounds, 2_000, "{variant}");

@@ -56,7 +56,7 @@ fn wasm_and_native_basic_make_identical_decisions_over_a_long_run() {
 #[test]
 fn every_bot_we_ship_loads_and_plays_without_faults() {
     let sandbox = sandbox();
-    let players: Vec<_> = ["basic", "mimic", "cautious"]
+    let players: Vec<_> = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"]
         .iter()
         .map(|b| boxed(sandbox.load_file(&wasm_path(b)).unwrap().instantiate().unwrap()))
         .collect();
@@ -66,7 +66,11 @@ fn every_bot_we_ship_loads_and_plays_without_faults() {
         table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
     }
     assert_eq!(faults(&events), []);
-    assert!(table.seats().iter().all(|s| s.stats.rounds == 5_000));
+    let rounds: Vec<u64> = table.seats().iter().map(|s| s.stats.rounds).collect();
+    // hilo sits out at bad counts and random sometimes bets nothing; the
+    // flat bettors play every round. (random also bets big and goes broke.)
+    assert!(rounds.iter().all(|&r| r > 100), "{rounds:?}");
+    assert_eq!([rounds[0], rounds[3], rounds[4], rounds[5]], [5_000; 4]);
 }
 
 #[test]

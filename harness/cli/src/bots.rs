@@ -8,7 +8,7 @@ use pitboss_engine::{Native, Player};
 use pitboss_host::{BotModule, Sandbox};
 
 /// The strategies compiled into `pitboss`, by name.
-pub const BUILTINS: [&str; 3] = ["basic", "mimic", "cautious"];
+pub const BUILTINS: [&str; 6] = ["basic", "hilo", "random", "mimic-dealer", "never-bust", "template"];
 
 /// A bot ready to be seated: a compiled wasm module or a builtin.
 #[derive(Clone, Debug)]
@@ -46,8 +46,11 @@ impl Bot {
         Ok(match self {
             Bot::Wasm(module) => Box::new(module.instantiate().with_context(|| format!("bot {}", module.name()))?),
             Bot::Builtin("basic") => Box::new(Native::new(basic::Basic::default())),
-            Bot::Builtin("mimic") => Box::new(Native::new(mimic::Mimic)),
-            Bot::Builtin("cautious") => Box::new(Native::new(cautious::Cautious)),
+            Bot::Builtin("hilo") => Box::new(Native::new(hilo::HiLo::default())),
+            Bot::Builtin("random") => Box::new(Native::new(random::Random::default())),
+            Bot::Builtin("template") => Box::new(Native::new(template::Template)),
+            Bot::Builtin("mimic-dealer") => Box::new(Native::new(mimic_dealer::Mimic)),
+            Bot::Builtin("never-bust") => Box::new(Native::new(never_bust::NeverBust)),
             Bot::Builtin(other) => bail!("builtin `{other}` has no strategy"),
         })
     }

@@ -40,7 +40,7 @@ enum Command {
         /// Rule set: north-american, swedish, danish or norwegian-home.
         #[arg(long, default_value = "north-american")]
         variant: String,
-        /// A bot: path to a .wasm file, or builtin:basic|mimic|cautious. Repeat for more boxes.
+        /// A bot: path to a .wasm file, or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust. Repeat for more seats.
         #[arg(long = "bot", required = true)]
         bots: Vec<String>,
         /// Rounds to play [default: 100000; with --shoe, until the shoe runs out].

@@ -1,4 +1,4 @@
-//! `mimic`: plays the dealer's own rule — hit below 17, never double,
+//! `mimic-dealer`: plays the dealer's own rule — hit below 17, never double,
 //! split, surrender or insure. It overrides nothing: every decision is the
 //! SDK's default, which makes it the smallest possible bot.
 

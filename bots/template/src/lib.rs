@@ -1,0 +1,83 @@
+//! `template`: the smallest complete Pitboss bot, commented for newcomers.
+//! Every guide in `sdk/README.md` starts here; `pitboss new NAME` copies it.
+//!
+//! A bot is a type that implements `Strategy`. Every method has a default,
+//! so you override only the decisions you care about. This one bets the
+//! table minimum and plays a simple rule: hit below 17, stand otherwise,
+//! double on 10 or 11 when it may.
+
+// On wasm32 a bot runs with no operating system, so it is `no_std`; built
+// natively (for unit tests, or as a harness builtin) it may use std.
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+use pitboss_sdk::{Action, Strategy, View};
+
+/// Your strategy's state lives here (this one needs none).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Template;
+
+impl Strategy for Template {
+    /// Called for every decision on a hand. `view` tells you the hand
+    /// (`view.hand()`, `view.total()`), the dealer's up card
+    /// (`view.dealer_up()`), and which actions are legal now
+    /// (`view.legal()`): answer one of those, or the harness stands for
+    /// you and counts a fault.
+    fn act(&mut self, view: &View<'_>) -> Action {
+        let total = view.total();
+        let legal = view.legal();
+        if (total.best() == 10 || total.best() == 11) && legal.contains(Action::Double) {
+            Action::Double
+        } else if total.best() < 17 && legal.contains(Action::Hit) {
+            Action::Hit
+        } else {
+            Action::Stand
+        }
+    }
+
+    // The other decisions keep their defaults: bet the minimum (`bet`),
+    // never insure (`insurance`), no even money, side or back bets, and as
+    // a banker never double and draw below 17. See `sdk/ABI.md`.
+}
+
+// Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
+// `pitboss_decide`). The second argument builds your strategy.
+pitboss_sdk::export_bot!(Template, Template);
+
+#[cfg(test)]
+mod tests {
+    //! Strategies are plain Rust: test them natively with a hand-made view.
+    use super::*;
+    use pitboss_sdk::abi::{Header, encode};
+    use pitboss_sdk::{ActionSet, Card, Decision, Variant};
+
+    fn view_of(cards: &[u8], legal: ActionSet, buf: &mut [u8]) -> Action {
+        let hand: Vec<Card> = cards.iter().map(|&r| Card::new(r).unwrap()).collect();
+        let header = Header {
+            kind: Decision::Act,
+            variant: Variant::NorthAmerican,
+            seat: 0,
+            hand_index: 0,
+            hand_count: 1,
+            legal,
+            dealer_up: Card::new(9),
+            round: 1,
+            balance: 100,
+            bet: 2,
+            min: 0,
+            max: 0,
+            unit: 1,
+            rules: Default::default(),
+        };
+        encode(&header, &hand, &[], buf);
+        Template.act(&View::new(buf).unwrap())
+    }
+
+    #[test]
+    fn doubles_eleven_hits_twelve_stands_on_seventeen() {
+        let mut buf = [0u8; pitboss_sdk::abi::BUFFER_LEN];
+        let all = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Double);
+        assert_eq!(view_of(&[6, 5], all, &mut buf), Action::Double);
+        assert_eq!(view_of(&[10, 2], all, &mut buf), Action::Hit);
+        assert_eq!(view_of(&[10, 7], all, &mut buf), Action::Stand);
+    }
+}
