@@ -1,5 +1,7 @@
 //! Pitboss integration tests, one module per area.
 
+/// Writing bots: `pitboss new`, and the C, WAT and Zig bots of the guide.
+mod authoring;
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.

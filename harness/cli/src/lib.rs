@@ -9,6 +9,7 @@ pub mod bots;
 pub mod check;
 pub mod league;
 pub mod matchplay;
+pub mod new;
 pub mod report;
 
 use std::path::{Path, PathBuf};

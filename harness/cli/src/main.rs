@@ -77,6 +77,14 @@ enum Command {
         /// north-american, swedish, danish or norwegian-home.
         variant: Option<String>,
     },
+    /// Scaffold a new bot crate (outside this repository) from the template.
+    New {
+        /// The crate's name, e.g. mybot.
+        name: String,
+        /// Where to create it.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
     /// Run a league file and print the standings.
     Run {
         /// The league file (TOML).
@@ -136,6 +144,14 @@ fn check(bots: &[PathBuf]) -> ExitCode {
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check { .. } => unreachable!("handled in main"),
+        Command::New { name, dir } => {
+            let created = pitboss_cli::new::scaffold(&name, &dir)?;
+            let wasm = pitboss_cli::new::wasm_of(&created, &name);
+            let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "pitboss".into());
+            out!("created {}", created.display());
+            out!("build it:  cd {} && cargo build --release", created.display());
+            out!("check it:  {exe} check {}", wasm.display());
+        }
         Command::Rules { variant } => {
             let variants = match variant {
                 Some(id) => vec![pitboss_engine::Rules::variant_by_id(&id)?],
