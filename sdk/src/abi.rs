@@ -586,6 +586,43 @@ impl<'a> View<'a> {
     }
 }
 
+/// A request for unit tests of a strategy: decision `kind` about `hand`
+/// against `dealer_up`, with `legal` actions, amounts from 2 to 1000 in
+/// steps of 2, a balance of 1000 and `north-american` rules. Written into
+/// `buf` (at least [`BUFFER_LEN`] bytes).
+pub fn sample<'a>(
+    buf: &'a mut [u8],
+    kind: Decision,
+    hand: &[Card],
+    dealer_up: Option<Card>,
+    legal: ActionSet,
+) -> View<'a> {
+    let header = Header {
+        kind,
+        variant: Variant::NorthAmerican,
+        seat: 0,
+        hand_index: 0,
+        hand_count: 1,
+        legal,
+        dealer_up,
+        round: 1,
+        balance: 1000,
+        bet: 2,
+        min: 2,
+        max: 1000,
+        unit: 2,
+        rules: RulesBlock {
+            decks: 6,
+            boxes: 7,
+            max_split_hands: 4,
+            flags: rule_flag::HOLE_CARD,
+            ..RulesBlock::default()
+        },
+    };
+    encode(&header, hand, &[], buf);
+    View { buf }
+}
+
 /// Encodes an Over/Under 13 answer.
 pub const fn side_bet_answer(side: SideBet, amount: i64) -> i64 {
     match side {

@@ -18,3 +18,25 @@ impl Strategy for NeverBust {
 }
 
 pitboss_sdk::export_bot!(NeverBust, NeverBust);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_sdk::abi::{BUFFER_LEN, sample};
+    use pitboss_sdk::{Action, ActionSet, Card, Decision, Strategy};
+
+    fn play(ranks: &[u8]) -> Action {
+        let hand: Vec<Card> = ranks.iter().map(|&r| Card::new(r).unwrap()).collect();
+        let legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+        let mut buf = [0u8; BUFFER_LEN];
+        NeverBust.act(&sample(&mut buf, Decision::Act, &hand, Card::new(10), legal))
+    }
+
+    #[test]
+    fn never_takes_a_card_that_could_bust() {
+        assert_eq!(play(&[10, 2]), Action::Stand);
+        assert_eq!(play(&[6, 5]), Action::Hit);
+        assert_eq!(play(&[1, 6]), Action::Hit, "soft 17 cannot bust");
+        assert_eq!(play(&[1, 7]), Action::Stand);
+    }
+}

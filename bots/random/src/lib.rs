@@ -80,3 +80,31 @@ impl Strategy for Random {
 }
 
 pitboss_sdk::export_bot!(Random, Random::default());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_sdk::abi::{BUFFER_LEN, sample};
+    use pitboss_sdk::{ActionSet, Card, Decision};
+
+    #[test]
+    fn only_legal_actions_and_amounts_and_all_of_them() {
+        let legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Surrender);
+        let hand = [Card::TEN, Card::new(6).unwrap()];
+        let mut bot = Random::default();
+        let mut seen = [0u32; 5];
+        let mut bets = std::collections::BTreeSet::new();
+        for _ in 0..3_000 {
+            let mut buf = [0u8; BUFFER_LEN];
+            let a = bot.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), legal));
+            assert!(legal.contains(a));
+            seen[a as usize] += 1;
+            let mut buf = [0u8; BUFFER_LEN];
+            let bet = bot.bet(&sample(&mut buf, Decision::Bet, &[], None, ActionSet::EMPTY));
+            assert!(bet == 0 || (2..=1000).contains(&bet) && bet % 2 == 0, "{bet}");
+            bets.insert(bet);
+        }
+        assert!(seen[0] > 800 && seen[1] > 800 && seen[4] > 800, "{seen:?}");
+        assert!(bets.len() > 300, "spread over the range");
+    }
+}

@@ -45,39 +45,22 @@ pitboss_sdk::export_bot!(Template, Template);
 
 #[cfg(test)]
 mod tests {
-    //! Strategies are plain Rust: test them natively with a hand-made view.
+    //! Strategies are plain Rust: test them natively with a sample request.
     use super::*;
-    use pitboss_sdk::abi::{Header, encode};
-    use pitboss_sdk::{ActionSet, Card, Decision, Variant};
+    use pitboss_sdk::abi::{BUFFER_LEN, sample};
+    use pitboss_sdk::{ActionSet, Card, Decision};
 
-    fn view_of(cards: &[u8], legal: ActionSet, buf: &mut [u8]) -> Action {
-        let hand: Vec<Card> = cards.iter().map(|&r| Card::new(r).unwrap()).collect();
-        let header = Header {
-            kind: Decision::Act,
-            variant: Variant::NorthAmerican,
-            seat: 0,
-            hand_index: 0,
-            hand_count: 1,
-            legal,
-            dealer_up: Card::new(9),
-            round: 1,
-            balance: 100,
-            bet: 2,
-            min: 0,
-            max: 0,
-            unit: 1,
-            rules: Default::default(),
-        };
-        encode(&header, &hand, &[], buf);
-        Template.act(&View::new(buf).unwrap())
+    fn play(ranks: &[u8]) -> Action {
+        let hand: Vec<Card> = ranks.iter().map(|&r| Card::new(r).unwrap()).collect();
+        let all = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Double);
+        let mut buf = [0u8; BUFFER_LEN];
+        Template.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), all))
     }
 
     #[test]
     fn doubles_eleven_hits_twelve_stands_on_seventeen() {
-        let mut buf = [0u8; pitboss_sdk::abi::BUFFER_LEN];
-        let all = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Double);
-        assert_eq!(view_of(&[6, 5], all, &mut buf), Action::Double);
-        assert_eq!(view_of(&[10, 2], all, &mut buf), Action::Hit);
-        assert_eq!(view_of(&[10, 7], all, &mut buf), Action::Stand);
+        assert_eq!(play(&[6, 5]), Action::Double);
+        assert_eq!(play(&[10, 2]), Action::Hit);
+        assert_eq!(play(&[10, 7]), Action::Stand);
     }
 }
