@@ -24,6 +24,9 @@ pub struct Basic {
     shown: [u8; 16],
     /// Seats whose hand is over (busted or paid).
     out: u16,
+    /// Playing the banker game (learned from the first bet request); only
+    /// then are the events worth tracking.
+    banker_game: bool,
 }
 
 /// What the chart says before legality is considered.
@@ -173,10 +176,18 @@ impl Basic {
 }
 
 impl Strategy for Basic {
+    fn bet(&mut self, view: &View<'_>) -> i64 {
+        self.banker_game = view.variant() == Variant::NorwegianHome;
+        if view.balance() >= view.min() { view.min() } else { 0 }
+    }
+
     fn observe(&mut self, events: &[Event]) {
+        if !self.banker_game {
+            return;
+        }
         for e in events {
             match e.kind {
-                event_kind::ROUND => *self = Basic::default(),
+                event_kind::ROUND => *self = Basic { banker_game: true, ..Basic::default() },
                 event_kind::CARD => {
                     let s = (e.seat as usize).min(15);
                     self.shown[s] = self.shown[s].saturating_add(e.card.value());
@@ -203,6 +214,7 @@ impl Strategy for Basic {
     }
 
     fn banker_double(&mut self, view: &View<'_>) -> bool {
+        self.banker_game = true;
         // An ace or a ten as the hidden card makes a natural or a strong
         // total likely.
         view.hand().first().is_some_and(|c| c.is_ace() || c.is_ten())

@@ -133,6 +133,18 @@ struct FaultLog<'a, R> {
 impl<R: Recorder> Recorder for FaultLog<'_, R> {
     #[inline]
     fn record(&mut self, event: &TableEvent) {
+        if let TableEvent::Fault { .. } = event {
+            self.keep(event);
+        }
+        self.inner.record(event);
+    }
+}
+
+impl<R> FaultLog<'_, R> {
+    /// Faults are rare: keep this off the per-card path.
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, event: &TableEvent) {
         if let TableEvent::Fault { seat, round, kind, fault } = event {
             let log = &mut self.log[*seat as usize];
             if log.len() < FAULT_LOG_CAP {
@@ -144,6 +156,5 @@ impl<R: Recorder> Recorder for FaultLog<'_, R> {
                 });
             }
         }
-        self.inner.record(event);
     }
 }
