@@ -236,3 +236,72 @@ fn every_rule_set_plays_from_the_command_line_library() {
         );
     }
 }
+
+/// A league over a folder of 30 bot files (copies of our bots, as a class
+/// would submit them), in the table format with four sessions.
+fn class_league(dir: &std::path::Path, sessions: u64) -> PathBuf {
+    let subs = dir.join("submissions");
+    std::fs::create_dir_all(&subs).unwrap();
+    let ours = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
+    for i in 0..30 {
+        let bot = ours[i % ours.len()];
+        std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
+    }
+    let league = format!(
+        "name = \"class\"\nvariant = \"north-american\"\nrounds = 400\nsessions = {sessions}\nseed = 9\nbankroll = 100000\nformat = \"table\"\n\n[[bot]]\nfolder = \"submissions\"\n"
+    );
+    let path = dir.join("class.toml");
+    std::fs::write(&path, league).unwrap();
+    path
+}
+
+#[test]
+fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
+    let dir = std::env::temp_dir().join(format!("pitboss-class-{}", std::process::id()));
+    let path = class_league(&dir, 4);
+    let file = league::parse(&path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (one, results_one) = league::run_with(&file, &path, &sandbox, Some(1)).unwrap();
+    let (two, results_two) = league::run_with(&file, &path, &sandbox, Some(2)).unwrap();
+    assert_eq!(one.standings.len(), 30);
+    assert_eq!(one, two);
+    assert_eq!(serde_json::to_string(&results_one).unwrap(), serde_json::to_string(&results_two).unwrap());
+    assert_eq!(results_one.bots.len(), 30);
+    assert!(results_one.bots.iter().all(|b| b.sha256.as_ref().is_some_and(|h| h.len() == 64)));
+    assert_eq!(results_one.sessions.len(), 4);
+    let csv = pitboss_cli::report::standings_csv(&one.standings);
+    assert_eq!(csv.lines().count(), 31);
+    assert!(csv.starts_with("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n"));
+}
+
+#[test]
+fn confidence_intervals_and_paired_significance_match_known_cases() {
+    use pitboss_cli::matchplay::BotResult;
+    use pitboss_engine::Stats;
+    // Bot 0 nets ±2 alternately: mean 0, standard deviation 2 per round.
+    // Bot 1 nets exactly bot 0's result plus 1: far better, perfectly paired.
+    // Bot 2 nets exactly what bot 0 nets: no difference at all.
+    let n = 10_000;
+    let mut stats = vec![Stats::default(); 3];
+    let mut pairs = vec![0i128; 9];
+    for r in 0..n {
+        let x = if r % 2 == 0 { 2 } else { -2 };
+        let nets = [x, x + 1, x];
+        for i in 0..3 {
+            stats[i].add_round(2, nets[i]);
+            for j in 0..3 {
+                pairs[i * 3 + j] += nets[i] as i128 * nets[j] as i128;
+            }
+        }
+    }
+    let results: Vec<BotResult> =
+        (0..3).map(|i| BotResult::new(format!("bot{i}"), &stats[i], 1000 + stats[i].net as i64, 1000, false)).collect();
+    let standings = league::rank_with_intervals(results, &stats, &pairs, n);
+    assert_eq!(standings[0].result.name, "bot1");
+    let expected = 1.96 * 2.0 / (n as f64).sqrt() * 100.0;
+    let bot0 = standings.iter().find(|s| s.result.name == "bot0").unwrap();
+    assert!((bot0.ci95 - expected).abs() < 1e-9, "{} vs {expected}", bot0.ci95);
+    assert_eq!(standings[0].ahead_of_next, Some(true), "+1 every round is significant");
+    assert_eq!(standings[1].ahead_of_next, Some(false), "identical results are not");
+    assert_eq!(standings[2].ahead_of_next, None);
+}

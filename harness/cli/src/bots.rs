@@ -10,6 +10,9 @@ use pitboss_host::{BotModule, Sandbox};
 /// The strategies compiled into `pitboss`, by name.
 pub const BUILTINS: [&str; 6] = ["basic", "hilo", "random", "mimic-dealer", "never-bust", "template"];
 
+/// Bots with their display names, in seat (or league) order.
+pub type NamedBots = Vec<(String, Bot)>;
+
 /// A bot ready to be seated: a compiled wasm module or a builtin.
 #[derive(Clone, Debug)]
 pub enum Bot {

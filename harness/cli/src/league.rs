@@ -9,8 +9,14 @@ use pitboss_host::Sandbox;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::bots::Bot;
-use crate::matchplay::{BotResult, MatchSpec, play_table};
+use std::path::PathBuf;
+
+use pitboss_engine::Stats;
+use rayon::prelude::*;
+
+use crate::bots::{Bot, NamedBots};
+use crate::matchplay::{BotResult, FAULT_LOG_CAP};
+use crate::session::{SessionBot, SessionResult, play_session, rotated_seating};
 
 /// How bots are seated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -41,11 +47,14 @@ pub struct LeagueFile {
     pub name: String,
     /// Rule set id, e.g. `north-american`.
     pub variant: String,
-    /// Rounds per table.
+    /// Rounds per table per session.
     pub rounds: u64,
+    /// Sessions, each dealt from its own seed (derived from `seed`).
+    #[serde(default = "one")]
+    pub sessions: u64,
     /// Master seed.
     pub seed: u64,
-    /// Chips each bot starts with.
+    /// Chips each bot starts each session with.
     pub bankroll: i64,
     /// Seating.
     #[serde(default)]
@@ -56,6 +65,11 @@ pub struct LeagueFile {
     /// Overrides of the rule set's defaults.
     #[serde(default)]
     pub rules: RuleOverrides,
+    /// Sandbox limits for every bot.
+    pub limits: Option<LimitOverrides>,
+    /// SHA-256 of the file's text, as parsed.
+    #[serde(skip)]
+    pub sha256: String,
     /// The bots.
     #[serde(rename = "bot")]
     pub bots: Vec<BotEntry>,
@@ -208,14 +222,46 @@ fn default_fault_limit() -> u64 {
     DEFAULT_FAULT_LIMIT
 }
 
-/// One `[[bot]]` entry: a name and either a wasm path or a builtin.
+fn one() -> u64 {
+    1
+}
+
+/// `[limits]`: the sandbox's limits for every bot of the league.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitOverrides {
+    /// Fuel per decision.
+    pub fuel_per_decision: Option<u64>,
+    /// Memory cap in MiB.
+    pub memory_mib: Option<usize>,
+    /// Wall-clock backstop per call, in milliseconds.
+    pub wall_ms: Option<u64>,
+}
+
+impl LimitOverrides {
+    fn sandbox(&self, base: pitboss_host::Limits) -> Result<Sandbox> {
+        let limits = pitboss_host::Limits {
+            fuel_per_decision: self.fuel_per_decision.unwrap_or(base.fuel_per_decision),
+            memory_bytes: self.memory_mib.map_or(base.memory_bytes, |m| m << 20),
+            wall_ms: self.wall_ms.unwrap_or(base.wall_ms),
+            ..base
+        };
+        Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))
+    }
+}
+
+/// One `[[bot]]` entry: a `.wasm` path (or a glob like `subs/*.wasm`), a
+/// `folder` of `.wasm` files, or a `builtin` strategy.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BotEntry {
-    /// Display name, unique within the league.
-    pub name: String,
-    /// Path to a `.wasm` file, relative to the league file.
+    /// Display name, unique within the league (file stems name the bots
+    /// of a glob or folder).
+    pub name: Option<String>,
+    /// Path to a `.wasm` file, or a glob, relative to the league file.
     pub path: Option<String>,
+    /// A folder of submissions: every `.wasm` file in it.
+    pub folder: Option<String>,
     /// Name of a builtin strategy.
     pub builtin: Option<String>,
 }
@@ -225,6 +271,13 @@ pub struct BotEntry {
 pub struct Standing {
     /// 1-based rank by final balance.
     pub rank: usize,
+    /// Net chips per 100 rounds.
+    pub ev_per_100: f64,
+    /// Half-width of its 95 % confidence interval.
+    pub ci95: f64,
+    /// Significantly ahead of the next bot (paired difference, 95 %);
+    /// `None` for the last.
+    pub ahead_of_next: Option<bool>,
     /// The bot's result.
     #[serde(flatten)]
     pub result: BotResult,
@@ -239,22 +292,66 @@ pub struct LeagueResult {
     pub variant: String,
     /// Master seed.
     pub seed: u64,
-    /// Rounds per table.
+    /// Rounds per table per session.
     pub rounds: u64,
+    /// Sessions.
+    pub sessions: u64,
     /// Seating.
     pub format: Format,
     /// Ranked by final balance (ties by name).
     pub standings: Vec<Standing>,
 }
 
+/// Where a bot came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotSource {
+    /// Its name in the league.
+    pub name: String,
+    /// The file (or `builtin:NAME`).
+    pub source: String,
+    /// SHA-256 of the file.
+    pub sha256: Option<String>,
+}
+
+/// One session in the results file.
+#[derive(Clone, Debug, Serialize)]
+pub struct SessionRecord {
+    /// 0-based.
+    pub session: u64,
+    /// Its shoe seed.
+    pub seed: u64,
+    /// Per bot: name and figures.
+    pub bots: Vec<(String, SessionBot)>,
+}
+
+/// `results.json`: everything needed to trust and reproduce a league. No
+/// wall-clock field, so two runs compare byte for byte.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultsFile {
+    /// The Pitboss version that ran it.
+    pub pitboss_version: &'static str,
+    /// The league file, as given.
+    pub league_file: String,
+    /// SHA-256 of the league file.
+    pub league_sha256: String,
+    /// Every bot and the hash of its file.
+    pub bots: Vec<BotSource>,
+    /// Per-session figures.
+    pub sessions: Vec<SessionRecord>,
+    /// The standings (with each bot's first faults).
+    #[serde(flatten)]
+    pub result: LeagueResult,
+}
+
 /// Reads and checks a league file; errors name the file (and, for syntax
 /// and type errors, the line and column).
 pub fn parse(path: &Path) -> Result<LeagueFile> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read league file {}", path.display()))?;
-    let league: LeagueFile = toml::from_str(&text).map_err(|e| {
+    let mut league: LeagueFile = toml::from_str(&text).map_err(|e| {
         let at = e.span().map(|s| line_col(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
         anyhow::anyhow!("{}{at}: {}", path.display(), e.message())
     })?;
+    league.sha256 = sha256_hex(text.as_bytes());
     let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if let Err((offset, problem)) = league.rules.apply(defaults) {
@@ -265,15 +362,20 @@ pub fn parse(path: &Path) -> Result<LeagueFile> {
         bail!("{}: the league has no [[bot]] entries", path.display());
     }
     for (i, bot) in league.bots.iter().enumerate() {
-        if league.bots[..i].iter().any(|b| b.name == bot.name) {
-            bail!("{}: two bots are named `{}`", path.display(), bot.name);
+        let what = bot.name.clone().unwrap_or_else(|| format!("number {}", i + 1));
+        if bot.name.is_some() && league.bots[..i].iter().any(|b| b.name == bot.name) {
+            bail!("{}: two bots are named `{what}`", path.display());
         }
-        if bot.path.is_some() == bot.builtin.is_some() {
-            bail!("{}: bot `{}` needs exactly one of `path` or `builtin`", path.display(), bot.name);
+        let given = [&bot.path, &bot.folder, &bot.builtin].iter().filter(|x| x.is_some()).count();
+        if given != 1 {
+            bail!("{}: bot `{what}` needs exactly one of `path`, `folder` or `builtin`", path.display());
         }
     }
     if league.bankroll <= 0 {
         bail!("{}: bankroll must be positive", path.display());
+    }
+    if league.sessions == 0 || league.rounds == 0 {
+        bail!("{}: rounds and sessions must be at least 1", path.display());
     }
     Ok(league)
 }
@@ -288,71 +390,233 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// Runs a parsed league whose file is at `path` (bot paths are relative to
 /// it).
 pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<LeagueResult> {
+    run_with(league, path, sandbox, None).map(|(result, _)| result)
+}
+
+/// Runs a league on `threads` threads (all cores when `None`); returns the
+/// standings and the full results file. The thread count never changes a
+/// byte of either: sessions are independent and merged in order.
+pub fn run_with(
+    league: &LeagueFile,
+    path: &Path,
+    sandbox: &Sandbox,
+    threads: Option<usize>,
+) -> Result<(LeagueResult, ResultsFile)> {
     let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
     let defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
     let rules = league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let sandbox = match &league.limits {
+        Some(l) => &l.sandbox(sandbox.limits())?,
+        None => sandbox,
+    };
     let base = path.parent().unwrap_or(Path::new("."));
-    let mut bots = Vec::new();
-    for entry in &league.bots {
-        let bot = match (&entry.path, &entry.builtin) {
-            (Some(p), _) => Bot::resolve(p, base, sandbox),
-            (_, Some(b)) => Bot::builtin(b),
-            _ => unreachable!("checked by parse"),
+    let (bots, sources) = expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
+    let n = bots.len();
+    let seating = |session: u64| match league.format {
+        Format::Solo => (0..n).map(|b| vec![b]).collect(),
+        Format::Table => rotated_seating(n, rules.seats(), session),
+    };
+    let play = |session: u64| {
+        let seed = derive_seed(league.seed, session);
+        play_session(
+            session,
+            seed,
+            &rules,
+            league.rounds,
+            league.bankroll,
+            league.fault_limit,
+            &bots,
+            &seating(session),
+        )
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+    let sessions: Vec<SessionResult> =
+        pool.install(|| (0..league.sessions).into_par_iter().map(play).collect::<Result<Vec<_>>>())?;
+
+    // Merge the sessions, in order.
+    let mut stats = vec![Stats::default(); n];
+    let mut pairs = vec![0i128; n * n];
+    let mut results: Vec<BotResult> = Vec::with_capacity(n);
+    for (b, (name, _)) in bots.iter().enumerate() {
+        let mut r = BotResult::new(name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
+        for s in &sessions {
+            let sb = &s.bots[b];
+            stats[b].merge(&sb.stats);
+            r.net += sb.net;
+            r.disqualified |= sb.disqualified;
+            let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
+            r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
         }
-        .with_context(|| format!("{}: bot `{}`", path.display(), entry.name))?;
-        bots.push((entry.name.clone(), bot));
+        r.balance = league.bankroll + r.net;
+        r.rounds = stats[b].rounds;
+        r.wagered = i64::try_from(stats[b].wagered).unwrap_or(i64::MAX);
+        r.ev = stats[b].ev();
+        r.ev_se = stats[b].ev_standard_error();
+        r.faults = stats[b].faults;
+        results.push(r);
     }
-    let spec = MatchSpec {
-        rules,
-        rounds: league.rounds,
-        seed: derive_seed(league.seed, 0),
-        bankroll: league.bankroll,
-        stacked: None,
-        fault_limit: league.fault_limit,
-    };
-    let results: Vec<BotResult> = match league.format {
-        Format::Table => {
-            if bots.len() > spec.rules.boxes as usize {
-                bail!(
-                    "{}: {} bots do not fit one table of {} boxes; use format = \"solo\"",
-                    path.display(),
-                    bots.len(),
-                    spec.rules.boxes
-                );
-            }
-            play_table(&spec, &bots, &mut ())?.bots
+    for s in &sessions {
+        for (total, x) in pairs.iter_mut().zip(&s.pairs) {
+            *total += x;
         }
-        Format::Solo => {
-            // Tables are independent, so they run in parallel; each is
-            // deterministic, so the thread count never changes a result.
-            let tables: Vec<Result<BotResult>> = std::thread::scope(|s| {
-                let handles: Vec<_> = bots
-                    .iter()
-                    .map(|bot| {
-                        let spec = &spec;
-                        s.spawn(move || play_table(spec, std::slice::from_ref(bot), &mut ()).map(|t| t.bots[0].clone()))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a table thread panicked")).collect()
-            });
-            tables.into_iter().collect::<Result<_>>()?
-        }
-    };
-    Ok(LeagueResult {
+    }
+    let rounds_total = league.rounds * league.sessions;
+    let standings = rank_with_intervals(results, &stats, &pairs, rounds_total);
+    let result = LeagueResult {
         name: league.name.clone(),
         variant: league.variant.clone(),
         seed: league.seed,
         rounds: league.rounds,
+        sessions: league.sessions,
         format: league.format,
-        standings: rank(results),
-    })
+        standings,
+    };
+    let file = ResultsFile {
+        pitboss_version: env!("CARGO_PKG_VERSION"),
+        league_file: path.display().to_string(),
+        league_sha256: league.sha256.clone(),
+        bots: sources,
+        sessions: sessions
+            .iter()
+            .map(|s| SessionRecord {
+                session: s.session,
+                seed: s.seed,
+                bots: bots.iter().zip(&s.bots).map(|((name, _), sb)| (name.clone(), sb.clone())).collect(),
+            })
+            .collect(),
+        result: result.clone(),
+    };
+    Ok((result, file))
 }
 
-/// Ranks results by final balance, highest first, disqualified bots last;
-/// ties by name.
-pub fn rank(mut results: Vec<BotResult>) -> Vec<Standing> {
-    results.sort_by(|a, b| {
-        a.disqualified.cmp(&b.disqualified).then(b.balance.cmp(&a.balance)).then_with(|| a.name.cmp(&b.name))
+/// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
+/// folder, or a builtin) into named bots, and records where each came from.
+fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<(NamedBots, Vec<BotSource>)> {
+    let mut bots: Vec<(String, Bot)> = Vec::new();
+    let mut sources = Vec::new();
+    for entry in &league.bots {
+        let label =
+            entry.name.clone().unwrap_or_else(|| entry.path.clone().or(entry.folder.clone()).unwrap_or_default());
+        let files: Vec<PathBuf> = match (&entry.path, &entry.folder, &entry.builtin) {
+            (_, _, Some(b)) => {
+                let name = entry.name.clone().unwrap_or_else(|| format!("builtin:{b}"));
+                bots.push((name.clone(), Bot::builtin(b).with_context(|| format!("bot `{label}`"))?));
+                sources.push(BotSource { name, source: format!("builtin:{b}"), sha256: None });
+                continue;
+            }
+            (Some(p), _, _) if p.contains('*') => glob(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
+            (Some(p), _, _) => vec![base.join(p)],
+            (_, Some(f), _) => glob(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?,
+            _ => unreachable!("checked by parse"),
+        };
+        if files.is_empty() {
+            bail!("bot `{label}`: no bot files match");
+        }
+        let single = files.len() == 1 && entry.path.as_ref().is_some_and(|p| !p.contains('*'));
+        for file in files {
+            let name = match (&entry.name, single) {
+                (Some(n), true) => n.clone(),
+                _ => file.file_stem().map_or(label.clone(), |s| s.to_string_lossy().into_owned()),
+            };
+            let spec = file.to_string_lossy();
+            let bot = Bot::resolve(&spec, Path::new(""), sandbox).with_context(|| format!("bot `{name}`"))?;
+            sources.push(BotSource {
+                name: name.clone(),
+                source: spec.into_owned(),
+                sha256: Some(sha256_file(&file)?),
+            });
+            bots.push((name, bot));
+        }
+    }
+    for (i, (name, _)) in bots.iter().enumerate() {
+        if bots[..i].iter().any(|(n, _)| n == name) {
+            bail!("two bots are named `{name}`");
+        }
+    }
+    Ok((bots, sources))
+}
+
+/// The files matching `pattern`, whose last component may hold `*`
+/// wildcards; sorted by name, so the order never depends on the disk.
+fn glob(pattern: &Path) -> Result<Vec<PathBuf>> {
+    let dir = pattern.parent().unwrap_or(Path::new("."));
+    let wanted = pattern.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read folder {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        if path.is_file() && wildcard(&wanted, &name) {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Does `name` match `pattern`, where `*` matches any run of characters?
+fn wildcard(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !name.starts_with(first) || !name[first.len()..].ends_with(last) || name.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// SHA-256 of a file, hex.
+pub fn sha256_file(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(sha256_hex(&bytes))
+}
+
+/// SHA-256 of some bytes, hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Ranks results by final chips, highest first, disqualified bots last
+/// (ties by name), and adds each bot's EV per 100 rounds with its 95 %
+/// interval and whether it is significantly ahead of the next bot (paired
+/// per-round difference).
+pub fn rank_with_intervals(results: Vec<BotResult>, stats: &[Stats], pairs: &[i128], rounds: u64) -> Vec<Standing> {
+    let n = results.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&results[a], &results[b]);
+        ra.disqualified.cmp(&rb.disqualified).then(rb.balance.cmp(&ra.balance)).then_with(|| ra.name.cmp(&rb.name))
     });
-    results.into_iter().enumerate().map(|(i, result)| Standing { rank: i + 1, result }).collect()
+    let rounds_f = rounds.max(1) as f64;
+    let mean = |i: usize| stats[i].net as f64 / rounds_f;
+    let var = |i: usize| (stats[i].net_sq as f64 / rounds_f - mean(i).powi(2)).max(0.0);
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let half_width = 1.96 * (var(i) / rounds_f).sqrt() * 100.0;
+            let ahead_of_next = order.get(k + 1).map(|&j| {
+                let d = mean(i) - mean(j);
+                let e_d2 = (stats[i].net_sq + stats[j].net_sq - 2 * pairs[i * n + j]) as f64 / rounds_f;
+                let se = ((e_d2 - d * d).max(0.0) / rounds_f).sqrt();
+                se == 0.0 && d != 0.0 || se > 0.0 && (d / se).abs() > 1.96
+            });
+            Standing {
+                rank: k + 1,
+                ev_per_100: mean(i) * 100.0,
+                ci95: half_width,
+                ahead_of_next,
+                result: results[i].clone(),
+            }
+        })
+        .collect()
 }

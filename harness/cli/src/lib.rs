@@ -11,6 +11,7 @@ pub mod league;
 pub mod matchplay;
 pub mod new;
 pub mod report;
+pub mod session;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -89,9 +89,15 @@ enum Command {
     Run {
         /// The league file (TOML).
         league: PathBuf,
-        /// Also write the standings as JSON to this file.
+        /// Write the full results (version, hashes, sessions, faults) as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Write the standings as CSV here.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Worker threads [default: all cores]; results are identical for any count.
+        #[arg(long)]
+        threads: Option<usize>,
     },
 }
 
@@ -184,13 +190,14 @@ fn run(cli: Cli) -> Result<()> {
                 report::write_json(&path, &report)?;
             }
         }
-        Command::Run { league: path, json } => {
+        Command::Run { league: path, json, csv, threads } => {
             let file = league::parse(&path)?;
             let sandbox = pitboss_cli::sandbox()?;
-            let result = league::run(&file, &path, &sandbox)?;
+            let (result, results_file) = league::run_with(&file, &path, &sandbox, threads)?;
             out!(
-                "{} — {} rounds of {} (seed {}, {} format)",
+                "{} — {} session(s) × {} rounds of {} (seed {}, {} format)",
                 result.name,
+                result.sessions,
                 result.rounds,
                 result.variant,
                 result.seed,
@@ -198,7 +205,10 @@ fn run(cli: Cli) -> Result<()> {
             );
             out!("{}", report::standings_table(&result.standings));
             if let Some(path) = json {
-                report::write_json(&path, &result)?;
+                report::write_json(&path, &results_file)?;
+            }
+            if let Some(path) = csv {
+                report::write_text(&path, &report::standings_csv(&result.standings))?;
             }
         }
     }

@@ -104,7 +104,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let players = bots.iter().map(|(_, b)| b.player()).collect::<Result<Vec<_>>>()?;
     let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(spec.fault_limit);
-    let mut rec = FaultLog { inner: rec, log: vec![Vec::new(); bots.len()] };
+    let mut rec = FaultLog::new(rec, bots.len());
     let mut stopped = None;
     for _ in 0..spec.rounds {
         if let Err(e) = table.play_round(&mut rec) {
@@ -115,7 +115,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let bots = bots
         .iter()
         .zip(table.seats())
-        .zip(rec.log)
+        .zip(rec.into_logs())
         .map(|(((name, _), seat), log)| BotResult {
             fault_log: log,
             ..BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll, seat.disqualified)
@@ -125,9 +125,21 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
 }
 
 /// Keeps the first faults of each seat, passing every event on.
-struct FaultLog<'a, R> {
+pub(crate) struct FaultLog<'a, R> {
     inner: &'a mut R,
     log: Vec<Vec<FaultRecord>>,
+}
+
+impl<'a, R> FaultLog<'a, R> {
+    /// A log for `seats` seats in front of `inner`.
+    pub(crate) fn new(inner: &'a mut R, seats: usize) -> Self {
+        FaultLog { inner, log: vec![Vec::new(); seats] }
+    }
+
+    /// The faults kept, per seat.
+    pub(crate) fn into_logs(self) -> Vec<Vec<FaultRecord>> {
+        self.log
+    }
 }
 
 impl<R: Recorder> Recorder for FaultLog<'_, R> {

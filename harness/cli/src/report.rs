@@ -54,21 +54,79 @@ pub fn results_table(results: &[BotResult]) -> String {
     render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect())
 }
 
-/// The standings table of a league.
-pub fn standings_table(standings: &[Standing]) -> String {
-    render(
-        standings
-            .iter()
-            .map(|s| row(if s.result.disqualified { "DQ".into() } else { s.rank.to_string() }, &s.result))
-            .collect(),
-    )
+#[derive(Tabled)]
+struct StandingRow {
+    #[tabled(rename = "#")]
+    rank: String,
+    #[tabled(rename = "bot")]
+    name: String,
+    #[tabled(rename = "final chips")]
+    balance: i64,
+    #[tabled(rename = "net")]
+    net: i64,
+    #[tabled(rename = "rounds")]
+    rounds: u64,
+    #[tabled(rename = "EV / 100 rounds (95 %)")]
+    ev: String,
+    #[tabled(rename = "vs next")]
+    next: String,
+    #[tabled(rename = "faults")]
+    faults: String,
 }
 
-/// Writes `value` as pretty JSON to `path` atomically: a temporary file in
-/// the same folder, then a rename, so no reader ever sees half a file.
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
+/// The standings table of a league. "vs next" says whether a bot is
+/// significantly ahead of the one below it (paired difference, 95 %):
+/// `>` it is, `≈` the difference could be luck.
+pub fn standings_table(standings: &[Standing]) -> String {
+    let rows: Vec<StandingRow> = standings
+        .iter()
+        .map(|s| StandingRow {
+            rank: if s.result.disqualified { "DQ".into() } else { s.rank.to_string() },
+            name: s.result.name.clone(),
+            balance: s.result.balance,
+            net: s.result.net,
+            rounds: s.result.rounds,
+            ev: format!("{:+.2} ± {:.2}", s.ev_per_100, s.ci95),
+            next: match s.ahead_of_next {
+                Some(true) => ">".into(),
+                Some(false) => "≈".into(),
+                None => String::new(),
+            },
+            faults: if s.result.disqualified { format!("{} DQ", s.result.faults) } else { s.result.faults.to_string() },
+        })
+        .collect();
+    Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+}
+
+/// The standings as CSV (RFC 4180 quoting).
+pub fn standings_csv(standings: &[Standing]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    };
+    let mut out =
+        String::from("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n");
+    for s in standings {
+        let r = &s.result;
+        out.push_str(&format!(
+            "{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{}\n",
+            s.rank,
+            quote(&r.name),
+            r.balance,
+            r.net,
+            r.rounds,
+            s.ev_per_100,
+            s.ev_per_100 - s.ci95,
+            s.ev_per_100 + s.ci95,
+            r.faults,
+            r.disqualified,
+            s.ahead_of_next.map_or(String::new(), |a| a.to_string())
+        ));
+    }
+    out
+}
+
+/// Writes `text` to `path` atomically (temp file, then rename).
+pub fn write_text(path: &Path, text: &str) -> Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
     let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
@@ -79,6 +137,14 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
         std::fs::rename(&tmp, path)
     };
     write().with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes `value` as pretty JSON to `path` atomically: a temporary file in
+/// the same folder, then a rename, so no reader ever sees half a file.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    write_text(path, &text)
 }
 
 /// A recorder printing one line per event: deals, decisions, payouts.

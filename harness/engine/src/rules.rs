@@ -218,6 +218,17 @@ impl Rules {
         })
     }
 
+    /// Players one table seats: boxes per player in the dealer games; in
+    /// the banker game the players plus a banking seat unless the house
+    /// banks.
+    pub fn seats(&self) -> usize {
+        match (self.variant, self.banker) {
+            (Variant::NorwegianHome, Banker::House) => self.boxes as usize,
+            (Variant::NorwegianHome, _) => self.boxes as usize + 1,
+            _ => (self.boxes / self.boxes_per_player.max(1)) as usize,
+        }
+    }
+
     /// Cards in the shoe.
     pub fn shoe_cards(&self) -> usize {
         self.decks as usize * 52

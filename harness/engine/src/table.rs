@@ -148,11 +148,7 @@ impl Table {
     ) -> Result<Table, RulesError> {
         rules.validate()?;
         let per = rules.boxes_per_player as usize;
-        let seats_max = match (rules.variant, rules.banker) {
-            (Variant::NorwegianHome, crate::rules::Banker::House) => rules.boxes as usize,
-            (Variant::NorwegianHome, _) => rules.boxes as usize + 1,
-            _ => rules.boxes as usize / per,
-        };
+        let seats_max = rules.seats();
         if players.is_empty() || players.len() > seats_max {
             return Err(RulesError {
                 field: "boxes",
