@@ -447,7 +447,9 @@ pub fn run_with(
             let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
             r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
         }
-        r.balance = league.bankroll + r.net;
+        // Every session starts from the bankroll: final chips are what the
+        // bot held at the ends of all its sessions.
+        r.balance = league.bankroll * league.sessions as i64 + r.net;
         r.rounds = stats[b].rounds;
         r.wagered = i64::try_from(stats[b].wagered).unwrap_or(i64::MAX);
         r.ev = stats[b].ev();
