@@ -153,6 +153,11 @@ fn every_league_file_we_ship_runs() {
     let sandbox = pitboss_cli::sandbox().unwrap();
     for path in files {
         let mut file = league::parse(&path).unwrap_or_else(|e| panic!("{e:#}"));
+        if file.bots.iter().any(|b| b.folder.is_some()) {
+            // A submissions folder (class.toml) is filled by scripts/class-demo;
+            // a_class_league_over_a_folder_… runs that shape.
+            continue;
+        }
         file.rounds = 500;
         let result = league::run(&file, &path, &sandbox).unwrap_or_else(|e| panic!("{e:#}"));
         assert_eq!(result.standings.len(), file.bots.len(), "{}", path.display());
