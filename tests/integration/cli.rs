@@ -1,7 +1,7 @@
 //! The `pitboss` command's library: same seed → byte-identical results,
 //! stacked shoe files, league files, and one-line errors for bad input.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pitboss_cli::{PlayOptions, league, report};
 use pitboss_engine::{Rules, Shoe, Table, TableEvent, derive_seed};
@@ -309,4 +309,62 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
     assert_eq!(standings[0].ahead_of_next, Some(true), "+1 every round is significant");
     assert_eq!(standings[1].ahead_of_next, Some(false), "identical results are not");
     assert_eq!(standings[2].ahead_of_next, None);
+}
+
+#[test]
+fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
+    use pitboss_cli::replay::{ReplayRequest, replay};
+    let dir = std::env::temp_dir().join(format!("pitboss-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(wasm_path("basic"), dir.join("a.wasm")).unwrap();
+    std::fs::copy(wasm_path("hilo"), dir.join("b.wasm")).unwrap();
+    let league_text = "name = \"r\"\nvariant = \"north-american\"\nrounds = 50\nsessions = 2\nseed = 4\nbankroll = 1000\nformat = \"table\"\n\n[[bot]]\npath = \"a.wasm\"\n\n[[bot]]\npath = \"b.wasm\"\n";
+    let path = dir.join("r.toml");
+    std::fs::write(&path, league_text).unwrap();
+    let file = league::parse(&path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (_, results) = league::run_with(&file, &path, &sandbox, Some(1)).unwrap();
+    let results_path = dir.join("results.json");
+    report::write_json(&results_path, &results).unwrap();
+
+    // The same round, logged while the session is played from scratch
+    // (session 1 rotates the seats: b.wasm sits first).
+    let rules = pitboss_engine::Rules::north_american();
+    let bots = vec![
+        (
+            "b".to_string(),
+            pitboss_cli::bots::Bot::resolve(&dir.join("b.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
+        ),
+        (
+            "a".to_string(),
+            pitboss_cli::bots::Bot::resolve(&dir.join("a.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
+        ),
+    ];
+    let players = bots.iter().map(|(_, b)| b.player().unwrap()).collect();
+    let shoe = Shoe::seeded(6, 78, derive_seed(4, 1));
+    let mut table = Table::new(rules, shoe, players, 1000).unwrap();
+    table.set_fault_limit(100);
+    let mut logged = Vec::new();
+    {
+        let mut transcript = report::Transcript::new(&mut logged);
+        for round in 1..=7u64 {
+            if round == 7 {
+                table.play_round(&mut transcript).unwrap();
+            } else {
+                table.play_round(&mut ()).unwrap();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let request = ReplayRequest { results: results_path.clone(), session: 1, round: 7, table: 0, only_box: None };
+    replay(&request, &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("seat 0: b\nseat 1: a\n"), "{out}");
+    let body: String = out.lines().skip(3).map(|l| format!("{l}\n")).collect();
+    assert_eq!(body, String::from_utf8(logged).unwrap());
+
+    // A different bot file under the same name is refused.
+    std::fs::copy(wasm_path("random"), dir.join("a.wasm")).unwrap();
+    let e = format!("{:#}", replay(&request, &mut Vec::new()).unwrap_err());
+    assert!(e.contains("bot `a`") && e.contains("is not the file that played"), "{e}");
 }

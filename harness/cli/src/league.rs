@@ -239,7 +239,7 @@ pub struct LimitOverrides {
 }
 
 impl LimitOverrides {
-    fn sandbox(&self, base: pitboss_host::Limits) -> Result<Sandbox> {
+    pub(crate) fn sandbox(&self, base: pitboss_host::Limits) -> Result<Sandbox> {
         let limits = pitboss_host::Limits {
             fuel_per_decision: self.fuel_per_decision.unwrap_or(base.fuel_per_decision),
             memory_bytes: self.memory_mib.map_or(base.memory_bytes, |m| m << 20),
@@ -402,9 +402,7 @@ pub fn run_with(
     sandbox: &Sandbox,
     threads: Option<usize>,
 ) -> Result<(LeagueResult, ResultsFile)> {
-    let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
-    let defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
-    let rules = league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let rules = league_rules(league, path)?;
     let sandbox = match &league.limits {
         Some(l) => &l.sandbox(sandbox.limits())?,
         None => sandbox,
@@ -412,10 +410,7 @@ pub fn run_with(
     let base = path.parent().unwrap_or(Path::new("."));
     let (bots, sources) = expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
     let n = bots.len();
-    let seating = |session: u64| match league.format {
-        Format::Solo => (0..n).map(|b| vec![b]).collect(),
-        Format::Table => rotated_seating(n, rules.seats(), session),
-    };
+    let seating = |session: u64| seating_for(league.format, n, &rules, session);
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
         play_session(
@@ -491,9 +486,25 @@ pub fn run_with(
     Ok((result, file))
 }
 
+/// Who sits where in session `session`: alone (solo) or rotated shared
+/// tables.
+pub(crate) fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
+    match format {
+        Format::Solo => (0..n).map(|b| vec![b]).collect(),
+        Format::Table => rotated_seating(n, rules.seats(), session),
+    }
+}
+
+/// The rules a league plays: its variant's defaults with its overrides.
+pub(crate) fn league_rules(league: &LeagueFile, path: &Path) -> Result<Rules> {
+    let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
+    let defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+    league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
 /// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
 /// folder, or a builtin) into named bots, and records where each came from.
-fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<(NamedBots, Vec<BotSource>)> {
+pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<(NamedBots, Vec<BotSource>)> {
     let mut bots: Vec<(String, Bot)> = Vec::new();
     let mut sources = Vec::new();
     for entry in &league.bots {

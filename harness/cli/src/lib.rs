@@ -10,6 +10,7 @@ pub mod check;
 pub mod league;
 pub mod matchplay;
 pub mod new;
+pub mod replay;
 pub mod report;
 pub mod session;
 

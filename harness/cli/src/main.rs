@@ -77,6 +77,23 @@ enum Command {
         /// north-american, swedish, danish or norwegian-home.
         variant: Option<String>,
     },
+    /// Re-simulate one round of a league from its results file, card by card.
+    Replay {
+        /// The league's results.json (from `pitboss run --json`).
+        results: PathBuf,
+        /// Session (from 0).
+        #[arg(long, default_value_t = 0)]
+        session: u64,
+        /// Round (from 1).
+        #[arg(long)]
+        round: u64,
+        /// Table of the session (from 0).
+        #[arg(long, default_value_t = 0)]
+        table: usize,
+        /// Show only this box's events (and the dealer's).
+        #[arg(long = "box")]
+        only_box: Option<u8>,
+    },
     /// Scaffold a new bot crate (outside this repository) from the template.
     New {
         /// The crate's name, e.g. mybot.
@@ -157,6 +174,11 @@ fn run(cli: Cli) -> Result<()> {
             out!("created {}", created.display());
             out!("build it:  cd {} && cargo build --release", created.display());
             out!("check it:  {exe} check {}", wasm.display());
+        }
+        Command::Replay { results, session, round, table, only_box } => {
+            let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box };
+            let stdout = std::io::stdout();
+            pitboss_cli::replay::replay(&request, stdout.lock())?;
         }
         Command::Rules { variant } => {
             let variants = match variant {

@@ -4,7 +4,7 @@
 //! format is far tighter than two separate intervals).
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Rules, Shoe, Stats, Table};
+use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
 use serde::Serialize;
 
 use crate::bots::Bot;
@@ -111,6 +111,31 @@ pub fn play_session(
         }
     }
     Ok(result)
+}
+
+/// Replays table `table` of a session up to round `round`, showing that
+/// round (and only it) to `rec`. Tables never affect each other, so one
+/// table replays alone exactly as it played.
+#[allow(clippy::too_many_arguments)]
+pub fn replay_table<R: Recorder>(
+    seed: u64,
+    rules: &Rules,
+    bankroll: i64,
+    fault_limit: u64,
+    bots: &[(String, Bot)],
+    seats: &[usize],
+    round: u64,
+    rec: &mut R,
+) -> Result<()> {
+    let players = seats.iter().map(|&b| bots[b].1.player()).collect::<Result<Vec<_>>>()?;
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
+    let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
+    table.set_fault_limit(fault_limit);
+    for _ in 1..round {
+        table.play_round(&mut ())?;
+    }
+    table.play_round(rec)?;
+    Ok(())
 }
 
 /// The seating of session `session` for `n` bots at tables of `seats`:
