@@ -330,7 +330,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     // The same round, logged while the session is played from scratch
     // (session 1 rotates the seats: b.wasm sits first).
     let rules = pitboss_engine::Rules::north_american();
-    let bots = vec![
+    let bots = [
         (
             "b".to_string(),
             pitboss_cli::bots::Bot::resolve(&dir.join("b.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
