@@ -266,8 +266,8 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let path = class_league(&dir, 4);
     let file = league::parse(&path).unwrap();
     let sandbox = pitboss_cli::sandbox().unwrap();
-    let (one, results_one) = league::run_with(&file, &path, &sandbox, Some(1)).unwrap();
-    let (two, results_two) = league::run_with(&file, &path, &sandbox, Some(2)).unwrap();
+    let (one, results_one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
+    let (two, results_two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     assert_eq!(one.standings.len(), 30);
     assert_eq!(one, two);
     assert_eq!(serde_json::to_string(&results_one).unwrap(), serde_json::to_string(&results_two).unwrap());
@@ -323,7 +323,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     std::fs::write(&path, league_text).unwrap();
     let file = league::parse(&path).unwrap();
     let sandbox = pitboss_cli::sandbox().unwrap();
-    let (_, results) = league::run_with(&file, &path, &sandbox, Some(1)).unwrap();
+    let (_, results) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let results_path = dir.join("results.json");
     report::write_json(&results_path, &results).unwrap();
 
@@ -367,4 +367,30 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     std::fs::copy(wasm_path("random"), dir.join("a.wasm")).unwrap();
     let e = format!("{:#}", replay(&request, &mut Vec::new()).unwrap_err());
     assert!(e.contains("bot `a`") && e.contains("is not the file that played"), "{e}");
+}
+
+#[test]
+fn a_season_ranks_by_total_net_with_each_leagues_rank() {
+    let base = LEAGUE.replace("path = \"BASIC\"", "builtin = \"basic\"").replace("rounds = 3000", "rounds = 2000");
+    let a = temp("season-a.toml", &base);
+    let b =
+        temp("season-b.toml", &base.replace("seed = 5", "seed = 6").replace("name = \"Test league\"", "name = \"B\""));
+    let season = temp(
+        "season.toml",
+        &format!("name = \"S\"\nleagues = [{:?}, {:?}]\n", a.file_name().unwrap(), b.file_name().unwrap()),
+    );
+    let result = pitboss_cli::season::run(&season, Some(1)).unwrap();
+    assert_eq!(result.leagues.len(), 2);
+    for row in &result.standings {
+        let nets: i64 = result
+            .leagues
+            .iter()
+            .map(|l| l.standings.iter().find(|s| s.result.name == row.name).unwrap().result.net)
+            .sum();
+        assert_eq!(row.net, nets, "{}", row.name);
+        assert!(row.league_ranks.iter().all(Option::is_some));
+    }
+    assert!(result.standings.windows(2).all(|w| w[0].net >= w[1].net));
+    let text = pitboss_cli::season::table(&result);
+    assert!(text.contains("total net") && text.contains("Test league") && text.contains("B"), "{text}");
 }

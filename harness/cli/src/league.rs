@@ -390,7 +390,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// Runs a parsed league whose file is at `path` (bot paths are relative to
 /// it).
 pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<LeagueResult> {
-    run_with(league, path, sandbox, None).map(|(result, _)| result)
+    run_with(league, path, sandbox, None, &|_| ()).map(|(result, _)| result)
 }
 
 /// Runs a league on `threads` threads (all cores when `None`); returns the
@@ -401,6 +401,7 @@ pub fn run_with(
     path: &Path,
     sandbox: &Sandbox,
     threads: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(LeagueResult, ResultsFile)> {
     let rules = league_rules(league, path)?;
     let sandbox = match &league.limits {
@@ -422,6 +423,7 @@ pub fn run_with(
             league.fault_limit,
             &bots,
             &seating(session),
+            progress,
         )
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;

@@ -12,6 +12,7 @@ pub mod matchplay;
 pub mod new;
 pub mod replay;
 pub mod report;
+pub mod season;
 pub mod session;
 
 use std::path::{Path, PathBuf};

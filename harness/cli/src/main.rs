@@ -77,6 +77,17 @@ enum Command {
         /// north-american, swedish, danish or norwegian-home.
         variant: Option<String>,
     },
+    /// Run a season (a file listing leagues) and print the overall standings.
+    Season {
+        /// The season file (TOML).
+        season: PathBuf,
+        /// Write the season's results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Re-simulate one round of a league from its results file, card by card.
     Replay {
         /// The league's results.json (from `pitboss run --json`).
@@ -164,6 +175,20 @@ fn check(bots: &[PathBuf]) -> ExitCode {
     if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
+/// A progress bar with rounds per second and an ETA on a terminal;
+/// hidden when stderr is not one (CI logs, pipes).
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rounds  {per_sec}  ETA {eta}")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check { .. } => unreachable!("handled in main"),
@@ -174,6 +199,14 @@ fn run(cli: Cli) -> Result<()> {
             out!("created {}", created.display());
             out!("build it:  cd {} && cargo build --release", created.display());
             out!("check it:  {exe} check {}", wasm.display());
+        }
+        Command::Season { season, json, threads } => {
+            let result = pitboss_cli::season::run(&season, threads)?;
+            out!("{}", result.name);
+            out!("{}", pitboss_cli::season::table(&result));
+            if let Some(path) = json {
+                report::write_json(&path, &result)?;
+            }
         }
         Command::Replay { results, session, round, table, only_box } => {
             let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box };
@@ -215,7 +248,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Run { league: path, json, csv, threads } => {
             let file = league::parse(&path)?;
             let sandbox = pitboss_cli::sandbox()?;
-            let (result, results_file) = league::run_with(&file, &path, &sandbox, threads)?;
+            let total = file.rounds * file.sessions;
+            let bar = progress_bar(total);
+            let (result, results_file) = league::run_with(&file, &path, &sandbox, threads, &|n| bar.inc(n))?;
+            bar.finish_and_clear();
             out!(
                 "{} — {} session(s) × {} rounds of {} (seed {}, {} format)",
                 result.name,

@@ -44,7 +44,8 @@ pub struct SessionBot {
 }
 
 /// Plays session `session` of `rounds` rounds: `seating` tables of
-/// `bots`, each bot starting with `bankroll`, every table dealt from `seed`.
+/// `bots`, each bot starting with `bankroll`, every table dealt from `seed`;
+/// `progress` hears how many more rounds are done, now and then.
 #[allow(clippy::too_many_arguments)]
 pub fn play_session(
     session: u64,
@@ -55,6 +56,7 @@ pub fn play_session(
     fault_limit: u64,
     bots: &[(String, Bot)],
     seating: &Seating,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SessionResult> {
     let n = bots.len();
     let mut tables = Vec::with_capacity(seating.len());
@@ -74,7 +76,10 @@ pub fn play_session(
     let mut before: Vec<Vec<i64>> = seating.iter().map(|s| vec![bankroll; s.len()]).collect();
     let mut net = vec![0i64; n];
     let mut moved: Vec<usize> = Vec::with_capacity(n);
-    for _ in 0..rounds {
+    for round in 0..rounds {
+        if round % 4096 == 4095 {
+            progress(4096);
+        }
         moved.clear();
         for (t, table) in tables.iter_mut().enumerate() {
             table.play_round(&mut logs[t]).with_context(|| format!("session {session}"))?;
@@ -98,6 +103,7 @@ pub fn play_session(
             net[i] = 0;
         }
     }
+    progress(rounds % 4096);
     let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs };
     for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
         for ((seat, &b), faults) in table.seats().iter().zip(seats).zip(log.into_logs()) {

@@ -1,0 +1,107 @@
+//! Seasons: a file listing leagues; overall standings by total net chips
+//! across them, with each league's rank beside it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use crate::league::{self, LeagueResult};
+
+/// A season file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeasonFile {
+    /// Display name.
+    pub name: String,
+    /// League files, relative to the season file, in display order.
+    pub leagues: Vec<String>,
+}
+
+/// One bot's season.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeasonRow {
+    /// 1-based overall rank.
+    pub rank: usize,
+    /// The bot's name (the same name across leagues is the same bot).
+    pub name: String,
+    /// Net chips summed over its leagues.
+    pub net: i64,
+    /// Its rank in each league, `None` where it did not play.
+    pub league_ranks: Vec<Option<usize>>,
+}
+
+/// A finished season.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeasonResult {
+    /// Display name.
+    pub name: String,
+    /// Each league's result, in file order.
+    pub leagues: Vec<LeagueResult>,
+    /// Overall standings.
+    pub standings: Vec<SeasonRow>,
+}
+
+/// Reads, runs and ranks a season.
+pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read season file {}", path.display()))?;
+    let season: SeasonFile =
+        toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
+    if season.leagues.is_empty() {
+        bail!("{}: the season lists no leagues", path.display());
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    let sandbox = crate::sandbox()?;
+    let mut leagues = Vec::new();
+    for file in &season.leagues {
+        let league_path: PathBuf = base.join(file);
+        let parsed = league::parse(&league_path)?;
+        let (result, _) = league::run_with(&parsed, &league_path, &sandbox, threads, &|_| ())?;
+        leagues.push(result);
+    }
+    let mut names: Vec<String> = Vec::new();
+    for l in &leagues {
+        for s in &l.standings {
+            if !names.contains(&s.result.name) {
+                names.push(s.result.name.clone());
+            }
+        }
+    }
+    let mut rows: Vec<SeasonRow> = names
+        .into_iter()
+        .map(|name| {
+            let mut net = 0;
+            let league_ranks = leagues
+                .iter()
+                .map(|l| {
+                    let s = l.standings.iter().find(|s| s.result.name == name)?;
+                    net += s.result.net;
+                    Some(s.rank)
+                })
+                .collect();
+            SeasonRow { rank: 0, name, net, league_ranks }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.net.cmp(&a.net).then_with(|| a.name.cmp(&b.name)));
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    Ok(SeasonResult { name: season.name, leagues, standings: rows })
+}
+
+/// The overall standings as a table: rank, bot, total net, then one rank
+/// column per league.
+pub fn table(season: &SeasonResult) -> String {
+    let mut builder = Builder::default();
+    let mut header = vec!["#".to_string(), "bot".to_string(), "total net".to_string()];
+    header.extend(season.leagues.iter().map(|l| l.name.clone()));
+    builder.push_record(header);
+    for row in &season.standings {
+        let mut record = vec![row.rank.to_string(), row.name.clone(), row.net.to_string()];
+        record.extend(row.league_ranks.iter().map(|r| r.map_or("-".to_string(), |r| r.to_string())));
+        builder.push_record(record);
+    }
+    builder.build().with(Style::rounded()).to_string()
+}
