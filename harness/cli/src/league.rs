@@ -22,18 +22,22 @@ use crate::session::{SessionBot, SessionResult, play_session, rotated_seating};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
-    /// Every bot at one table, sharing the shoe, in file order.
+    /// Shared tables, seats rotating every session.
     #[default]
     Table,
     /// Duplicate: each bot alone at its own table, all tables dealt from
     /// the same seed, so luck is shared and only skill differs.
     Solo,
+    /// The banker game with the bank rotating: shared tables where every
+    /// bot banks equally often and the bots play each other.
+    Bank,
 }
 
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Format::Table => "table",
+            Format::Bank => "bank",
             Format::Solo => "solo",
         })
     }
@@ -493,14 +497,20 @@ pub fn run_with(
 pub(crate) fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
     match format {
         Format::Solo => (0..n).map(|b| vec![b]).collect(),
-        Format::Table => rotated_seating(n, rules.seats(), session),
+        Format::Table | Format::Bank => rotated_seating(n, rules.seats(), session),
     }
 }
 
 /// The rules a league plays: its variant's defaults with its overrides.
 pub(crate) fn league_rules(league: &LeagueFile, path: &Path) -> Result<Rules> {
     let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
-    let defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+    let mut defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+    if league.format == Format::Bank {
+        if variant != pitboss_sdk::Variant::NorwegianHome {
+            bail!("{}: format \"bank\" is the banker game's; this league plays `{}`", path.display(), league.variant);
+        }
+        defaults.banker = Banker::Rotate;
+    }
     league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
