@@ -394,3 +394,24 @@ fn a_season_ranks_by_total_net_with_each_leagues_rank() {
     let text = pitboss_cli::season::table(&result);
     assert!(text.contains("total net") && text.contains("Test league") && text.contains("B"), "{text}");
 }
+
+#[test]
+fn sharded_and_merged_results_are_the_single_run_byte_for_byte() {
+    let dir = std::env::temp_dir().join(format!("pitboss-shards-{}", std::process::id()));
+    let path = class_league(&dir, 5);
+    let file = league::parse(&path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (_, single) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
+    let mut parts = Vec::new();
+    for i in 0..3 {
+        let shard = pitboss_cli::shard::run_shard(&path, (i, 3), Some(1)).unwrap();
+        let part = dir.join(format!("part{i}.json"));
+        report::write_json(&part, &shard).unwrap();
+        parts.push(part);
+    }
+    let (_, merged) = pitboss_cli::shard::merge(&parts).unwrap();
+    assert_eq!(serde_json::to_string_pretty(&merged).unwrap(), serde_json::to_string_pretty(&single).unwrap());
+    let e = format!("{:#}", pitboss_cli::shard::merge(&parts[..2]).unwrap_err());
+    assert!(e.contains("some are missing or doubled"), "{e}");
+    assert!(pitboss_cli::shard::parse_shard("3/3").is_err());
+}

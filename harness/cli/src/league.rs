@@ -307,7 +307,7 @@ pub struct LeagueResult {
 }
 
 /// Where a bot came from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BotSource {
     /// Its name in the league.
     pub name: String,
@@ -407,6 +407,20 @@ pub fn run_with(
     threads: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(LeagueResult, ResultsFile)> {
+    let (sources, sessions) = run_sessions(league, path, sandbox, threads, progress, None)?;
+    Ok(assemble(league, path, sources, &sessions))
+}
+
+/// Plays the league's sessions — all, or with `shard = Some((i, n))` the
+/// deterministic slice `s % n == i` — in parallel, returned in order.
+pub fn run_sessions(
+    league: &LeagueFile,
+    path: &Path,
+    sandbox: &Sandbox,
+    threads: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+    shard: Option<(u64, u64)>,
+) -> Result<(Vec<BotSource>, Vec<SessionResult>)> {
     let rules = league_rules(league, path)?;
     let sandbox = match &league.limits {
         Some(l) => &l.sandbox(sandbox.limits())?,
@@ -415,32 +429,33 @@ pub fn run_with(
     let base = path.parent().unwrap_or(Path::new("."));
     let (bots, sources) = expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
     let n = bots.len();
-    let seating = |session: u64| seating_for(league.format, n, &rules, session);
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
-        play_session(
-            session,
-            seed,
-            &rules,
-            league.rounds,
-            league.bankroll,
-            league.fault_limit,
-            &bots,
-            &seating(session),
-            progress,
-        )
+        let seats = seating_for(league.format, n, &rules, session);
+        play_session(session, seed, &rules, league.rounds, league.bankroll, league.fault_limit, &bots, &seats, progress)
     };
+    let wanted: Vec<u64> = (0..league.sessions).filter(|s| shard.is_none_or(|(i, k)| s % k == i)).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
-    let sessions: Vec<SessionResult> =
-        pool.install(|| (0..league.sessions).into_par_iter().map(play).collect::<Result<Vec<_>>>())?;
+    let sessions = pool.install(|| wanted.into_par_iter().map(play).collect::<Result<Vec<_>>>())?;
+    Ok((sources, sessions))
+}
 
-    // Merge the sessions, in order.
+/// Turns every session of a league, in order, into its standings and
+/// results file. A single run and merged shards both end here, so they
+/// produce the same bytes.
+pub fn assemble(
+    league: &LeagueFile,
+    path: &Path,
+    sources: Vec<BotSource>,
+    sessions: &[SessionResult],
+) -> (LeagueResult, ResultsFile) {
+    let n = sources.len();
     let mut stats = vec![Stats::default(); n];
     let mut pairs = vec![0i128; n * n];
     let mut results: Vec<BotResult> = Vec::with_capacity(n);
-    for (b, (name, _)) in bots.iter().enumerate() {
-        let mut r = BotResult::new(name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
-        for s in &sessions {
+    for (b, source) in sources.iter().enumerate() {
+        let mut r = BotResult::new(source.name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
+        for s in sessions {
             let sb = &s.bots[b];
             stats[b].merge(&sb.stats);
             r.net += sb.net;
@@ -458,7 +473,7 @@ pub fn run_with(
         r.faults = stats[b].faults;
         results.push(r);
     }
-    for s in &sessions {
+    for s in sessions {
         for (total, x) in pairs.iter_mut().zip(&s.pairs) {
             *total += x;
         }
@@ -478,18 +493,18 @@ pub fn run_with(
         pitboss_version: env!("CARGO_PKG_VERSION"),
         league_file: path.display().to_string(),
         league_sha256: league.sha256.clone(),
-        bots: sources,
         sessions: sessions
             .iter()
             .map(|s| SessionRecord {
                 session: s.session,
                 seed: s.seed,
-                bots: bots.iter().zip(&s.bots).map(|((name, _), sb)| (name.clone(), sb.clone())).collect(),
+                bots: sources.iter().zip(&s.bots).map(|(src, sb)| (src.name.clone(), sb.clone())).collect(),
             })
             .collect(),
+        bots: sources,
         result: result.clone(),
     };
-    Ok((result, file))
+    (result, file)
 }
 
 /// Who sits where in session `session`: alone (solo) or rotated shared

@@ -14,6 +14,7 @@ pub mod replay;
 pub mod report;
 pub mod season;
 pub mod session;
+pub mod shard;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use pitboss_cli::{PlayOptions, league, report};
 
@@ -126,6 +126,21 @@ enum Command {
         /// Worker threads [default: all cores]; results are identical for any count.
         #[arg(long)]
         threads: Option<usize>,
+        /// Run only sessions s with s % N == I and write a shard file to --json (merge with `pitboss merge`).
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+    },
+    /// Merge shard files (from `run --shard`) into the results of a single run.
+    Merge {
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Write the merged results as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write the standings as CSV here.
+        #[arg(long)]
+        csv: Option<PathBuf>,
     },
 }
 
@@ -245,7 +260,24 @@ fn run(cli: Cli) -> Result<()> {
                 report::write_json(&path, &report)?;
             }
         }
-        Command::Run { league: path, json, csv, threads } => {
+        Command::Run { league: path, shard: Some(shard), json, threads, .. } => {
+            let shard = pitboss_cli::shard::parse_shard(&shard)?;
+            let out_path = json.context("--shard needs --json FILE for the shard file")?;
+            let file = pitboss_cli::shard::run_shard(&path, shard, threads)?;
+            report::write_json(&out_path, &file)?;
+            eprintln!("shard {} written to {}", file.shard, out_path.display());
+        }
+        Command::Merge { shards, json, csv } => {
+            let (result, results_file) = pitboss_cli::shard::merge(&shards)?;
+            out!("{}", report::standings_table(&result.standings));
+            if let Some(path) = json {
+                report::write_json(&path, &results_file)?;
+            }
+            if let Some(path) = csv {
+                report::write_text(&path, &report::standings_csv(&result.standings))?;
+            }
+        }
+        Command::Run { league: path, json, csv, threads, shard: None } => {
             let file = league::parse(&path)?;
             let sandbox = pitboss_cli::sandbox()?;
             let total = file.rounds * file.sessions;

@@ -27,14 +27,14 @@ pub struct MatchSpec {
 pub const FAULT_LOG_CAP: usize = 100;
 
 /// One fault, as kept in results: where it happened and what it was.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FaultRecord {
     /// Round (1-based).
     pub round: u64,
     /// The decision that faulted.
-    pub decision: &'static str,
+    pub decision: String,
     /// What went wrong: illegal, trap, out-of-fuel, memory, timeout.
-    pub kind: &'static str,
+    pub kind: String,
     /// Details.
     pub message: String,
 }
@@ -162,8 +162,8 @@ impl<R> FaultLog<'_, R> {
             if log.len() < FAULT_LOG_CAP {
                 log.push(FaultRecord {
                     round: *round,
-                    decision: kind.name(),
-                    kind: fault.kind.name(),
+                    decision: kind.name().to_string(),
+                    kind: fault.kind.name().to_string(),
                     message: fault.message.clone(),
                 });
             }

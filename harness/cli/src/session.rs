@@ -14,7 +14,7 @@ use crate::matchplay::{FaultLog, FaultRecord};
 pub type Seating = Vec<Vec<usize>>;
 
 /// What one session produced, indexed by league bot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SessionResult {
     /// 0-based session number.
     pub session: u64,
@@ -27,7 +27,7 @@ pub struct SessionResult {
 }
 
 /// One bot's session.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SessionBot {
     /// Statistics (integer sums).
     #[serde(skip)]

@@ -1,0 +1,171 @@
+//! Sharded leagues: `pitboss run --shard I/N` plays the sessions with
+//! `s % N == I` and writes everything needed to merge them exactly;
+//! `pitboss merge` checks the shards belong together and assembles the
+//! very results file a single run writes. Integers that may pass 2^53
+//! travel as decimal strings, so no JSON reader can round them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use pitboss_engine::Stats;
+use serde::{Deserialize, Serialize};
+
+use crate::league::{self, BotSource, LeagueResult, ResultsFile};
+use crate::matchplay::FaultRecord;
+use crate::session::{SessionBot, SessionResult};
+
+/// A shard file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardFile {
+    /// "I/N".
+    pub shard: String,
+    /// The league file, as given.
+    pub league_file: String,
+    /// Its SHA-256.
+    pub league_sha256: String,
+    /// The bots and their hashes.
+    pub bots: Vec<BotSource>,
+    /// The sessions this shard played.
+    pub sessions: Vec<ShardSession>,
+}
+
+/// One session, losslessly.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardSession {
+    /// 0-based.
+    pub session: u64,
+    /// Shoe seed.
+    pub seed: u64,
+    /// Per bot.
+    pub bots: Vec<ShardBot>,
+    /// Σ net_i × net_j, row-major, as decimal strings.
+    pub pairs: Vec<String>,
+}
+
+/// One bot's session, losslessly.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardBot {
+    /// Stats sums: rounds, wagered, net, net², net×bet, bet², faults.
+    pub stats: [String; 7],
+    /// Net chips.
+    pub net: i64,
+    /// Rounds its table played.
+    pub rounds: u64,
+    /// Disqualified.
+    pub disqualified: bool,
+    /// First faults.
+    pub fault_log: Vec<FaultRecord>,
+}
+
+fn to_data(s: &SessionResult) -> ShardSession {
+    ShardSession {
+        session: s.session,
+        seed: s.seed,
+        pairs: s.pairs.iter().map(i128::to_string).collect(),
+        bots: s
+            .bots
+            .iter()
+            .map(|b| {
+                let t = &b.stats;
+                ShardBot {
+                    stats: [
+                        t.rounds.to_string(),
+                        t.wagered.to_string(),
+                        t.net.to_string(),
+                        t.net_sq.to_string(),
+                        t.net_bet.to_string(),
+                        t.bet_sq.to_string(),
+                        t.faults.to_string(),
+                    ],
+                    net: b.net,
+                    rounds: b.rounds,
+                    disqualified: b.disqualified,
+                    fault_log: b.fault_log.clone(),
+                }
+            })
+            .collect(),
+    }
+}
+
+fn from_data(d: &ShardSession) -> Result<SessionResult> {
+    let big = |s: &String| s.parse::<i128>().with_context(|| format!("`{s}` is not an integer"));
+    let mut bots = Vec::with_capacity(d.bots.len());
+    for b in &d.bots {
+        let s = &b.stats;
+        let stats = Stats {
+            rounds: s[0].parse().with_context(|| format!("`{}` is not a count", s[0]))?,
+            wagered: big(&s[1])?,
+            net: big(&s[2])?,
+            net_sq: big(&s[3])?,
+            net_bet: big(&s[4])?,
+            bet_sq: big(&s[5])?,
+            faults: s[6].parse().with_context(|| format!("`{}` is not a count", s[6]))?,
+        };
+        bots.push(SessionBot {
+            stats,
+            net: b.net,
+            rounds: b.rounds,
+            disqualified: b.disqualified,
+            fault_log: b.fault_log.clone(),
+        });
+    }
+    let pairs = d.pairs.iter().map(big).collect::<Result<Vec<_>>>()?;
+    Ok(SessionResult { session: d.session, seed: d.seed, bots, pairs })
+}
+
+/// Parses "I/N" (0 ≤ I < N).
+pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
+    let parsed = text.split_once('/').and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((i, n)) if n > 0 && i < n => Ok((i, n)),
+        _ => bail!("--shard `{text}` is not I/N with 0 <= I < N (e.g. 0/4)"),
+    }
+}
+
+/// Runs one shard of the league at `path`.
+pub fn run_shard(path: &Path, shard: (u64, u64), threads: Option<usize>) -> Result<ShardFile> {
+    let league = league::parse(path)?;
+    let sandbox = crate::sandbox()?;
+    let (bots, sessions) = league::run_sessions(&league, path, &sandbox, threads, &|_| (), Some(shard))?;
+    Ok(ShardFile {
+        shard: format!("{}/{}", shard.0, shard.1),
+        league_file: path.display().to_string(),
+        league_sha256: league.sha256.clone(),
+        bots,
+        sessions: sessions.iter().map(to_data).collect(),
+    })
+}
+
+/// Merges shard files into the results of a single run.
+pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
+    let mut shards = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let shard: ShardFile =
+            serde_json::from_str(&text).with_context(|| format!("{} is not a Pitboss shard file", f.display()))?;
+        shards.push((f, shard));
+    }
+    let Some((first_path, first)) = shards.first() else { bail!("no shard files given") };
+    for (f, s) in &shards[1..] {
+        if s.league_sha256 != first.league_sha256 || s.bots != first.bots {
+            bail!("{} and {} come from different leagues or bot files", first_path.display(), f.display());
+        }
+    }
+    let path = PathBuf::from(&first.league_file);
+    let league = league::parse(&path)?;
+    if league.sha256 != first.league_sha256 {
+        bail!("{} changed since the shards were run (its SHA-256 differs)", path.display());
+    }
+    let mut sessions: Vec<SessionResult> =
+        shards.iter().flat_map(|(_, s)| s.sessions.iter().map(from_data)).collect::<Result<_>>()?;
+    sessions.sort_by_key(|s| s.session);
+    let expected: Vec<u64> = (0..league.sessions).collect();
+    let got: Vec<u64> = sessions.iter().map(|s| s.session).collect();
+    if got != expected {
+        bail!(
+            "the shards hold sessions {got:?}, but the league has sessions 0..{}: some are missing or doubled",
+            league.sessions
+        );
+    }
+    Ok(league::assemble(&league, &path, first.bots.clone(), &sessions))
+}
