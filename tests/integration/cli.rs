@@ -356,8 +356,24 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
         }
     }
     let mut out = Vec::new();
-    let request = ReplayRequest { results: results_path.clone(), session: 1, round: 7, table: 0, only_box: None };
+    let log = dir.join("history.jsonl");
+    let request = ReplayRequest {
+        results: results_path.clone(),
+        session: 1,
+        round: 7,
+        table: 0,
+        only_box: None,
+        log: Some(log.clone()),
+    };
     replay(&request, &mut out).unwrap();
+    let history = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<serde_json::Value> = history.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().filter(|l| l["event"] == "round-start").count(), 7, "rounds 1 to 7");
+    assert!(lines.iter().all(|l| l["round"].as_u64().is_some_and(|r| (1..=7).contains(&r))));
+    let cards_in_round_7 = lines.iter().filter(|l| l["round"] == 7 && l["event"] == "card").count();
+    let out_cards = String::from_utf8(out.clone()).unwrap().matches(": dealt ").count()
+        - String::from_utf8(out.clone()).unwrap().matches("dealer: dealt").count();
+    assert_eq!(cards_in_round_7, out_cards, "the log and the printout agree on round 7");
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("seat 0: b\nseat 1: a\n"), "{out}");
     let body: String = out.lines().skip(3).map(|l| format!("{l}\n")).collect();

@@ -104,6 +104,9 @@ enum Command {
         /// Show only this box's events (and the dealer's).
         #[arg(long = "box")]
         only_box: Option<u8>,
+        /// Also write the table's hand history, rounds 1 to --round, as JSON lines.
+        #[arg(long)]
+        log: Option<PathBuf>,
     },
     /// Scaffold a new bot crate (outside this repository) from the template.
     New {
@@ -223,8 +226,8 @@ fn run(cli: Cli) -> Result<()> {
                 report::write_json(&path, &result)?;
             }
         }
-        Command::Replay { results, session, round, table, only_box } => {
-            let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box };
+        Command::Replay { results, session, round, table, only_box, log } => {
+            let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box, log };
             let stdout = std::io::stdout();
             pitboss_cli::replay::replay(&request, stdout.lock())?;
         }

@@ -10,7 +10,7 @@ use pitboss_engine::{Recorder, TableEvent, derive_seed};
 use serde_json::Value;
 
 use crate::league::{self, expand_bots, league_rules, seating_for, sha256_file};
-use crate::report::Transcript;
+use crate::report::{JsonLines, Transcript};
 use crate::session::replay_table;
 
 /// What to replay.
@@ -26,6 +26,9 @@ pub struct ReplayRequest {
     pub table: usize,
     /// Only this box's events (plus the dealer's).
     pub only_box: Option<u8>,
+    /// Also write the table's whole hand history up to the round, as JSON
+    /// lines, to this file.
+    pub log: Option<PathBuf>,
 }
 
 fn field<'a>(v: &'a Value, key: &str, results: &Path) -> Result<&'a Value> {
@@ -90,7 +93,16 @@ pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     let seed = derive_seed(file.seed, req.session);
     let mut transcript = Transcript::new(&mut out);
     let mut filter = OnlyBox { inner: &mut transcript, only: req.only_box };
-    replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, req.round, &mut filter)
+    match &req.log {
+        None => {
+            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, req.round, &mut filter, &mut ())
+        }
+        Some(path) => {
+            let file_out = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut log = JsonLines::new(std::io::BufWriter::new(file_out));
+            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, req.round, &mut filter, &mut log)
+        }
+    }
 }
 
 /// Passes on table-wide events and those of one box.

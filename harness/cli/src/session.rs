@@ -119,11 +119,11 @@ pub fn play_session(
     Ok(result)
 }
 
-/// Replays table `table` of a session up to round `round`, showing that
-/// round (and only it) to `rec`. Tables never affect each other, so one
-/// table replays alone exactly as it played.
+/// Replays table `table` of a session round by round up to `round`,
+/// showing round `round` to `rec` and every round to `log`. Tables never
+/// affect each other, so one table replays alone exactly as it played.
 #[allow(clippy::too_many_arguments)]
-pub fn replay_table<R: Recorder>(
+pub fn replay_table<R: Recorder, L: Recorder>(
     seed: u64,
     rules: &Rules,
     bankroll: i64,
@@ -132,16 +132,30 @@ pub fn replay_table<R: Recorder>(
     seats: &[usize],
     round: u64,
     rec: &mut R,
+    log: &mut L,
 ) -> Result<()> {
     let players = seats.iter().map(|&b| bots[b].1.player()).collect::<Result<Vec<_>>>()?;
     let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
     let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(fault_limit);
-    for _ in 1..round {
-        table.play_round(&mut ())?;
+    for r in 1..=round {
+        if r == round {
+            table.play_round(&mut Both(rec, &mut *log))?;
+        } else {
+            table.play_round(log)?;
+        }
     }
-    table.play_round(rec)?;
     Ok(())
+}
+
+/// Two recorders in one.
+struct Both<'a, A, B>(&'a mut A, &'a mut B);
+
+impl<A: Recorder, B: Recorder> Recorder for Both<'_, A, B> {
+    fn record(&mut self, event: &pitboss_engine::TableEvent) {
+        self.0.record(event);
+        self.1.record(event);
+    }
 }
 
 /// The seating of session `session` for `n` bots at tables of `seats`:
