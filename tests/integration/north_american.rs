@@ -190,3 +190,13 @@ fn the_next_request_tells_a_bot_every_card_turned_up_since() {
     let second_bet = seen.iter().filter(|s| s.0 == Decision::Bet).nth(1).unwrap();
     assert!(second_bet.3 >= 3, "{second_bet:?}");
 }
+
+#[test]
+fn a_table_may_forbid_sitting_out() {
+    let rules = Rules { sit_out: false, ..na() };
+    let bot = Script::new(0, &[Action::Stand]);
+    let (events, balances) = play_stacked(rules, "T 9 8  9", vec![boxed(bot)], 1);
+    assert_eq!(faults(&events), [(0, Decision::Bet)], "a bet of 0 is a fault here");
+    assert!(events.contains(&TableEvent::Bet { seat: 0, amount: 2 }), "and the minimum is staked");
+    assert_eq!(balances, [1000], "18 v 18 pushes");
+}

@@ -110,6 +110,7 @@ pub struct RuleOverrides {
     boxes_per_player: Option<Spanned<u8>>,
     shuffle_every_round: Option<Spanned<bool>>,
     banker: Option<Spanned<String>>,
+    sit_out: Option<Spanned<bool>>,
 }
 
 impl RuleOverrides {
@@ -144,6 +145,7 @@ impl RuleOverrides {
         set(&mut rules.back_bets, &self.back_bets);
         set(&mut rules.boxes_per_player, &self.boxes_per_player);
         set(&mut rules.shuffle_every_round, &self.shuffle_every_round);
+        set(&mut rules.sit_out, &self.sit_out);
         if let Some(v) = &self.banker {
             let text = v.get_ref().as_str();
             rules.banker = match text {

@@ -131,7 +131,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
         let max = Table::affordable(table.seats[seat].balance / 4, table.rules.max_bet, unit);
         let header = table.header(seat as u8, Decision::Bet, 0, (min, max, unit));
         let answer = table.ask(seat, header, &[st.hidden], rec);
-        st.stake = table.checked_amount(seat, seat as u8, Decision::Bet, answer, (min, max, unit), rec);
+        st.stake = table.checked_bet(seat, seat as u8, answer, (min, max, unit), rec);
         if st.stake > 0 {
             table.seats[seat].balance -= st.stake;
             table.seats[seat].round_bet += st.stake;

@@ -82,6 +82,9 @@ pub struct Rules {
     pub shuffle_every_round: bool,
     /// Who holds the bank in the banker game.
     pub banker: Banker,
+    /// A player may sit a round out (bet 0); when not, a 0 is a fault and
+    /// the table minimum is staked for it.
+    pub sit_out: bool,
     /// Smallest bet.
     pub min_bet: i64,
     /// Largest bet.
@@ -128,6 +131,7 @@ impl Rules {
             boxes_per_player: 1,
             shuffle_every_round: false,
             banker: Banker::House,
+            sit_out: true,
             min_bet: 2,
             max_bet: 1000,
             bet_unit: 2,

@@ -391,6 +391,29 @@ impl Table {
         }
     }
 
+    /// Checks a bet: an amount as [`Table::checked_amount`], but where the
+    /// table does not allow sitting out, a 0 is a fault and the minimum is
+    /// staked instead (as it is for any faulted bet there).
+    pub(crate) fn checked_bet<R: Recorder>(
+        &mut self,
+        p: usize,
+        seat: u8,
+        answer: Result<i64, Fault>,
+        limits: (i64, i64, i64),
+        rec: &mut R,
+    ) -> i64 {
+        let said_zero = matches!(answer, Ok(0));
+        let amount = self.checked_amount(p, seat, Decision::Bet, answer, limits, rec);
+        if amount == 0 && !self.rules.sit_out {
+            if said_zero {
+                let message = "bet 0: sitting out is not allowed at this table".to_string();
+                self.fault(p, seat, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
+            }
+            return limits.0;
+        }
+        amount
+    }
+
     /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
     pub(crate) fn checked_flag<R: Recorder>(
         &mut self,
@@ -473,7 +496,7 @@ impl Table {
             }
             let header = self.header(b as u8, Decision::Bet, 0, (min, max, unit));
             let answer = self.ask(p, header, &[], rec);
-            let amount = self.checked_amount(p, b as u8, Decision::Bet, answer, (min, max, unit), rec);
+            let amount = self.checked_bet(p, b as u8, answer, (min, max, unit), rec);
             if amount == 0 {
                 continue;
             }
