@@ -5,6 +5,7 @@
 //! the rules, the bots' bytes and the seed — never of time, thread count
 //! or hash order.
 
+pub mod bench;
 pub mod bots;
 pub mod check;
 pub mod league;

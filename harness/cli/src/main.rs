@@ -77,6 +77,18 @@ enum Command {
         /// north-american, swedish, danish or norwegian-home.
         variant: Option<String>,
     },
+    /// Measure rounds per second (release build!): native vs wasm, every rule set, 1 and all threads.
+    Bench {
+        /// Rounds per table.
+        #[arg(long, default_value_t = 2_000_000)]
+        rounds: u64,
+        /// The wasm basic bot.
+        #[arg(long, default_value = "target/wasm32-unknown-unknown/release/basic.wasm")]
+        basic: PathBuf,
+        /// The wasm hilo bot.
+        #[arg(long, default_value = "target/wasm32-unknown-unknown/release/hilo.wasm")]
+        hilo: PathBuf,
+    },
     /// Run a season (a file listing leagues) and print the overall standings.
     Season {
         /// The season file (TOML).
@@ -217,6 +229,18 @@ fn run(cli: Cli) -> Result<()> {
             out!("created {}", created.display());
             out!("build it:  cd {} && cargo build --release", created.display());
             out!("check it:  {exe} check {}", wasm.display());
+        }
+        Command::Bench { rounds, basic, hilo } => {
+            let sandbox = pitboss_cli::sandbox()?;
+            let basic = pitboss_cli::bots::Bot::resolve(&basic.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
+            let hilo = pitboss_cli::bots::Bot::resolve(&hilo.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
+            let figures = pitboss_cli::bench::run(&basic, &hilo, rounds)?;
+            for f in &figures {
+                out!("{:>12.0} rounds/s  {}", f.rate, f.label);
+            }
+            let rate = |i: usize| figures[i].rate;
+            out!("ratio wasm / native basic: {:.2}", rate(1) / rate(0));
+            out!("ratio all threads / 1 thread (wasm basic): {:.2}", rate(figures.len() - 1) / rate(1));
         }
         Command::Season { season, json, threads } => {
             let result = pitboss_cli::season::run(&season, threads)?;

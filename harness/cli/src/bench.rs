@@ -1,0 +1,64 @@
+//! `pitboss bench`: rounds per second, heads-up against the dealer, for
+//! the native and wasm builds of our bots, every rule set, one thread and
+//! all threads — the figures of the performance goals, measured in one run.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use pitboss_engine::{Rules, Shoe, Table, derive_seed};
+use pitboss_sdk::Variant;
+
+use crate::bots::Bot;
+
+/// One measurement.
+#[derive(Clone, Debug)]
+pub struct Figure {
+    /// What ran.
+    pub label: String,
+    /// Rounds per second.
+    pub rate: f64,
+}
+
+/// Plays `rounds` heads-up rounds of `variant` with `bot` on each of
+/// `threads` independent tables; returns all tables' rounds per second.
+pub fn measure(bot: &Bot, variant: Variant, rounds: u64, threads: usize) -> Result<f64> {
+    let rules = Rules::for_variant(variant)?;
+    let start = Instant::now();
+    std::thread::scope(|s| -> Result<()> {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let rules = rules.clone();
+                s.spawn(move || -> Result<()> {
+                    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(7, t as u64));
+                    let mut table = Table::new(rules, shoe, vec![bot.player()?], i64::MAX / 4)?;
+                    for _ in 0..rounds {
+                        table.play_round(&mut ())?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().map_err(|_| anyhow::anyhow!("a bench thread panicked"))??;
+        }
+        Ok(())
+    })?;
+    Ok((rounds * threads as u64) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// The whole benchmark: `rounds` per table.
+pub fn run(basic_wasm: &Bot, hilo_wasm: &Bot, rounds: u64) -> Result<Vec<Figure>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let native = Bot::builtin("basic")?;
+    let mut out = Vec::new();
+    let mut push = |label: String, rate: f64| out.push(Figure { label, rate });
+    let na = Variant::NorthAmerican;
+    push("native basic, north-american, 1 thread".into(), measure(&native, na, rounds, 1)?);
+    push("wasm basic, north-american, 1 thread".into(), measure(basic_wasm, na, rounds, 1)?);
+    push("wasm hilo, north-american, 1 thread".into(), measure(hilo_wasm, na, rounds, 1)?);
+    for v in [Variant::Swedish, Variant::Danish, Variant::NorwegianHome] {
+        push(format!("wasm basic, {}, 1 thread", v.id()), measure(basic_wasm, v, rounds, 1)?);
+    }
+    push(format!("wasm basic, north-american, {cores} threads"), measure(basic_wasm, na, rounds, cores)?);
+    Ok(out)
+}
