@@ -431,3 +431,12 @@ fn sharded_and_merged_results_are_the_single_run_byte_for_byte() {
     assert!(e.contains("some are missing or doubled"), "{e}");
     assert!(pitboss_cli::shard::parse_shard("3/3").is_err());
 }
+
+#[test]
+fn bench_measures_a_positive_rate_for_every_rule_set() {
+    let bot = pitboss_cli::bots::Bot::builtin("basic").unwrap();
+    for variant in pitboss_sdk::Variant::ALL {
+        let rate = pitboss_cli::bench::measure(&bot, variant, 2_000, 2).unwrap();
+        assert!(rate > 0.0 && rate.is_finite(), "{variant:?}: {rate}");
+    }
+}
