@@ -116,7 +116,7 @@ enum Command {
         /// Show only this box's events (and the dealer's).
         #[arg(long = "box")]
         only_box: Option<u8>,
-        /// Also write the table's hand history, rounds 1 to --round, as JSON lines.
+        /// Also write the table's hand history for the whole session as JSON lines.
         #[arg(long)]
         log: Option<PathBuf>,
     },

@@ -26,7 +26,7 @@ pub struct ReplayRequest {
     pub table: usize,
     /// Only this box's events (plus the dealer's).
     pub only_box: Option<u8>,
-    /// Also write the table's whole hand history up to the round, as JSON
+    /// Also write the table's hand history for the whole session, as JSON
     /// lines, to this file.
     pub log: Option<PathBuf>,
 }
@@ -94,13 +94,22 @@ pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     let mut transcript = Transcript::new(&mut out);
     let mut filter = OnlyBox { inner: &mut transcript, only: req.only_box };
     match &req.log {
-        None => {
-            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, req.round, &mut filter, &mut ())
-        }
+        None => replay_table(
+            seed,
+            &rules,
+            file.bankroll,
+            file.fault_limit,
+            &bots,
+            seats,
+            (req.round, req.round),
+            &mut filter,
+            &mut (),
+        ),
         Some(path) => {
             let file_out = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
             let mut log = JsonLines::new(std::io::BufWriter::new(file_out));
-            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, req.round, &mut filter, &mut log)
+            let span = (req.round, file.rounds);
+            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, span, &mut filter, &mut log)
         }
     }
 }

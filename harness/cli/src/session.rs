@@ -119,7 +119,7 @@ pub fn play_session(
     Ok(result)
 }
 
-/// Replays table `table` of a session round by round up to `round`,
+/// Replays one table of a session round by round for `rounds` rounds,
 /// showing round `round` to `rec` and every round to `log`. Tables never
 /// affect each other, so one table replays alone exactly as it played.
 #[allow(clippy::too_many_arguments)]
@@ -130,7 +130,7 @@ pub fn replay_table<R: Recorder, L: Recorder>(
     fault_limit: u64,
     bots: &[(String, Bot)],
     seats: &[usize],
-    round: u64,
+    (round, rounds): (u64, u64),
     rec: &mut R,
     log: &mut L,
 ) -> Result<()> {
@@ -138,7 +138,7 @@ pub fn replay_table<R: Recorder, L: Recorder>(
     let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
     let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(fault_limit);
-    for r in 1..=round {
+    for r in 1..=rounds.max(round) {
         if r == round {
             table.play_round(&mut Both(rec, &mut *log))?;
         } else {
