@@ -29,6 +29,8 @@ pub const FAULT_LOG_CAP: usize = 100;
 /// One fault, as kept in results: where it happened and what it was.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FaultRecord {
+    /// Session (0-based; always 0 for `pitboss play`).
+    pub session: u64,
     /// Round (1-based).
     pub round: u64,
     /// The decision that faulted.
@@ -161,6 +163,7 @@ impl<R> FaultLog<'_, R> {
             let log = &mut self.log[*seat as usize];
             if log.len() < FAULT_LOG_CAP {
                 log.push(FaultRecord {
+                    session: 0,
                     round: *round,
                     decision: kind.name().to_string(),
                     kind: fault.kind.name().to_string(),

@@ -106,7 +106,10 @@ pub fn play_session(
     progress(rounds % 4096);
     let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs };
     for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
-        for ((seat, &b), faults) in table.seats().iter().zip(seats).zip(log.into_logs()) {
+        for ((seat, &b), mut faults) in table.seats().iter().zip(seats).zip(log.into_logs()) {
+            for f in &mut faults {
+                f.session = session;
+            }
             result.bots[b] = SessionBot {
                 stats: seat.stats,
                 net: seat.balance - bankroll,
