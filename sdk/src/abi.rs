@@ -104,11 +104,13 @@ impl Decision {
     ];
 
     /// The kind for a code, `None` if unknown.
+    #[inline]
     pub const fn from_code(code: u8) -> Option<Decision> {
         if (code as usize) < Decision::ALL.len() { Some(Decision::ALL[code as usize]) } else { None }
     }
 
     /// Lower-case name used in reports.
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             Decision::Observe => "observe",
@@ -145,11 +147,13 @@ impl Action {
     pub const ALL: [Action; 5] = [Action::Stand, Action::Hit, Action::Double, Action::Split, Action::Surrender];
 
     /// The action for an answer, `None` if it is no action code.
+    #[inline]
     pub const fn from_answer(answer: i64) -> Option<Action> {
         if answer >= 0 && answer < Action::ALL.len() as i64 { Some(Action::ALL[answer as usize]) } else { None }
     }
 
     /// Lower-case name used in reports.
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             Action::Stand => "stand",
@@ -170,16 +174,19 @@ impl ActionSet {
     pub const EMPTY: ActionSet = ActionSet(0);
 
     /// This set plus `a`.
+    #[inline]
     pub const fn with(self, a: Action) -> ActionSet {
         ActionSet(self.0 | 1 << a as u8)
     }
 
     /// Is `a` in the set?
+    #[inline]
     pub const fn contains(self, a: Action) -> bool {
         self.0 & (1 << a as u8) != 0
     }
 
     /// The actions in the set, in code order.
+    #[inline]
     pub fn iter(self) -> impl Iterator<Item = Action> {
         Action::ALL.into_iter().filter(move |&a| self.contains(a))
     }
@@ -204,6 +211,7 @@ impl Variant {
     pub const ALL: [Variant; 4] = [Variant::NorthAmerican, Variant::Swedish, Variant::Danish, Variant::NorwegianHome];
 
     /// The id used in league files and on the command line.
+    #[inline]
     pub const fn id(self) -> &'static str {
         match self {
             Variant::NorthAmerican => "north-american",
@@ -214,6 +222,7 @@ impl Variant {
     }
 
     /// The variant for an ABI code.
+    #[inline]
     pub const fn from_code(code: u8) -> Option<Variant> {
         if (code as usize) < Variant::ALL.len() { Some(Variant::ALL[code as usize]) } else { None }
     }
@@ -257,11 +266,13 @@ pub struct Event {
 
 impl Event {
     /// An event with no card.
+    #[inline]
     pub const fn table(kind: u8, seat: u8) -> Event {
         Event { kind, seat, hand: 0, card: Card::ACE }
     }
 
     /// Does this event show a card not seen before (for counting)?
+    #[inline]
     pub const fn reveals_card(&self) -> bool {
         matches!(self.kind, event_kind::CARD | event_kind::DEALER_CARD | event_kind::HOLE_CARD | event_kind::REVEAL)
     }
@@ -369,6 +380,7 @@ impl RulesBlock {
     }
 
     /// Is a [`rule_flag`] set?
+    #[inline]
     pub const fn has(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
@@ -473,6 +485,7 @@ impl core::fmt::Debug for View<'_> {
 impl<'a> View<'a> {
     /// Reads a request written by [`encode`]. `None` if `buf` is too short
     /// or names an unknown decision kind.
+    #[inline]
     pub fn new(buf: &'a [u8]) -> Option<View<'a>> {
         if buf.len() < BUFFER_LEN || Decision::from_code(buf[offset::KIND]).is_none() {
             return None;
@@ -480,6 +493,7 @@ impl<'a> View<'a> {
         Some(View { buf })
     }
 
+    #[inline]
     fn i64_at(&self, at: usize) -> i64 {
         let mut b = [0u8; 8];
         b.copy_from_slice(&self.buf[at..at + 8]);
@@ -487,36 +501,43 @@ impl<'a> View<'a> {
     }
 
     /// What is asked.
+    #[inline]
     pub fn kind(&self) -> Decision {
         Decision::from_code(self.buf[offset::KIND]).unwrap_or(Decision::Observe)
     }
 
     /// Rule set (north-american if the byte is unknown).
+    #[inline]
     pub fn variant(&self) -> Variant {
         Variant::from_code(self.buf[offset::VARIANT]).unwrap_or(Variant::NorthAmerican)
     }
 
     /// Box this decision is about.
+    #[inline]
     pub fn seat(&self) -> u8 {
         self.buf[offset::SEAT]
     }
 
     /// Current hand index on the box.
+    #[inline]
     pub fn hand_index(&self) -> u8 {
         self.buf[offset::HAND_INDEX]
     }
 
     /// Hands on the box.
+    #[inline]
     pub fn hand_count(&self) -> u8 {
         self.buf[offset::HAND_COUNT]
     }
 
     /// Legal actions for an `Act` decision.
+    #[inline]
     pub fn legal(&self) -> ActionSet {
         ActionSet(self.buf[offset::LEGAL])
     }
 
     /// Dealer's up card, if dealt.
+    #[inline]
     pub fn dealer_up(&self) -> Option<Card> {
         match self.buf[offset::DEALER_UP] {
             0 => None,
@@ -525,42 +546,62 @@ impl<'a> View<'a> {
     }
 
     /// Round number.
+    #[inline]
     pub fn round(&self) -> u32 {
         let b = &self.buf[offset::ROUND..offset::ROUND + 4];
         u32::from_le_bytes([b[0], b[1], b[2], b[3]])
     }
 
     /// Chips not on the table.
+    #[inline]
     pub fn balance(&self) -> i64 {
         self.i64_at(offset::BALANCE)
     }
 
     /// Current hand's bet, or the base bet for insurance and side bets.
+    #[inline]
     pub fn bet(&self) -> i64 {
         self.i64_at(offset::BET)
     }
 
     /// Smallest legal non-zero amount.
+    #[inline]
     pub fn min(&self) -> i64 {
         self.i64_at(offset::MIN)
     }
 
     /// Largest legal amount.
+    #[inline]
     pub fn max(&self) -> i64 {
         self.i64_at(offset::MAX)
     }
 
     /// Amounts are whole multiples of this.
+    #[inline]
     pub fn unit(&self) -> i64 {
         self.i64_at(offset::UNIT)
     }
 
     /// Rules in force.
+    #[inline]
     pub fn rules(&self) -> RulesBlock {
         RulesBlock::read(&self.buf[offset::RULES..offset::RULES + 32])
     }
 
+    /// The rules block's [`rule_flag`] bits, without decoding the block.
+    #[inline]
+    pub fn rule_flags(&self) -> u8 {
+        self.buf[offset::RULES + 3]
+    }
+
+    /// The rules block's [`rule_flag2`] bits, without decoding the block.
+    #[inline]
+    pub fn rule_flags2(&self) -> u8 {
+        self.buf[offset::RULES + 11]
+    }
+
     /// The current hand's cards.
+    #[inline]
     pub fn hand(&self) -> &'a [Card] {
         let len = (self.buf[offset::HAND_LEN] as usize).min(MAX_HAND_CARDS);
         let bytes = &self.buf[offset::HAND..offset::HAND + len];
@@ -570,6 +611,7 @@ impl<'a> View<'a> {
     }
 
     /// Events since this bot's previous request, oldest first.
+    #[inline]
     pub fn events(&self) -> &'a [Event] {
         let n = u16::from_le_bytes([self.buf[offset::EVENT_COUNT], self.buf[offset::EVENT_COUNT + 1]]) as usize;
         let n = n.min(MAX_EVENTS);
@@ -581,6 +623,7 @@ impl<'a> View<'a> {
     }
 
     /// The current hand's total.
+    #[inline]
     pub fn total(&self) -> crate::card::Total {
         crate::card::Total::of(self.hand())
     }
@@ -624,6 +667,7 @@ pub fn sample<'a>(
 }
 
 /// Encodes an Over/Under 13 answer.
+#[inline]
 pub const fn side_bet_answer(side: SideBet, amount: i64) -> i64 {
     match side {
         SideBet::None => 0,

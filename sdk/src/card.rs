@@ -19,12 +19,14 @@ impl Card {
     pub const KING: Card = Card(13);
 
     /// A card of rank 1 (ace) to 13 (king); `None` for anything else.
+    #[inline]
     pub const fn new(rank: u8) -> Option<Card> {
         if rank >= 1 && rank <= 13 { Some(Card(rank)) } else { None }
     }
 
     /// The card for a byte of the ABI. Bytes outside 1–13 are clamped into
     /// range, so a decoder never produces an invalid card.
+    #[inline]
     pub const fn from_byte(byte: u8) -> Card {
         if byte == 0 {
             Card(1)
@@ -36,26 +38,31 @@ impl Card {
     }
 
     /// The rank, 1 (ace) to 13 (king).
+    #[inline]
     pub const fn rank(self) -> u8 {
         self.0
     }
 
     /// Blackjack value with an ace counted as 1: 1–10.
+    #[inline]
     pub const fn value(self) -> u8 {
         if self.0 > 10 { 10 } else { self.0 }
     }
 
     /// Is this an ace?
+    #[inline]
     pub const fn is_ace(self) -> bool {
         self.0 == 1
     }
 
     /// Is this a ten-valued card (10, J, Q, K)?
+    #[inline]
     pub const fn is_ten(self) -> bool {
         self.0 >= 10
     }
 
     /// The character used in shoe files and transcripts: `A 2-9 T J Q K`.
+    #[inline]
     pub const fn symbol(self) -> char {
         match self.0 {
             1 => 'A',
@@ -76,6 +83,7 @@ impl Card {
 
     /// Parses one symbol of a shoe file: `A 2-9 T J Q K` (either case), or
     /// `10`.
+    #[inline]
     pub fn parse(text: &str) -> Option<Card> {
         let rank = match text {
             "A" | "a" => 1,
@@ -116,6 +124,7 @@ pub struct Total {
 
 impl Total {
     /// The total of `cards`.
+    #[inline]
     pub fn of(cards: &[Card]) -> Total {
         let mut t = Total::default();
         for &c in cards {
@@ -125,33 +134,39 @@ impl Total {
     }
 
     /// This total plus one card.
+    #[inline]
     pub const fn add(self, card: Card) -> Total {
         Total { hard: self.hard.saturating_add(card.value()), has_ace: self.has_ace || card.is_ace() }
     }
 
     /// Is the hand soft (an ace counting 11)?
+    #[inline]
     pub const fn is_soft(self) -> bool {
         self.has_ace && self.hard <= 11
     }
 
     /// The best total: an ace counts 11 unless that passes 21.
+    #[inline]
     pub const fn best(self) -> u8 {
         if self.is_soft() { self.hard + 10 } else { self.hard }
     }
 
     /// Over 21?
+    #[inline]
     pub const fn is_bust(self) -> bool {
         self.hard > 21
     }
 }
 
 /// Two cards of equal value (so K+Q is a pair).
+#[inline]
 pub fn is_pair(cards: &[Card]) -> bool {
     cards.len() == 2 && cards[0].value() == cards[1].value()
 }
 
 /// An ace and a ten-valued card as a hand's two cards. Whether a split hand
 /// counts is the caller's business: it never does.
+#[inline]
 pub fn is_natural(cards: &[Card]) -> bool {
     cards.len() == 2 && Total::of(cards).best() == 21
 }

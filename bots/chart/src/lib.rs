@@ -144,13 +144,12 @@ impl Basic {
     fn act_dealer_game(&self, view: &View<'_>) -> Action {
         let legal = view.legal();
         let hand = view.hand();
-        let rules = view.rules();
         let up = up_value(view.dealer_up().unwrap_or(Card::TEN));
         let total = view.total();
         // Without a hole card a dealer ten or ace may still be blackjack,
         // which takes doubles and splits too: don't add money into it.
-        let exposed = !rules.has(rule_flag::HOLE_CARD) && up >= 10;
-        let soft_doubles_bad = rules.flags2 & rule_flag2::ACES_LOW_AFTER_SOFT_DOUBLE != 0 && total.is_soft();
+        let exposed = view.rule_flags() & rule_flag::HOLE_CARD == 0 && up >= 10;
+        let soft_doubles_bad = view.rule_flags2() & rule_flag2::ACES_LOW_AFTER_SOFT_DOUBLE != 0 && total.is_soft();
         if legal.contains(Action::Split) && split_pair(hand[0].value(), up) && !(exposed && hand[0].value() != 1) {
             return Action::Split;
         }
