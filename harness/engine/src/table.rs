@@ -117,6 +117,33 @@ struct BoxState {
     back: Vec<BackStake>,
 }
 
+/// Asks `seat` one decision, delivering every event of `log` it has not
+/// seen yet; records the question and the answer.
+fn ask_seat<R: Recorder>(
+    seat: &mut Seat,
+    log: &[Event],
+    round: u64,
+    mut header: Header,
+    hand: &[Card],
+    rec: &mut R,
+) -> Result<i64, Fault> {
+    if seat.disqualified {
+        return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
+    }
+    header.balance = seat.balance;
+    header.round = round as u32;
+    let request = Request { header, hand, events: &log[seat.cursor..] };
+    let result = seat.player.decide(&request);
+    seat.cursor = log.len();
+    rec.record(&TableEvent::Asked {
+        seat: header.seat,
+        kind: header.kind,
+        legal: header.legal,
+        answer: result.as_ref().ok().copied(),
+    });
+    result
+}
+
 /// A blackjack table: rules, shoe, seated players and the house.
 pub struct Table {
     pub(crate) rules: Rules,
@@ -316,35 +343,18 @@ impl Table {
     pub(crate) fn ask<R: Recorder>(
         &mut self,
         p: usize,
-        mut header: Header,
+        header: Header,
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        let seat = &mut self.seats[p];
-        if seat.disqualified {
-            return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
-        }
-        header.balance = seat.balance;
-        header.round = self.round as u32;
-        let request = Request { header, hand, events: &self.log[seat.cursor..] };
-        let result = seat.player.decide(&request);
-        seat.cursor = self.log.len();
-        rec.record(&TableEvent::Asked {
-            seat: header.seat,
-            kind: header.kind,
-            legal: header.legal,
-            answer: result.as_ref().ok().copied(),
-        });
-        result
+        ask_seat(&mut self.seats[p], &self.log, self.round, header, hand, rec)
     }
 
-    /// Asks the holder of box `b` about hand `h` (if any).
-    fn ask_box<R: Recorder>(&mut self, b: usize, header: Header, h: Option<usize>, rec: &mut R) -> Result<i64, Fault> {
-        let hand = match h.and_then(|h| self.boxes[b].hands.get(h)) {
-            Some(hand) => *hand,
-            None => Hand::new(0),
-        };
-        self.ask(self.boxes[b].seat, header, hand.cards(), rec)
+    /// Asks the holder of box `b` about its hand `h`, showing the hand in
+    /// place (no copy on this per-decision path).
+    fn ask_box<R: Recorder>(&mut self, b: usize, header: Header, h: usize, rec: &mut R) -> Result<i64, Fault> {
+        let bx = &self.boxes[b];
+        ask_seat(&mut self.seats[bx.seat], &self.log, self.round, header, bx.hands[h].cards(), rec)
     }
 
     /// Counts and records a fault of player `p` (about box `seat`);
@@ -575,8 +585,7 @@ impl Table {
                 }
                 let header = self.header(b as u8, Decision::BackBet, self.boxes[b].base_bet, (min, max, unit));
                 let answer = self.ask(p, header, &[], rec);
-                let faulted =
-                    !matches!(answer, Ok(0)) && !matches!(answer, Ok(a) if a >= min && a <= max && a % unit == 0);
+                let said_zero = matches!(answer, Ok(0));
                 let stake = self.checked_amount(p, b as u8, Decision::BackBet, answer, (min, max, unit), rec);
                 if stake > 0 {
                     let seat = &mut self.seats[p];
@@ -585,7 +594,7 @@ impl Table {
                     self.boxes[b].back.push(BackStake { seat: p, hand: 0, stake, original: stake });
                     rec.record(&TableEvent::BackBet { seat: b as u8, player: p as u8, amount: stake });
                 }
-                if stake > 0 || faulted {
+                if !said_zero {
                     break; // One back bet per round; a bad answer ends the offers.
                 }
             }
@@ -672,7 +681,7 @@ impl Table {
                 continue;
             }
             let header = self.header(b as u8, Decision::Insurance, base, (min, max, 1));
-            let answer = self.ask_box(b, header, Some(0), rec);
+            let answer = self.ask_box(b, header, 0, rec);
             let amount = self.checked_amount(p, b as u8, Decision::Insurance, answer, (min, max, 1), rec);
             if amount > 0 {
                 self.seats[p].balance -= amount;
@@ -707,7 +716,7 @@ impl Table {
             }
             let p = self.boxes[b].seat;
             let header = self.header(b as u8, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1));
-            let answer = self.ask_box(b, header, Some(0), rec);
+            let answer = self.ask_box(b, header, 0, rec);
             if self.checked_flag(p, b as u8, Decision::EvenMoney, answer, rec) {
                 self.pay(b, 0, Outcome::EvenMoney, rec);
             }
@@ -756,16 +765,16 @@ impl Table {
     /// Settles hand `h` of box `b` and every back stake riding on it: the
     /// returned chips (stakes included) go back, the rest to the house.
     fn pay<R: Recorder>(&mut self, b: usize, h: usize, outcome: Outcome, rec: &mut R) {
-        let hand = self.boxes[b].hands[h];
-        let returned = self.payout(outcome, hand.bet, hand.original);
+        let (bet, original) = (self.boxes[b].hands[h].bet, self.boxes[b].hands[h].original);
+        let returned = self.payout(outcome, bet, original);
         self.boxes[b].hands[h].state = match outcome {
             Outcome::Bust => HandState::Bust,
             Outcome::Surrender => HandState::Surrendered,
             _ => HandState::Settled,
         };
         self.seats[self.boxes[b].seat].balance += returned;
-        self.house += hand.bet - returned;
-        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet: hand.bet, returned, outcome });
+        self.house += bet - returned;
+        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet, returned, outcome });
         for i in 0..self.boxes[b].back.len() {
             let back = &self.boxes[b].back[i];
             if back.hand != h {
@@ -860,7 +869,7 @@ impl Table {
         header.hand_index = h as u8;
         header.legal = legal;
         let p = self.boxes[b].seat;
-        match self.ask_box(b, header, Some(h), rec) {
+        match self.ask_box(b, header, h, rec) {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
                 _ => {
