@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
 use pitboss_sdk::{Action, Decision};
 
+pub mod webdriver;
+
 /// Where `bash scripts/build-bots` puts a bot's wasm file.
 pub fn wasm_path(bot: &str) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")

@@ -440,3 +440,52 @@ fn bench_measures_a_positive_rate_for_every_rule_set() {
         assert!(rate > 0.0 && rate.is_finite(), "{variant:?}: {rate}");
     }
 }
+
+#[test]
+fn faults_of_a_player_with_several_boxes_land_on_that_player() {
+    // Swedish tables let a player hold two boxes: faults name the box,
+    // results the player (this used to index past the fault logs).
+    let league = temp(
+        "two-boxes.toml",
+        &format!(
+            r#"name = "two boxes"
+variant = "swedish"
+rounds = 300
+sessions = 2
+seed = 5
+bankroll = 10000
+format = "table"
+fault_limit = 0
+[[bot]]
+name = "basic"
+path = "{}"
+[[bot]]
+name = "garbage"
+path = "{}"
+[rules]
+boxes_per_player = 2
+"#,
+            wasm_path("basic").display(),
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/garbage.wat").display()
+        ),
+    );
+    let file = league::parse(&league).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (result, results) = league::run_with(&file, &league, &sandbox, None, &|_| ()).unwrap();
+    let garbage = result.standings.iter().find(|s| s.result.name == "garbage").unwrap();
+    let basic = result.standings.iter().find(|s| s.result.name == "basic").unwrap();
+    assert!(garbage.result.faults > 0);
+    assert_eq!(garbage.result.tally.faults.illegal, garbage.result.faults);
+    assert_eq!(garbage.result.fault_log.len() as u64, garbage.result.faults.min(100));
+    assert_eq!(basic.result.faults, 0);
+    assert!(basic.result.fault_log.is_empty());
+    // Both boxes' bets are the player's decisions.
+    assert_eq!(basic.result.tally.decisions.bet, 2 * 300 * 2);
+    // The session array and the session count are separate keys.
+    let path = temp("two-boxes.json", "");
+    report::write_json(&path, &results).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["sessions"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["session_count"], 2);
+    assert_eq!(v["series_rounds"].as_array().map(Vec::len), Some(200));
+}

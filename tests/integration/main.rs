@@ -16,6 +16,8 @@ mod north_american;
 mod norwegian_home;
 /// Random answers: conservation, card integrity, refusal; reshuffles.
 mod properties;
+/// `pitboss report`: the HTML page, its hand viewer, Chromium.
+mod report;
 /// `swedish` rules on stacked shoes.
 mod swedish;
 /// The wasm host: loading, ABI checks, faults, wasm = native.

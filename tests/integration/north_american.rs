@@ -200,3 +200,18 @@ fn a_table_may_forbid_sitting_out() {
     assert!(events.contains(&TableEvent::Bet { seat: 0, amount: 2 }), "and the minimum is staked");
     assert_eq!(balances, [1000], "18 v 18 pushes");
 }
+
+#[test]
+fn a_split_pair_of_tens_keeps_each_card_on_its_own_hand() {
+    let bot = Script::new(2, &[Action::Split, Action::Stand, Action::Stand]);
+    let (events, _) = play_stacked(na(), "K 7 Q T  5 9", vec![boxed(bot.clone())], 1);
+    assert_eq!(bot.hands(Decision::Act), ["KQ", "K5", "Q9"]);
+    let dealt: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            TableEvent::Card { hand, card, .. } => Some(format!("{hand}{card}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dealt, ["0K", "0Q", "05", "19"]);
+}

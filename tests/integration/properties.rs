@@ -140,7 +140,7 @@ proptest! {
     ) {
         let Run { events } = run(variant_rules(variant, 6, 25, 1, true), seed, bots, 120, 100);
         for (i, e) in events.iter().enumerate() {
-            let TableEvent::Asked { seat, kind: Decision::Act, legal, answer: Some(answer) } = *e else { continue };
+            let TableEvent::Asked { seat, kind: Decision::Act, legal, answer: Some(answer), .. } = *e else { continue };
             let chosen = Action::from_answer(answer).filter(|a| legal.contains(*a));
             match chosen {
                 Some(action) => {

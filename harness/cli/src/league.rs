@@ -300,7 +300,9 @@ pub struct LeagueResult {
     pub seed: u64,
     /// Rounds per table per session.
     pub rounds: u64,
-    /// Sessions.
+    /// Sessions (`session_count` in JSON: results files also hold a
+    /// `sessions` array).
+    #[serde(rename = "session_count")]
     pub sessions: u64,
     /// Seating.
     pub format: Format,
@@ -328,6 +330,9 @@ pub struct SessionRecord {
     pub seed: u64,
     /// Per bot: name and figures.
     pub bots: Vec<(String, SessionBot)>,
+    /// The rounds with the largest swing of one bot's chips, largest
+    /// first: the hands worth replaying.
+    pub key_rounds: Vec<crate::session::KeyRound>,
 }
 
 /// `results.json`: everything needed to trust and reproduce a league. No
@@ -342,6 +347,8 @@ pub struct ResultsFile {
     pub league_sha256: String,
     /// Every bot and the hash of its file.
     pub bots: Vec<BotSource>,
+    /// The rounds after which each session's `series` samples balances.
+    pub series_rounds: Vec<u64>,
     /// Per-session figures.
     pub sessions: Vec<SessionRecord>,
     /// The standings (with each bot's first faults).
@@ -462,6 +469,7 @@ pub fn assemble(
             stats[b].merge(&sb.stats);
             r.net += sb.net;
             r.disqualified |= sb.disqualified;
+            r.tally.merge(&sb.tally);
             let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
             r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
         }
@@ -495,12 +503,14 @@ pub fn assemble(
         pitboss_version: env!("CARGO_PKG_VERSION"),
         league_file: path.display().to_string(),
         league_sha256: league.sha256.clone(),
+        series_rounds: crate::session::series_rounds(league.rounds),
         sessions: sessions
             .iter()
             .map(|s| SessionRecord {
                 session: s.session,
                 seed: s.seed,
                 bots: sources.iter().zip(&s.bots).map(|(src, sb)| (src.name.clone(), sb.clone())).collect(),
+                key_rounds: s.key_rounds.clone(),
             })
             .collect(),
         bots: sources,

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod bots;
 pub mod check;
+pub mod html;
 pub mod league;
 pub mod matchplay;
 pub mod new;
@@ -16,6 +17,7 @@ pub mod report;
 pub mod season;
 pub mod session;
 pub mod shard;
+pub mod tally;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -120,6 +120,21 @@ enum Command {
         #[arg(long)]
         log: Option<PathBuf>,
     },
+    /// Write a league's results as one self-contained HTML page: standings,
+    /// charts, per-bot play, faults and a hand viewer.
+    Report {
+        /// The league's results.json (from `pitboss run --json` or `pitboss merge --json`).
+        results: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long, default_value = "report.html")]
+        output: PathBuf,
+        /// The session whose hands the viewer replays (from 0).
+        #[arg(long, default_value_t = 0)]
+        session: u64,
+        /// Opening rounds of the session's first table the viewer shows beside its deciding hands.
+        #[arg(long, default_value_t = 5)]
+        opening_rounds: u64,
+    },
     /// Scaffold a new bot crate (outside this repository) from the template.
     New {
         /// The crate's name, e.g. mybot.
@@ -254,6 +269,14 @@ fn run(cli: Cli) -> Result<()> {
             let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box, log };
             let stdout = std::io::stdout();
             pitboss_cli::replay::replay(&request, stdout.lock())?;
+        }
+        Command::Report { results, output, session, opening_rounds } => {
+            let request = pitboss_cli::html::ReportRequest { results, session, opening_rounds };
+            if let Some(warning) = pitboss_cli::html::write_report(&request, &output)? {
+                eprintln!("pitboss: warning: {warning}");
+            }
+            let size = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
+            out!("wrote {} ({} KiB)", output.display(), size.div_ceil(1024));
         }
         Command::Rules { variant } => {
             let variants = match variant {

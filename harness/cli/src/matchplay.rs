@@ -1,10 +1,11 @@
 //! Playing a match: seat bots at a table, play rounds, collect results.
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table, TableEvent};
+use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
 use serde::Serialize;
 
 use crate::bots::Bot;
+use crate::tally::{SeatLog, Tally};
 
 /// Everything that decides a match's cards and chips.
 #[derive(Clone, Debug)]
@@ -64,6 +65,8 @@ pub struct BotResult {
     pub disqualified: bool,
     /// The first faults (at most [`FAULT_LOG_CAP`]).
     pub fault_log: Vec<FaultRecord>,
+    /// Decisions, hand outcomes, actions, extra bets and faults, counted.
+    pub tally: Tally,
 }
 
 impl BotResult {
@@ -80,6 +83,7 @@ impl BotResult {
             faults: stats.faults,
             disqualified,
             fault_log: Vec::new(),
+            tally: Tally::default(),
         }
     }
 }
@@ -106,7 +110,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let players = bots.iter().map(|(_, b)| b.player()).collect::<Result<Vec<_>>>()?;
     let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(spec.fault_limit);
-    let mut rec = FaultLog::new(rec, bots.len());
+    let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);
     let mut stopped = None;
     for _ in 0..spec.rounds {
         if let Err(e) = table.play_round(&mut rec) {
@@ -117,59 +121,12 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let bots = bots
         .iter()
         .zip(table.seats())
-        .zip(rec.into_logs())
-        .map(|(((name, _), seat), log)| BotResult {
+        .zip(rec.finish())
+        .map(|(((name, _), seat), (tally, log))| BotResult {
             fault_log: log,
+            tally,
             ..BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll, seat.disqualified)
         })
         .collect();
     Ok(TableResult { rounds: table.rounds(), stopped, house: table.house(), bots })
-}
-
-/// Keeps the first faults of each seat, passing every event on.
-pub(crate) struct FaultLog<'a, R> {
-    inner: &'a mut R,
-    log: Vec<Vec<FaultRecord>>,
-}
-
-impl<'a, R> FaultLog<'a, R> {
-    /// A log for `seats` seats in front of `inner`.
-    pub(crate) fn new(inner: &'a mut R, seats: usize) -> Self {
-        FaultLog { inner, log: vec![Vec::new(); seats] }
-    }
-
-    /// The faults kept, per seat.
-    pub(crate) fn into_logs(self) -> Vec<Vec<FaultRecord>> {
-        self.log
-    }
-}
-
-impl<R: Recorder> Recorder for FaultLog<'_, R> {
-    #[inline]
-    fn record(&mut self, event: &TableEvent) {
-        if let TableEvent::Fault { .. } = event {
-            self.keep(event);
-        }
-        self.inner.record(event);
-    }
-}
-
-impl<R> FaultLog<'_, R> {
-    /// Faults are rare: keep this off the per-card path.
-    #[cold]
-    #[inline(never)]
-    fn keep(&mut self, event: &TableEvent) {
-        if let TableEvent::Fault { seat, round, kind, fault } = event {
-            let log = &mut self.log[*seat as usize];
-            if log.len() < FAULT_LOG_CAP {
-                log.push(FaultRecord {
-                    session: 0,
-                    round: *round,
-                    decision: kind.name().to_string(),
-                    kind: fault.kind.name().to_string(),
-                    message: fault.message.clone(),
-                });
-            }
-        }
-    }
 }

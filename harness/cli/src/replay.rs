@@ -35,57 +35,152 @@ fn field<'a>(v: &'a Value, key: &str, results: &Path) -> Result<&'a Value> {
     v.get(key).with_context(|| format!("{}: no `{key}` (not a Pitboss results file?)", results.display()))
 }
 
-/// Writes the round to `out`.
-pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
-    let results = &req.results;
-    let text = std::fs::read_to_string(results).with_context(|| format!("cannot read {}", results.display()))?;
-    let v: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", results.display()))?;
-    let league_path = PathBuf::from(field(&v, "league_file", results)?.as_str().unwrap_or_default());
-    let file = league::parse(&league_path)?;
-    let recorded = field(&v, "league_sha256", results)?.as_str().unwrap_or_default();
-    if file.sha256 != recorded {
-        bail!(
-            "{} changed since {} was written (its SHA-256 differs); cannot replay",
-            league_path.display(),
-            results.display()
-        );
-    }
-    let sandbox = match &file.limits {
-        Some(l) => l.sandbox(crate::sandbox()?.limits())?,
-        None => crate::sandbox()?,
-    };
-    let base = league_path.parent().unwrap_or(Path::new("."));
-    let (bots, sources) = expand_bots(&file, base, &sandbox)?;
-    let recorded_bots = field(&v, "bots", results)?.as_array().cloned().unwrap_or_default();
-    for source in &sources {
-        let Some(rec) = recorded_bots.iter().find(|b| b["name"] == source.name.as_str()) else {
-            bail!("bot `{}` did not play in {}", source.name, results.display());
+/// A league made ready to replay from its results file: the league file
+/// and every bot file re-read and checked against the recorded SHA-256s.
+pub struct Replayable {
+    /// The league file.
+    pub file: league::LeagueFile,
+    /// Its rules, overrides applied.
+    pub rules: pitboss_engine::Rules,
+    /// The bots, in league order.
+    pub bots: crate::bots::NamedBots,
+}
+
+impl Replayable {
+    /// Opens the league behind `results`, refusing (naming the file) when
+    /// the league file or a bot file is not the one that played.
+    pub fn open(results: &Path) -> Result<Replayable> {
+        let text = std::fs::read_to_string(results).with_context(|| format!("cannot read {}", results.display()))?;
+        let v: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", results.display()))?;
+        let league_path = PathBuf::from(field(&v, "league_file", results)?.as_str().unwrap_or_default());
+        let file = league::parse(&league_path)?;
+        let recorded = field(&v, "league_sha256", results)?.as_str().unwrap_or_default();
+        if file.sha256 != recorded {
+            bail!(
+                "{} changed since {} was written (its SHA-256 differs); cannot replay",
+                league_path.display(),
+                results.display()
+            );
+        }
+        let sandbox = match &file.limits {
+            Some(l) => l.sandbox(crate::sandbox()?.limits())?,
+            None => crate::sandbox()?,
         };
-        if let Some(expected) = rec["sha256"].as_str() {
-            let actual = sha256_file(Path::new(&source.source))?;
-            if actual != expected {
-                bail!(
-                    "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); cannot replay",
-                    source.name,
-                    source.source
-                );
+        let base = league_path.parent().unwrap_or(Path::new("."));
+        let (bots, sources) = expand_bots(&file, base, &sandbox)?;
+        let recorded_bots = field(&v, "bots", results)?.as_array().cloned().unwrap_or_default();
+        for source in &sources {
+            let Some(rec) = recorded_bots.iter().find(|b| b["name"] == source.name.as_str()) else {
+                bail!("bot `{}` did not play in {}", source.name, results.display());
+            };
+            if let Some(expected) = rec["sha256"].as_str() {
+                let actual = sha256_file(Path::new(&source.source))?;
+                if actual != expected {
+                    bail!(
+                        "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); cannot replay",
+                        source.name,
+                        source.source
+                    );
+                }
             }
         }
+        let rules = league_rules(&file, &league_path)?;
+        Ok(Replayable { file, rules, bots })
     }
-    if req.session >= file.sessions || req.round == 0 || req.round > file.rounds {
-        bail!(
-            "session {} round {} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
-            req.session,
-            req.round,
-            file.sessions,
-            file.rounds
-        );
+
+    /// The bots at each table of `session`, in seat order.
+    pub fn seating(&self, session: u64) -> crate::session::Seating {
+        seating_for(self.file.format, self.bots.len(), &self.rules, session)
     }
-    let rules = league_rules(&file, &league_path)?;
-    let seating = seating_for(file.format, bots.len(), &rules, req.session);
-    let Some(seats) = seating.get(req.table) else {
-        bail!("session {} has {} table(s); --table counts from 0", req.session, seating.len());
-    };
+
+    /// Checks that `session`, `round` and `table` exist; returns the
+    /// table's seats.
+    fn seats(&self, session: u64, round: u64, table: usize) -> Result<Vec<usize>> {
+        let file = &self.file;
+        if session >= file.sessions || round == 0 || round > file.rounds {
+            bail!(
+                "session {session} round {round} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
+                file.sessions,
+                file.rounds
+            );
+        }
+        let seating = self.seating(session);
+        match seating.get(table) {
+            Some(seats) => Ok(seats.clone()),
+            None => bail!("session {session} has {} table(s); tables count from 0", seating.len()),
+        }
+    }
+
+    /// Replays table `table` of `session` up to the last of `rounds`
+    /// (ascending) and returns each of those rounds as the hand history
+    /// `--log` writes: one JSON object per event.
+    pub fn rounds_as_json(&self, session: u64, table: usize, rounds: &[u64]) -> Result<Vec<(u64, Vec<Value>)>> {
+        let last = rounds.iter().copied().max().unwrap_or(1);
+        let seats = self.seats(session, last, table)?;
+        let mut pick = Pick { wanted: rounds, round: 0, pending_shuffle: None, out: Vec::new() };
+        let seed = derive_seed(self.file.seed, session);
+        let (bankroll, limit) = (self.file.bankroll, self.file.fault_limit);
+        replay_table(seed, &self.rules, bankroll, limit, &self.bots, &seats, (last, last), &mut (), &mut pick)?;
+        Ok(pick.out)
+    }
+}
+
+/// Collects the events of the wanted rounds as JSON.
+struct Pick<'a> {
+    wanted: &'a [u64],
+    round: u64,
+    /// A full shuffle is announced before the round it opens.
+    pending_shuffle: Option<TableEvent>,
+    out: Vec<(u64, Vec<Value>)>,
+}
+
+impl Recorder for Pick<'_> {
+    fn record(&mut self, event: &TableEvent) {
+        if let TableEvent::Shuffle(_) = event
+            && self.round == 0
+        {
+            self.pending_shuffle = Some(event.clone());
+            return;
+        }
+        if let TableEvent::RoundStart { round } = event {
+            self.round = *round;
+            if self.wanted.contains(round) {
+                self.out.push((*round, Vec::new()));
+                if let Some(shuffle) = self.pending_shuffle.take() {
+                    self.push(&shuffle);
+                }
+            }
+            self.pending_shuffle = None;
+        }
+        if self.round_open() == Some(true) {
+            self.push(event);
+        }
+        if let TableEvent::RoundEnd { .. } = event {
+            self.round = 0;
+        }
+    }
+}
+
+impl Pick<'_> {
+    /// Inside a round: whether it is wanted. Between rounds: `None`.
+    fn round_open(&self) -> Option<bool> {
+        (self.round != 0).then(|| self.out.last().is_some_and(|(r, _)| *r == self.round))
+    }
+
+    fn push(&mut self, event: &TableEvent) {
+        let mut line = Vec::new();
+        JsonLines::new(&mut line).record(event);
+        if let (Ok(v), Some((_, events))) = (serde_json::from_slice::<Value>(&line), self.out.last_mut()) {
+            events.push(v);
+        }
+    }
+}
+
+/// Writes the round to `out`.
+pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
+    let league = Replayable::open(&req.results)?;
+    let seats = league.seats(req.session, req.round, req.table)?;
+    let (file, bots, rules) = (&league.file, &league.bots, &league.rules);
     writeln!(out, "{} — session {}, table {}, round {}", file.name, req.session, req.table, req.round)?;
     for (k, &b) in seats.iter().enumerate() {
         writeln!(out, "seat {k}: {}", bots[b].0)?;
@@ -93,23 +188,14 @@ pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     let seed = derive_seed(file.seed, req.session);
     let mut transcript = Transcript::new(&mut out);
     let mut filter = OnlyBox { inner: &mut transcript, only: req.only_box };
+    let (bankroll, limit) = (file.bankroll, file.fault_limit);
     match &req.log {
-        None => replay_table(
-            seed,
-            &rules,
-            file.bankroll,
-            file.fault_limit,
-            &bots,
-            seats,
-            (req.round, req.round),
-            &mut filter,
-            &mut (),
-        ),
+        None => replay_table(seed, rules, bankroll, limit, bots, &seats, (req.round, req.round), &mut filter, &mut ()),
         Some(path) => {
             let file_out = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
             let mut log = JsonLines::new(std::io::BufWriter::new(file_out));
             let span = (req.round, file.rounds);
-            replay_table(seed, &rules, file.bankroll, file.fault_limit, &bots, seats, span, &mut filter, &mut log)
+            replay_table(seed, rules, bankroll, limit, bots, &seats, span, &mut filter, &mut log)
         }
     }
 }

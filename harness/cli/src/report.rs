@@ -224,12 +224,12 @@ impl<W: Write> Recorder for JsonLines<W> {
                 self.round = *round;
                 json!({"event": "round-start"})
             }
-            TableEvent::Asked { seat, kind, legal, answer } => {
+            TableEvent::Asked { seat, player, kind, legal, answer } => {
                 let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
-                json!({"event": "asked", "box": seat, "decision": kind.name(), "legal": legal, "answer": answer})
+                json!({"event": "asked", "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
             }
-            TableEvent::Fault { seat, kind, fault, .. } => {
-                json!({"event": "fault", "box": seat, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
+            TableEvent::Fault { seat, player, kind, fault, .. } => {
+                json!({"event": "fault", "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
             }
             TableEvent::Disqualified { seat, .. } => json!({"event": "disqualified", "box": seat}),
             TableEvent::Bet { seat, amount } => json!({"event": "bet", "box": seat, "amount": amount}),

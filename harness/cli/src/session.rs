@@ -8,7 +8,46 @@ use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
 use serde::Serialize;
 
 use crate::bots::Bot;
-use crate::matchplay::{FaultLog, FaultRecord};
+use crate::matchplay::FaultRecord;
+use crate::tally::{SeatLog, Tally};
+
+/// Points of each bot's balance kept per session, evenly spaced over its
+/// rounds (fewer when the session is shorter): enough for a chart, and
+/// the same size for ten thousand rounds or ten billion.
+pub const SERIES_POINTS: u64 = 200;
+
+/// Rounds of a session kept as its deciding hands: those with the largest
+/// swing of any one bot's chips.
+pub const KEY_ROUNDS: usize = 8;
+
+/// The rounds after which balances are sampled: `SERIES_POINTS` (or
+/// `rounds`, if fewer) evenly spaced, the last one `rounds`.
+pub fn series_rounds(rounds: u64) -> Vec<u64> {
+    let points = rounds.min(SERIES_POINTS);
+    (1..=points).map(|k| (k as u128 * rounds as u128 / points as u128) as u64).collect()
+}
+
+/// A round with a large swing: where to find it and how large it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct KeyRound {
+    /// 1-based round.
+    pub round: u64,
+    /// 0-based table of the session.
+    pub table: usize,
+    /// The largest change of one bot's chips that round.
+    pub swing: i64,
+}
+
+/// Keeps the `KEY_ROUNDS` largest swings, largest first, earlier rounds
+/// (then lower tables) first among equals.
+fn keep_key_round(keys: &mut Vec<KeyRound>, key: KeyRound) {
+    if keys.len() == KEY_ROUNDS && keys.last().is_some_and(|k| k.swing >= key.swing) {
+        return;
+    }
+    let at = keys.iter().position(|k| k.swing < key.swing).unwrap_or(keys.len());
+    keys.insert(at, key);
+    keys.truncate(KEY_ROUNDS);
+}
 
 /// Which bots sit where: one entry per table, bot indices in seat order.
 pub type Seating = Vec<Vec<usize>>;
@@ -24,6 +63,8 @@ pub struct SessionResult {
     pub bots: Vec<SessionBot>,
     /// Σ over rounds of net_i × net_j, row-major n × n.
     pub pairs: Vec<i128>,
+    /// The rounds with the largest swings.
+    pub key_rounds: Vec<KeyRound>,
 }
 
 /// One bot's session.
@@ -41,6 +82,10 @@ pub struct SessionBot {
     /// Its first faults.
     #[serde(skip)]
     pub fault_log: Vec<FaultRecord>,
+    /// Net chips after each of the league's `series_rounds`.
+    pub series: Vec<i64>,
+    /// What it did and how its hands ended.
+    pub tally: Tally,
 }
 
 /// Plays session `session` of `rounds` rounds: `seating` tables of
@@ -67,11 +112,16 @@ pub fn play_session(
         table.set_fault_limit(fault_limit);
         tables.push(table);
     }
-    let mut logs: Vec<FaultLog<'_, ()>> = Vec::new();
+    let per = rules.boxes_per_player as usize;
+    let mut logs: Vec<SeatLog<'_, ()>> = Vec::new();
     let mut unit = vec![(); seating.len()];
     for (seats, u) in seating.iter().zip(unit.iter_mut()) {
-        logs.push(FaultLog::new(u, seats.len()));
+        logs.push(SeatLog::new(u, seats.len(), per));
     }
+    let sample_at = series_rounds(rounds);
+    let mut next_sample = 0;
+    let mut series = vec![Vec::with_capacity(sample_at.len()); n];
+    let mut key_rounds = Vec::with_capacity(KEY_ROUNDS + 1);
     let mut pairs = vec![0i128; n * n];
     let mut before: Vec<Vec<i64>> = seating.iter().map(|s| vec![bankroll; s.len()]).collect();
     let mut net = vec![0i64; n];
@@ -83,6 +133,7 @@ pub fn play_session(
         moved.clear();
         for (t, table) in tables.iter_mut().enumerate() {
             table.play_round(&mut logs[t]).with_context(|| format!("session {session}"))?;
+            let mut swing = 0;
             for (k, seat) in table.seats().iter().enumerate() {
                 let delta = seat.balance - before[t][k];
                 before[t][k] = seat.balance;
@@ -90,6 +141,18 @@ pub fn play_session(
                     let b = seating[t][k];
                     net[b] = delta;
                     moved.push(b);
+                    swing = swing.max(delta.abs());
+                }
+            }
+            if swing > 0 {
+                keep_key_round(&mut key_rounds, KeyRound { round: round + 1, table: t, swing });
+            }
+        }
+        if sample_at.get(next_sample) == Some(&(round + 1)) {
+            next_sample += 1;
+            for (t, seats) in seating.iter().enumerate() {
+                for (k, &b) in seats.iter().enumerate() {
+                    series[b].push(before[t][k] - bankroll);
                 }
             }
         }
@@ -104,9 +167,10 @@ pub fn play_session(
         }
     }
     progress(rounds % 4096);
-    let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs };
+    let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds };
+    let mut series = series.into_iter();
     for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
-        for ((seat, &b), mut faults) in table.seats().iter().zip(seats).zip(log.into_logs()) {
+        for ((seat, &b), (tally, mut faults)) in table.seats().iter().zip(seats).zip(log.finish()) {
             for f in &mut faults {
                 f.session = session;
             }
@@ -116,8 +180,13 @@ pub fn play_session(
                 rounds: table.rounds(),
                 disqualified: seat.disqualified,
                 fault_log: faults,
+                series: Vec::new(),
+                tally,
             };
         }
+    }
+    for (bot, s) in result.bots.iter_mut().zip(&mut series) {
+        bot.series = s;
     }
     Ok(result)
 }
@@ -196,6 +265,26 @@ mod tests {
             }
         }
         assert!(counts.iter().flatten().all(|&c| c == 3), "{counts:?}");
+    }
+
+    #[test]
+    fn series_rounds_are_evenly_spaced_and_end_at_the_last_round() {
+        assert_eq!(series_rounds(3), [1, 2, 3]);
+        let r = series_rounds(1_000_000);
+        assert_eq!(r.len(), SERIES_POINTS as usize);
+        assert_eq!(r[0], 5_000);
+        assert_eq!(*r.last().unwrap(), 1_000_000);
+        assert!(r.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn key_rounds_keep_the_largest_swings_earliest_first() {
+        let mut keys = Vec::new();
+        for (round, swing) in [(1, 5), (2, 9), (3, 5), (4, 1), (5, 9), (6, 7), (7, 2), (8, 3), (9, 4), (10, 6)] {
+            keep_key_round(&mut keys, KeyRound { round, table: 0, swing });
+        }
+        let rounds: Vec<u64> = keys.iter().map(|k| k.round).collect();
+        assert_eq!(rounds, [2, 5, 6, 10, 1, 3, 9, 8]);
     }
 
     #[test]

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::league::{self, BotSource, LeagueResult, ResultsFile};
 use crate::matchplay::FaultRecord;
-use crate::session::{SessionBot, SessionResult};
+use crate::session::{KeyRound, SessionBot, SessionResult};
+use crate::tally::Tally;
 
 /// A shard file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -40,6 +41,8 @@ pub struct ShardSession {
     pub bots: Vec<ShardBot>,
     /// Σ net_i × net_j, row-major, as decimal strings.
     pub pairs: Vec<String>,
+    /// The rounds with the largest swings.
+    pub key_rounds: Vec<KeyRound>,
 }
 
 /// One bot's session, losslessly.
@@ -55,6 +58,10 @@ pub struct ShardBot {
     pub disqualified: bool,
     /// First faults.
     pub fault_log: Vec<FaultRecord>,
+    /// Net chips at the league's sample rounds.
+    pub series: Vec<i64>,
+    /// Counts.
+    pub tally: Tally,
 }
 
 fn to_data(s: &SessionResult) -> ShardSession {
@@ -81,9 +88,12 @@ fn to_data(s: &SessionResult) -> ShardSession {
                     rounds: b.rounds,
                     disqualified: b.disqualified,
                     fault_log: b.fault_log.clone(),
+                    series: b.series.clone(),
+                    tally: b.tally,
                 }
             })
             .collect(),
+        key_rounds: s.key_rounds.clone(),
     }
 }
 
@@ -107,10 +117,12 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
             rounds: b.rounds,
             disqualified: b.disqualified,
             fault_log: b.fault_log.clone(),
+            series: b.series.clone(),
+            tally: b.tally,
         });
     }
     let pairs = d.pairs.iter().map(big).collect::<Result<Vec<_>>>()?;
-    Ok(SessionResult { session: d.session, seed: d.seed, bots, pairs })
+    Ok(SessionResult { session: d.session, seed: d.seed, bots, pairs, key_rounds: d.key_rounds.clone() })
 }
 
 /// Parses "I/N" (0 ≤ I < N).

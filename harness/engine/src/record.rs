@@ -41,8 +41,11 @@ pub enum TableEvent {
     },
     /// A player was asked a decision and answered.
     Asked {
-        /// The box.
+        /// The box the decision is about.
         seat: u8,
+        /// The player asked (seat index; for a back bet, not the box's
+        /// holder).
+        player: u8,
         /// What was asked.
         kind: Decision,
         /// Legal actions offered (for `Act`).
@@ -52,8 +55,10 @@ pub enum TableEvent {
     },
     /// The answer could not be used; the safe default was applied.
     Fault {
-        /// The box.
+        /// The box the decision was about.
         seat: u8,
+        /// The player at fault (seat index).
+        player: u8,
         /// The round (1-based).
         round: u64,
         /// The decision that faulted.

@@ -121,6 +121,7 @@ struct BoxState {
 /// seen yet; records the question and the answer.
 fn ask_seat<R: Recorder>(
     seat: &mut Seat,
+    player: usize,
     log: &[Event],
     round: u64,
     mut header: Header,
@@ -137,6 +138,7 @@ fn ask_seat<R: Recorder>(
     seat.cursor = log.len();
     rec.record(&TableEvent::Asked {
         seat: header.seat,
+        player: player as u8,
         kind: header.kind,
         legal: header.legal,
         answer: result.as_ref().ok().copied(),
@@ -347,14 +349,14 @@ impl Table {
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        ask_seat(&mut self.seats[p], &self.log, self.round, header, hand, rec)
+        ask_seat(&mut self.seats[p], p, &self.log, self.round, header, hand, rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
     /// place (no copy on this per-decision path).
     fn ask_box<R: Recorder>(&mut self, b: usize, header: Header, h: usize, rec: &mut R) -> Result<i64, Fault> {
         let bx = &self.boxes[b];
-        ask_seat(&mut self.seats[bx.seat], &self.log, self.round, header, bx.hands[h].cards(), rec)
+        ask_seat(&mut self.seats[bx.seat], bx.seat, &self.log, self.round, header, bx.hands[h].cards(), rec)
     }
 
     /// Counts and records a fault of player `p` (about box `seat`);
@@ -368,7 +370,7 @@ impl Table {
         s.stats.faults += 1;
         let disqualify = self.fault_limit > 0 && s.stats.faults >= self.fault_limit && !s.disqualified;
         s.disqualified |= disqualify;
-        rec.record(&TableEvent::Fault { seat, round: self.round, kind, fault });
+        rec.record(&TableEvent::Fault { seat, player: p as u8, round: self.round, kind, fault });
         if disqualify {
             rec.record(&TableEvent::Disqualified { seat, round: self.round });
         }
@@ -907,13 +909,16 @@ impl Table {
             }
             Action::Split => {
                 let hand = &mut self.boxes[b].hands[h];
-                let moved = hand.cards[1];
+                let (kept, moved) = (hand.cards[0], hand.cards[1]);
                 let (bet, original) = (hand.bet, hand.original);
                 *hand = Hand::new(bet);
-                hand.push(moved);
+                hand.push(kept);
                 hand.from_split = true;
-                hand.split_aces = moved.is_ace();
-                let new_hand = Hand { original: 0, ..*hand };
+                hand.split_aces = kept.is_ace();
+                // The pair has equal values, so the totals agree; the new
+                // hand holds the second card itself (a K–Q split keeps both).
+                let mut new_hand = Hand { original: 0, ..*hand };
+                new_hand.cards[0] = moved;
                 hand.original = original;
                 self.boxes[b].hands.insert(h + 1, new_hand);
                 self.seats[seat].balance -= bet;

@@ -1,0 +1,922 @@
+//! `pitboss report RESULTS.json -o report.html`: one self-contained page
+//! (inline CSS, SVG and a little JavaScript; nothing fetched) with the
+//! standings, every bot's chips over the rounds, EV with its interval,
+//! what each bot did, its faults, and a hand viewer that steps through
+//! replayed rounds card by card.
+//!
+//! Charts are drawn here, in Rust, as SVG. The page's size does not grow
+//! with rounds: each session keeps [`crate::session::SERIES_POINTS`]
+//! balance samples per bot, and the viewer holds a handful of rounds.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::matchplay::FaultRecord;
+use crate::replay::Replayable;
+use crate::session::KeyRound;
+use crate::tally::{Tally, Wager};
+
+/// What to report.
+#[derive(Clone, Debug)]
+pub struct ReportRequest {
+    /// The league's `results.json`.
+    pub results: PathBuf,
+    /// The session whose hands the viewer shows (0-based).
+    pub session: u64,
+    /// Opening rounds of the session's first table shown beside its
+    /// deciding hands.
+    pub opening_rounds: u64,
+}
+
+/// The parts of a results file the report reads.
+#[derive(Debug, Deserialize)]
+struct Results {
+    pitboss_version: String,
+    league_file: String,
+    league_sha256: String,
+    name: String,
+    variant: String,
+    seed: u64,
+    rounds: u64,
+    session_count: u64,
+    format: String,
+    standings: Vec<StandingIn>,
+    #[serde(default)]
+    series_rounds: Vec<u64>,
+    sessions: Vec<SessionIn>,
+}
+
+#[derive(Debug, Deserialize)]
+struct StandingIn {
+    rank: usize,
+    ev_per_100: f64,
+    ci95: f64,
+    ahead_of_next: Option<bool>,
+    name: String,
+    rounds: u64,
+    net: i64,
+    balance: i64,
+    faults: u64,
+    disqualified: bool,
+    #[serde(default)]
+    fault_log: Vec<FaultRecord>,
+    #[serde(default)]
+    tally: Tally,
+}
+
+#[derive(Debug, Deserialize)]
+struct SessionIn {
+    session: u64,
+    bots: Vec<(String, SessionBotIn)>,
+    #[serde(default)]
+    key_rounds: Vec<KeyRound>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SessionBotIn {
+    #[serde(default)]
+    series: Vec<i64>,
+}
+
+/// One round for the viewer.
+#[derive(serde::Serialize)]
+struct ViewRound {
+    table: usize,
+    round: u64,
+    label: String,
+    events: Vec<Value>,
+}
+
+/// Builds the report page. Problems with the hand viewer (a bot file
+/// moved or changed since the league ran) do not stop the report: the
+/// viewer section says what is missing, and so does the returned warning.
+pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
+    let path = &req.results;
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let results: Results = serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!("{}:{}:{}: {e} (not a Pitboss results file?)", path.display(), e.line(), e.column())
+    })?;
+    if req.session >= results.session_count {
+        bail!(
+            "--session {} is outside the league: it has {} session(s), counted from 0",
+            req.session,
+            results.session_count
+        );
+    }
+    let (viewer, warning) = match hand_data(req, &results) {
+        Ok(data) => (data, None),
+        Err(e) => {
+            let reason = format!("{e:#}");
+            (serde_json::json!({ "unavailable": reason }), Some(format!("hand viewer left out: {reason}")))
+        }
+    };
+    Ok((page(&results, &viewer, req.session), warning))
+}
+
+/// Replays the session's deciding rounds and its first table's opening
+/// rounds for the viewer.
+fn hand_data(req: &ReportRequest, results: &Results) -> Result<Value> {
+    let league = Replayable::open(&req.results)?;
+    let session = req.session;
+    let seating = league.seating(session);
+    let keys = results.sessions.iter().find(|s| s.session == session).map(|s| s.key_rounds.clone()).unwrap_or_default();
+    let mut wanted: Vec<(usize, u64, String)> = Vec::new();
+    for k in &keys {
+        let label = format!("round {} · table {} · swing {} chips", k.round, k.table, chips(k.swing));
+        wanted.push((k.table, k.round, label));
+    }
+    for r in 1..=req.opening_rounds.min(results.rounds) {
+        if !wanted.iter().any(|(t, round, _)| *t == 0 && *round == r) {
+            wanted.push((0, r, format!("round {r} · table 0")));
+        }
+    }
+    let mut rounds = Vec::new();
+    for table in 0..seating.len() {
+        let mut these: Vec<u64> = wanted.iter().filter(|w| w.0 == table).map(|w| w.1).collect();
+        if these.is_empty() {
+            continue;
+        }
+        these.sort_unstable();
+        for (round, events) in league.rounds_as_json(session, table, &these)? {
+            let label = wanted.iter().find(|w| w.0 == table && w.1 == round).map(|w| w.2.clone()).unwrap_or_default();
+            rounds.push((table, round, label, events));
+        }
+    }
+    // Deciding hands first (largest swing first), then the opening rounds.
+    let order = |t: usize, r: u64| wanted.iter().position(|w| w.0 == t && w.1 == r).unwrap_or(usize::MAX);
+    rounds.sort_by_key(|(t, r, _, _)| order(*t, *r));
+    let tables: Vec<Vec<&str>> =
+        seating.iter().map(|seats| seats.iter().map(|&b| league.bots[b].0.as_str()).collect()).collect();
+    let rounds: Vec<ViewRound> =
+        rounds.into_iter().map(|(table, round, label, events)| ViewRound { table, round, label, events }).collect();
+    Ok(serde_json::json!({
+        "session": session,
+        "variant": results.variant,
+        "per": league.rules.boxes_per_player,
+        "tables": tables,
+        "rounds": rounds,
+    }))
+}
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An integer with thousands separators.
+fn chips(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    if n < 0 { format!("−{out}") } else { out }
+}
+
+/// A short axis label: 1.5k, 20M.
+fn short(v: f64) -> String {
+    let a = v.abs();
+    let (x, suffix) = if a >= 1e9 {
+        (v / 1e9, "G")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let s = if (x - x.round()).abs() < 1e-9 { format!("{}", x.round()) } else { format!("{x:.1}") };
+    format!("{}{suffix}", s.replace('-', "−"))
+}
+
+/// A percentage of `part` in `whole`.
+fn pct(part: u64, whole: u64) -> String {
+    if whole == 0 { "–".into() } else { format!("{:.1} %", 100.0 * part as f64 / whole as f64) }
+}
+
+/// Bot `i`'s colour: hues spread by the golden angle.
+fn colour(i: usize) -> String {
+    let hue = (i as f64 * 137.508) % 360.0;
+    format!("hsl({hue:.0},68%,{}%)", if (i / 7).is_multiple_of(2) { 40 } else { 30 })
+}
+
+/// Axis ticks: about `count` round numbers (1, 2 or 5 × 10ⁿ apart)
+/// covering `lo..=hi`.
+fn ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+    let span = (hi - lo).max(1e-9);
+    let raw = span / count as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| span / s <= count as f64).unwrap_or(10.0 * mag);
+    let mut out = Vec::new();
+    let mut t = (lo / step).ceil() * step;
+    while t <= hi + step * 1e-9 {
+        out.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
+        t += step;
+    }
+    out
+}
+
+const W: f64 = 960.0;
+
+/// The range most lines live in, when a few outliers (a bot that lost its
+/// whole bankroll, say) would squash everyone else into a flat band.
+/// Each item is a line's (lowest, highest, key) with `key` its final value;
+/// lines whose key lies more than six median absolute deviations from the
+/// median are left out. `None` when nothing is left out or the zoom would
+/// gain little.
+fn zoom_range(items: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
+    if items.len() < 3 {
+        return None;
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if !n.is_multiple_of(2) { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    };
+    let mid = median(items.iter().map(|i| i.2).collect());
+    let mad = median(items.iter().map(|i| (i.2 - mid).abs()).collect());
+    if mad <= 0.0 {
+        return None;
+    }
+    let kept: Vec<&(f64, f64, f64)> = items.iter().filter(|i| (i.2 - mid).abs() <= 6.0 * mad).collect();
+    if kept.len() == items.len() || kept.is_empty() {
+        return None;
+    }
+    let lo = kept.iter().map(|i| i.0).fold(0f64, f64::min);
+    let hi = kept.iter().map(|i| i.1).fold(0f64, f64::max);
+    let full_lo = items.iter().map(|i| i.0).fold(0f64, f64::min);
+    let full_hi = items.iter().map(|i| i.1).fold(0f64, f64::max);
+    ((hi - lo) * 3.0 < full_hi - full_lo && hi > lo).then_some((lo, hi))
+}
+
+/// Pads a range by 4 % (and widens an empty one).
+fn padded(lo: f64, hi: f64) -> (f64, f64) {
+    let (lo, hi) = if hi - lo < 1.0 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+    let pad = (hi - lo) * 0.04;
+    (lo - pad, hi + pad)
+}
+
+/// A line chart of net chips over rounds, one line per bot. The lines are
+/// drawn once, in an inner SVG whose view box the page switches between
+/// the full range and the zoomed one (see [`zoom_range`]); each range has
+/// its own axis labels.
+fn line_chart(rounds: &[u64], lines: &[(usize, &str, Vec<i64>)]) -> String {
+    let (h, left, right, top, bottom) = (340.0, 70.0, 12.0, 12.0, 34.0);
+    let (pw, ph) = (W - left - right, h - top - bottom);
+    let x_max = rounds.last().copied().unwrap_or(1).max(1) as f64;
+    let items: Vec<(f64, f64, f64)> = lines
+        .iter()
+        .map(|(_, _, ys)| {
+            let lo = ys.iter().copied().min().unwrap_or(0).min(0) as f64;
+            let hi = ys.iter().copied().max().unwrap_or(0).max(0) as f64;
+            (lo, hi, ys.last().copied().unwrap_or(0) as f64)
+        })
+        .collect();
+    let full = padded(items.iter().map(|i| i.0).fold(0f64, f64::min), items.iter().map(|i| i.1).fold(0f64, f64::max));
+    let zoom = zoom_range(&items).map(|(lo, hi)| padded(lo, hi));
+    // Inner y unit: the full range spans 10 000 units, so integers suffice.
+    let unit = (full.1 - full.0) / 10_000.0;
+    let iy = |v: f64| -v / unit;
+    let view = |(lo, hi): (f64, f64)| format!("0 {:.0} {pw:.0} {:.0}", iy(hi), (hi - lo) / unit);
+    let mut s = String::new();
+    let zoomed = zoom.is_some();
+    let _ = write!(
+        s,
+        r#"<svg class="chart{}" viewBox="0 0 {W} {h}" role="img" aria-label="net chips over rounds">"#,
+        if zoomed { " zoomable zoomed" } else { "" }
+    );
+    for (range, class) in [(Some(full), "full"), (zoom, "zoom")] {
+        let Some((lo, hi)) = range else { continue };
+        let py = |y: f64| top + (hi - y) / (hi - lo) * ph;
+        let _ = write!(s, r#"<g class="yaxis {class}">"#);
+        for t in ticks(lo, hi, 6) {
+            let y = py(t);
+            let line = if t == 0.0 { "zero" } else { "grid" };
+            let _ = write!(
+                s,
+                r#"<line class="{line}" x1="{left}" x2="{:.0}" y1="{y:.1}" y2="{y:.1}"/><text class="tick" x="{:.0}" y="{:.1}" text-anchor="end">{}</text>"#,
+                W - right,
+                left - 6.0,
+                y + 4.0,
+                short(t)
+            );
+        }
+        s.push_str("</g>");
+    }
+    for t in ticks(0.0, x_max, 8) {
+        let x = left + t / x_max * pw;
+        let _ = write!(
+            s,
+            r#"<line class="grid" x1="{x:.1}" x2="{x:.1}" y1="{top}" y2="{:.1}"/><text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            h - bottom,
+            h - bottom + 16.0,
+            short(t)
+        );
+    }
+    let _ = write!(s, r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="end">rounds</text>"#, W - right, h - 2.0);
+    let _ = write!(
+        s,
+        r#"<svg class="plot" x="{left}" y="{top}" width="{pw}" height="{ph}" preserveAspectRatio="none" viewBox="{}" data-full="{}"{}>"#,
+        view(if let Some(z) = zoom { z } else { full }),
+        view(full),
+        zoom.map(|z| format!(r#" data-zoom="{}""#, view(z))).unwrap_or_default()
+    );
+    for (i, name, ys) in lines {
+        let _ = write!(
+            s,
+            r#"<polyline class="line" data-bot="{i}" stroke="{}" vector-effect="non-scaling-stroke" points="0,0"#,
+            colour(*i)
+        );
+        for (x, y) in rounds.iter().zip(ys) {
+            let _ = write!(s, " {:.0},{:.0}", *x as f64 / x_max * pw, iy(*y as f64));
+        }
+        let _ = write!(s, r#""><title>{}</title></polyline>"#, esc(name));
+    }
+    s.push_str("</svg>");
+    if let Some((lo, hi)) = zoom {
+        let out = items.iter().filter(|i| i.0 < lo || i.1 > hi).count();
+        let _ = write!(
+            s,
+            r#"<text class="axis zoom" x="{:.0}" y="{:.0}">{out} line{} leave{} this range: tick “full range” to see {}</text>"#,
+            left + 8.0,
+            top + 14.0,
+            if out == 1 { "" } else { "s" },
+            if out == 1 { "s" } else { "" },
+            if out == 1 { "it" } else { "them" }
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// EV per 100 rounds with its 95 % interval, one bar per bot, in rank
+/// order. Outliers far beyond the rest are cut at the edge (marked, with
+/// their true value beside them) so the rest stay readable.
+fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
+    let row = 24.0;
+    let (label_w, right, top, bottom) = (190.0, 90.0, 8.0, 30.0);
+    let h = top + bottom + row * results.standings.len() as f64;
+    let items: Vec<(f64, f64, f64)> =
+        results.standings.iter().map(|s| (s.ev_per_100 - s.ci95, s.ev_per_100 + s.ci95, s.ev_per_100)).collect();
+    let full = (items.iter().map(|i| i.0).fold(0f64, f64::min), items.iter().map(|i| i.1).fold(0f64, f64::max));
+    let (lo, hi) = zoom_range(&items).unwrap_or(full);
+    let (lo, hi) = if hi - lo < 1e-6 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+    let pad = (hi - lo) * 0.03;
+    let (lo, hi) = (lo - pad, hi + pad);
+    let px = |x: f64| label_w + (x.clamp(lo, hi) - lo) / (hi - lo) * (W - label_w - right);
+    let mut s = String::new();
+    let _ = write!(s, r#"<svg class="chart" viewBox="0 0 {W} {h:.0}" role="img" aria-label="EV per 100 rounds">"#);
+    for t in ticks(lo, hi, 8) {
+        let x = px(t);
+        let class = if t == 0.0 { "zero" } else { "grid" };
+        let _ = write!(
+            s,
+            r#"<line class="{class}" x1="{x:.1}" x2="{x:.1}" y1="{top}" y2="{:.1}"/><text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            h - bottom,
+            h - bottom + 16.0,
+            short(t)
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="end">chips per 100 rounds</text>"#,
+        W - 4.0,
+        h - 2.0
+    );
+    for (k, st) in results.standings.iter().enumerate() {
+        let i = index(&st.name);
+        let y = top + row * k as f64;
+        let (a, b) = (px(0.0).min(px(st.ev_per_100)), px(0.0).max(px(st.ev_per_100)));
+        let name: String = if st.name.chars().count() > 26 {
+            st.name.chars().take(25).chain(['…']).collect()
+        } else {
+            st.name.clone()
+        };
+        let (w_lo, w_hi) = (px(st.ev_per_100 - st.ci95), px(st.ev_per_100 + st.ci95));
+        let cy = y + row / 2.0;
+        let cut = st.ev_per_100 < lo || st.ev_per_100 > hi;
+        let _ = write!(
+            s,
+            r#"<g class="bar" data-bot="{i}"><title>{}: {:+.2} ± {:.2}</title><text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{a:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
+            esc(&st.name),
+            st.ev_per_100,
+            st.ci95,
+            label_w - 8.0,
+            cy + 4.0,
+            esc(&name),
+            y + 5.0,
+            (b - a).max(1.0),
+            row - 10.0,
+            colour(i),
+        );
+        if cut {
+            // A zig-zag where the bar leaves the chart.
+            let x = if st.ev_per_100 < lo { a + 6.0 } else { b - 6.0 };
+            let _ = write!(s, r#"<path class="cut" d="M{:.1} {:.1} l4 4 l-4 4 l4 4 l-4 4"/>"#, x - 2.0, y + 4.0);
+        } else {
+            let _ = write!(
+                s,
+                r#"<line class="whisker" x1="{w_lo:.1}" x2="{w_hi:.1}" y1="{cy:.1}" y2="{cy:.1}"/><line class="whisker" x1="{w_lo:.1}" x2="{w_lo:.1}" y1="{:.1}" y2="{:.1}"/><line class="whisker" x1="{w_hi:.1}" x2="{w_hi:.1}" y1="{:.1}" y2="{:.1}"/>"#,
+                cy - 6.0,
+                cy + 6.0,
+                cy - 6.0,
+                cy + 6.0,
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<text class="value" x="{:.1}" y="{:.1}">{:+.2}{}</text></g>"#,
+            if cut { b.max(px(0.0)) + 6.0 } else { w_hi.max(b) + 6.0 },
+            cy + 4.0,
+            st.ev_per_100,
+            if cut { " (off the scale)" } else { "" }
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn wager_cells(w: &Wager) -> String {
+    if w.placed == 0 {
+        return "<td class=n>0</td><td class=n>–</td><td class=n>–</td>".into();
+    }
+    format!(
+        "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td>",
+        chips(w.placed as i64),
+        pct(w.won, w.placed),
+        signed(w.net())
+    )
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 { format!("+{}", chips(n)) } else { chips(n) }
+}
+
+/// The whole page.
+fn page(r: &Results, viewer: &Value, session: u64) -> String {
+    // Colours follow the league's bot order (the order of each session's
+    // `bots`), so a bot keeps its colour whatever its rank.
+    let order: Vec<String> = r
+        .sessions
+        .first()
+        .map(|s| s.bots.iter().map(|(n, _)| n.clone()).collect())
+        .unwrap_or_else(|| r.standings.iter().map(|s| s.name.clone()).collect());
+    let index = |name: &str| order.iter().position(|n| n == name).unwrap_or(0);
+    let swatch = |name: &str| format!(r#"<span class="sw" style="background:{}"></span>"#, colour(index(name)));
+
+    let mut h = String::with_capacity(256 * 1024);
+    let _ = write!(
+        h,
+        r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>{} — Pitboss report</title><style>{CSS}</style></head><body><main>"#,
+        esc(&r.name)
+    );
+    let _ = write!(
+        h,
+        r#"<header><h1>{}</h1><p class="meta">{} · {} format · {} session{} × {} rounds · seed {} · {} bots</p></header>"#,
+        esc(&r.name),
+        esc(&r.variant),
+        esc(&r.format),
+        r.session_count,
+        if r.session_count == 1 { "" } else { "s" },
+        chips(r.rounds as i64),
+        r.seed,
+        r.standings.len()
+    );
+
+    // Standings.
+    h.push_str(r#"<section id="standings"><h2>Standings</h2><table class="standings"><thead><tr><th>#</th><th class=l>bot</th><th>final chips</th><th>net</th><th>rounds</th><th>EV / 100 rounds (95 %)</th><th title="significantly ahead of the next bot (paired difference, 95 %)">vs next</th><th>faults</th></tr></thead><tbody>"#);
+    for s in &r.standings {
+        let rank = if s.disqualified { "DQ".to_string() } else { s.rank.to_string() };
+        let mark = match s.ahead_of_next {
+            Some(true) => r#"<span class="ahead" title="significantly ahead of the next bot">&gt;</span>"#,
+            Some(false) => r#"<span title="not significantly ahead of the next bot">≈</span>"#,
+            None => "",
+        };
+        let _ = write!(
+            h,
+            r#"<tr{}><td>{rank}</td><td class=l>{}{}</td><td class=n>{}</td><td class="n {}">{}</td><td class=n>{}</td><td class=n>{:+.2} ± {:.2}</td><td class=c>{mark}</td><td class=n>{}{}</td></tr>"#,
+            if s.disqualified { r#" class="dq""# } else { "" },
+            swatch(&s.name),
+            esc(&s.name),
+            chips(s.balance),
+            if s.net < 0 { "neg" } else { "pos" },
+            signed(s.net),
+            chips(s.rounds as i64),
+            s.ev_per_100,
+            s.ci95,
+            chips(s.faults as i64),
+            if s.disqualified { " DQ" } else { "" }
+        );
+    }
+    h.push_str("</tbody></table></section>");
+
+    // EV chart.
+    h.push_str(r#"<section id="ev"><h2>EV per 100 rounds</h2><p class="note">Bars: net chips per 100 rounds; whiskers: the 95 % confidence interval.</p>"#);
+    h.push_str(&ev_chart(r, &index));
+    h.push_str("</section>");
+
+    // Balance charts.
+    h.push_str(r#"<section id="balances"><h2>Chips over the rounds</h2>"#);
+    if r.series_rounds.is_empty() || r.sessions.iter().all(|s| s.bots.iter().all(|(_, b)| b.series.is_empty())) {
+        h.push_str(r#"<p class="note">This results file holds no balance series (written by an older Pitboss).</p>"#);
+    } else {
+        h.push_str(r#"<p class="note">Net chips of every bot, sampled at evenly spaced rounds. Every session starts from the bankroll; “all sessions” adds the sessions up round by round. <label>Show <select id="series-pick"><option value="all">all sessions (sum)</option>"#);
+        for s in &r.sessions {
+            let _ = write!(h, r#"<option value="{0}">session {0}</option>"#, s.session);
+        }
+        h.push_str(r#"</select></label> <label><input type="checkbox" id="full-range"> full range</label> (by default the vertical axis leaves out far-off lines, such as a bot that lost its whole bankroll)</p>"#);
+        let n = order.len();
+        let mut sum = vec![vec![0i64; r.series_rounds.len()]; n];
+        for s in &r.sessions {
+            for (i, (_, b)) in s.bots.iter().enumerate().take(n) {
+                for (acc, v) in sum[i].iter_mut().zip(&b.series) {
+                    *acc += v;
+                }
+            }
+        }
+        let lines: Vec<(usize, &str, Vec<i64>)> =
+            order.iter().enumerate().map(|(i, name)| (i, name.as_str(), sum[i].clone())).collect();
+        let _ =
+            write!(h, r#"<figure class="series" data-session="all">{}</figure>"#, line_chart(&r.series_rounds, &lines));
+        for s in &r.sessions {
+            let lines: Vec<(usize, &str, Vec<i64>)> =
+                s.bots.iter().enumerate().map(|(i, (name, b))| (i, name.as_str(), b.series.clone())).collect();
+            let _ = write!(
+                h,
+                r#"<figure class="series" data-session="{}" hidden>{}</figure>"#,
+                s.session,
+                line_chart(&r.series_rounds, &lines)
+            );
+        }
+        h.push_str(r#"<ul class="legend">"#);
+        for (i, name) in order.iter().enumerate() {
+            let _ = write!(h, r#"<li data-bot="{i}">{}{}</li>"#, swatch(name), esc(name));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("</section>");
+
+    // Play.
+    h.push_str(r#"<section id="play"><h2>How each bot played</h2><div class="scroll"><table><thead><tr><th class=l>bot</th><th>hands</th><th>won</th><th>pushed</th><th>lost</th><th>blackjacks</th><th>busts</th><th>doubles</th><th>splits</th><th>surrenders</th></tr></thead><tbody>"#);
+    for s in &r.standings {
+        let t = &s.tally;
+        let hands = t.hands.total();
+        let _ = write!(
+            h,
+            r#"<tr><td class=l>{}{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>"#,
+            swatch(&s.name),
+            esc(&s.name),
+            chips(hands as i64),
+            pct(t.hands.wins(), hands),
+            pct(t.hands.push, hands),
+            pct(t.hands.losses(), hands),
+            chips((t.hands.blackjack + t.hands.even_money) as i64),
+            chips(t.hands.bust as i64),
+            chips(t.actions.double as i64),
+            chips(t.actions.split as i64),
+            chips(t.actions.surrender as i64),
+        );
+    }
+    h.push_str("</tbody></table></div>");
+
+    // Extra bets: only the kinds this league offered.
+    type Bet = fn(&Tally) -> (u64, &Wager);
+    let extras: [(&str, Bet); 3] = [
+        ("insurance", |t| (t.decisions.insurance, &t.insurance)),
+        ("side bets", |t| (t.decisions.side_bet, &t.side_bets)),
+        ("back bets", |t| (t.decisions.back_bet, &t.back_bets)),
+    ];
+    let offered: Vec<&(&str, Bet)> = extras
+        .iter()
+        .filter(|(_, get)| r.standings.iter().any(|s| get(&s.tally).0 > 0 || get(&s.tally).1.placed > 0))
+        .collect();
+    if !offered.is_empty() {
+        h.push_str(r#"<h3>Insurance, side and back bets</h3><div class="scroll"><table><thead><tr><th class=l rowspan=2>bot</th>"#);
+        for (name, _) in &offered {
+            let _ = write!(h, "<th colspan=4>{name}</th>");
+        }
+        h.push_str("</tr><tr>");
+        for _ in &offered {
+            h.push_str("<th>offered</th><th>taken</th><th>won</th><th>net chips</th>");
+        }
+        h.push_str("</tr></thead><tbody>");
+        for s in &r.standings {
+            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
+            for (_, get) in &offered {
+                let (asked, w) = get(&s.tally);
+                let _ = write!(h, "<td class=n>{}</td>{}", chips(asked as i64), wager_cells(w));
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</tbody></table></div>");
+    }
+
+    // Decisions by kind: only the kinds this league asked.
+    type Get = fn(&Tally) -> u64;
+    let kinds: [(&str, Get); 8] = [
+        ("bet", |t| t.decisions.bet),
+        ("side bet", |t| t.decisions.side_bet),
+        ("back bet", |t| t.decisions.back_bet),
+        ("insurance", |t| t.decisions.insurance),
+        ("even money", |t| t.decisions.even_money),
+        ("act", |t| t.decisions.act),
+        ("banker double", |t| t.decisions.banker_double),
+        ("banker draw", |t| t.decisions.banker_draw),
+    ];
+    let asked: Vec<&(&str, Get)> =
+        kinds.iter().filter(|(_, get)| r.standings.iter().any(|s| get(&s.tally) > 0)).collect();
+    h.push_str(r#"<h3>Decisions by kind</h3><div class="scroll"><table><thead><tr><th class=l>bot</th>"#);
+    for (name, _) in &asked {
+        let _ = write!(h, "<th>{name}</th>");
+    }
+    h.push_str("<th>hit</th><th>stand</th><th>all</th></tr></thead><tbody>");
+    for s in &r.standings {
+        let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
+        let mut all = 0;
+        for (_, get) in &asked {
+            all += get(&s.tally);
+            let _ = write!(h, "<td class=n>{}</td>", chips(get(&s.tally) as i64));
+        }
+        let _ = write!(
+            h,
+            "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
+            chips(s.tally.actions.hit as i64),
+            chips(s.tally.actions.stand as i64),
+            chips(all as i64)
+        );
+    }
+    h.push_str("</tbody></table></div></section>");
+
+    // Faults.
+    h.push_str(r#"<section id="faults"><h2>Faults</h2>"#);
+    let faulty: Vec<&StandingIn> = r.standings.iter().filter(|s| s.faults > 0).collect();
+    if faulty.is_empty() {
+        h.push_str(r#"<p class="note">No bot faulted: every answer was legal and in time.</p>"#);
+    }
+    for s in faulty {
+        let f = &s.tally.faults;
+        let by_kind: Vec<String> = [
+            ("illegal", f.illegal),
+            ("trap", f.trap),
+            ("out of fuel", f.out_of_fuel),
+            ("memory", f.memory),
+            ("timeout", f.timeout),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| format!("{} {k}", chips(*n as i64)))
+        .collect();
+        let _ = write!(
+            h,
+            r#"<details class="fault"><summary>{}<b>{}</b>: {} fault{} ({}){}</summary><ol>"#,
+            swatch(&s.name),
+            esc(&s.name),
+            chips(s.faults as i64),
+            if s.faults == 1 { "" } else { "s" },
+            by_kind.join(", "),
+            if s.disqualified { " — disqualified at the fault limit" } else { "" }
+        );
+        for rec in s.fault_log.iter().take(10) {
+            let _ = write!(
+                h,
+                "<li>session {}, round {}, {} ({}): {}</li>",
+                rec.session,
+                chips(rec.round as i64),
+                esc(&rec.decision),
+                esc(&rec.kind),
+                esc(&rec.message)
+            );
+        }
+        h.push_str("</ol></details>");
+    }
+    h.push_str("</section>");
+
+    // Hand viewer.
+    let _ = write!(
+        h,
+        r#"<section id="hands"><h2>Hands of session {session}</h2><p class="note">The session's deciding hands (largest swing of one bot's chips) and its opening rounds, replayed from the league and bot files exactly as <code>pitboss replay</code> does. Step with the buttons or the arrow keys.</p><div id="viewer"><div class="controls"><select id="round-pick" aria-label="round"></select><button id="prev" title="step back (←)">◀ step</button><button id="next" title="step forward (→)">step ▶</button><button id="end" title="whole round">to the end ▶▶</button><span id="counter"></span></div><div id="felt"></div><p id="caption"></p></div></section>"#
+    );
+    let _ = write!(
+        h,
+        r#"<footer><p>Reproduce: <code>pitboss run {}</code> (league SHA-256 <code>{}</code>) · replay a hand: <code>pitboss replay results.json --session S --table T --round R</code> · Pitboss {}</p></footer>"#,
+        esc(&r.league_file),
+        esc(&r.league_sha256[..r.league_sha256.len().min(16)]),
+        esc(&r.pitboss_version)
+    );
+    // `</` must not close the script element early.
+    let data = viewer.to_string().replace("</", "<\\/");
+    let _ = write!(
+        h,
+        r#"<script type="application/json" id="hand-data">{data}</script><script>{JS}</script></main></body></html>"#
+    );
+    h
+}
+
+/// Writes the report of `req` to `out` (atomically); returns the warning
+/// about the hand viewer, if any.
+pub fn write_report(req: &ReportRequest, out: &Path) -> Result<Option<String>> {
+    let (html, warning) = report(req)?;
+    crate::report::write_text(out, &html)?;
+    Ok(warning)
+}
+
+const CSS: &str = r#"
+:root{--ink:#1d2330;--muted:#5b6475;--line:#d9dde5;--felt:#0f5e3a;--bg:#f6f7f9}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:1080px;margin:0 auto;padding:24px 20px 48px}
+h1{margin:0 0 4px;font-size:28px}
+h2{margin:0 0 10px;font-size:20px}
+h3{margin:18px 0 8px;font-size:16px}
+.meta,.note{color:var(--muted);margin:4px 0 12px}
+section{background:#fff;border:1px solid var(--line);border-radius:10px;padding:16px 18px;margin:18px 0}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th{font-size:13px;color:var(--muted);font-weight:600}
+th.l,td.l{text-align:left}
+td.c{text-align:center}
+td.neg{color:#b3261e} td.pos{color:#1b7a3d}
+tr.dq td{color:var(--muted);text-decoration:line-through}
+tr.dq td:first-child{text-decoration:none;font-weight:700;color:#b3261e}
+.ahead{font-weight:700;color:#1b7a3d}
+.scroll{overflow-x:auto}
+.sw{display:inline-block;width:11px;height:11px;border-radius:3px;margin-right:7px;vertical-align:-1px}
+svg.chart{width:100%;height:auto;display:block}
+.grid{stroke:#eceef2;stroke-width:1}
+.zero{stroke:#8a92a3;stroke-width:1;stroke-dasharray:4 3}
+.tick{font-size:12px;fill:var(--muted)}
+.axis{font-size:12px;fill:var(--muted)}
+.label{font-size:13px;fill:var(--ink)}
+.value{font-size:12px;fill:var(--ink)}
+.whisker{stroke:#1d2330;stroke-width:1.3}
+.cut{fill:none;stroke:#fff;stroke-width:2.5}
+svg.zoomable:not(.zoomed) .zoom,svg.zoomed .full{display:none}
+.line{fill:none;stroke-width:1.6;stroke-linejoin:round}
+svg.dim .line{opacity:.15} svg.dim .line.hot{opacity:1;stroke-width:2.6}
+figure{margin:0}
+.legend{list-style:none;padding:0;margin:10px 0 0;display:flex;flex-wrap:wrap;gap:4px 14px;font-size:13px}
+.legend li{cursor:default}
+details.fault{margin:6px 0} details.fault ol{margin:6px 0 6px 18px;color:var(--muted);font-size:13px}
+code{font:13px ui-monospace,SFMono-Regular,Menlo,monospace;background:#eef0f4;padding:1px 4px;border-radius:4px}
+footer{color:var(--muted);font-size:13px}
+.controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin-bottom:10px}
+.controls select{max-width:100%}
+button{font:inherit;padding:4px 12px;border:1px solid #b8bfcc;border-radius:6px;background:#fff;cursor:pointer}
+button:hover{background:#eef0f4}
+#counter{color:var(--muted);font-size:13px}
+#felt{background:radial-gradient(ellipse at top,#17804f,var(--felt));border-radius:14px;padding:16px;color:#fff;min-height:230px}
+.dealer{display:flex;gap:16px;align-items:center;margin-bottom:18px;flex-wrap:wrap}
+.who{font-weight:600;font-size:13px;opacity:.95}
+.boxes{display:flex;gap:12px;flex-wrap:wrap}
+.box{background:rgba(0,0,0,.18);border-radius:10px;padding:8px 10px;min-width:150px}
+.box .who{margin-bottom:4px}
+.hand{margin:4px 0}
+.cards{display:flex;gap:4px;min-height:62px}
+.card{width:42px;height:60px;border-radius:6px;background:#fff;color:#1d2330;border:1px solid #c9ced8;box-shadow:0 1px 2px rgba(0,0,0,.35);position:relative;font-weight:700}
+.card .r{position:absolute;left:5px;top:3px;font-size:14px}
+.card .m{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;font-size:22px}
+.card.hidden{background:#fff6d9}
+.card.back{background:repeating-linear-gradient(45deg,#2b4c9a,#2b4c9a 4px,#3c61b8 4px,#3c61b8 8px);border-color:#20397a}
+.card.back *{display:none}
+.card.new{outline:3px solid #ffd54a}
+.info{font-size:12px;opacity:.9;margin-top:2px}
+.res{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;font-size:12px;background:rgba(255,255,255,.18)}
+.res.win{background:#2e9d5b} .res.lose{background:#b3261e}
+#caption{margin:10px 0 0;min-height:1.4em}
+"#;
+
+const JS: &str = r#"
+(function(){
+var pick=document.getElementById('series-pick'),fullRange=document.getElementById('full-range');
+function setRange(){document.querySelectorAll('svg.zoomable').forEach(function(svg){var full=fullRange.checked;svg.classList.toggle('zoomed',!full);var p=svg.querySelector('svg.plot');p.setAttribute('viewBox',full?p.dataset.full:p.dataset.zoom);});}
+if(fullRange){fullRange.addEventListener('change',setRange);}
+function showSeries(){var v=pick?pick.value:'all';document.querySelectorAll('figure.series').forEach(function(f){f.hidden=f.dataset.session!==v;});}
+if(pick){pick.addEventListener('change',showSeries);}
+document.querySelectorAll('.legend li').forEach(function(li){
+ li.addEventListener('mouseenter',function(){document.querySelectorAll('figure.series svg').forEach(function(s){s.classList.add('dim');s.querySelectorAll('.line').forEach(function(l){l.classList.toggle('hot',l.dataset.bot===li.dataset.bot);});});});
+ li.addEventListener('mouseleave',function(){document.querySelectorAll('figure.series svg').forEach(function(s){s.classList.remove('dim');});});
+});
+var data=JSON.parse(document.getElementById('hand-data').textContent);
+var felt=document.getElementById('felt'),cap=document.getElementById('caption'),sel=document.getElementById('round-pick'),counter=document.getElementById('counter');
+if(data.unavailable){felt.textContent='Hand viewer unavailable: '+data.unavailable;['prev','next','end'].forEach(function(id){document.getElementById(id).disabled=true;});sel.disabled=true;return;}
+data.rounds.forEach(function(r,i){var o=document.createElement('option');o.value=i;o.textContent=r.label;sel.appendChild(o);});
+var ri=0,step=0;
+function rank(c){return c==='T'?'10':c;}
+function who(r,box){var names=data.tables[r.table]||[];var n=names[Math.floor(box/data.per)];return (n||'?')+(data.per>1?' · box '+box:'');}
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=text;return e;}
+function card(c){var d=el('div','card'+(c.down?' back':'')+(c.hidden?' hidden':'')+(c.fresh?' new':''));d.appendChild(el('span','r',rank(c.c)));d.appendChild(el('span','m',rank(c.c)));if(c.hidden)d.title='face down: only observers see it';return d;}
+function describe(r,e){var b=e.box!==undefined?who(r,e.box):(e.seat!==undefined&&e.seat!==null?who(r,e.seat):'');
+ switch(e.event){
+ case 'round-start':return 'Round '+r.round+' begins.';
+ case 'shuffle':return 'The shoe is shuffled ('+e.kind+').';
+ case 'bet':return b+' bets '+e.amount+'.';
+ case 'card':return b+' is dealt '+rank(e.card)+'.';
+ case 'dealer-card':return e.face_down?'The dealer takes a hole card, face down.':'The dealer is dealt '+rank(e.card)+'.';
+ case 'hole-revealed':return 'The hole card is turned up: '+rank(e.card)+'.';
+ case 'hidden-card':return (e.seat===null?'The banker':b)+' takes a card face down ('+rank(e.card)+').';
+ case 'revealed':return b+' shows the hidden '+rank(e.card)+'.';
+ case 'asked':return b+' is asked: '+e.decision+(e.legal&&e.legal.length?' ('+e.legal.join(', ')+')':'')+' → '+(e.answer===null?'no answer':e.answer)+'.';
+ case 'acted':return b+' '+(e.action==='hit'?'hits':e.action==='stand'?'stands':e.action==='double'?'doubles':e.action==='split'?'splits':'surrenders')+'.';
+ case 'settled':return b+(data.per>1||e.hand>0?' hand '+e.hand:'')+': '+e.outcome+', bet '+e.bet+', '+e.returned+' back ('+(e.returned-e.bet>=0?'+':'')+(e.returned-e.bet)+').';
+ case 'insurance':return b+' insures for '+e.amount+'.';
+ case 'insurance-settled':return b+': insurance returns '+e.returned+'.';
+ case 'side-bet':return b+' bets '+e.amount+' on '+e.side+' 13.';
+ case 'side-bet-settled':return b+': side bet returns '+e.returned+'.';
+ case 'back-bet':return who(r,e.player*data.per)+' bets '+e.amount+' behind '+b+'.';
+ case 'back-settled':return 'Back bet on '+b+' returns '+e.returned+' of '+e.stake+'.';
+ case 'banker':return (e.seat===null?'The house':who(r,e.seat))+' holds the bank.';
+ case 'banker-doubled':return 'The banker doubles every stake.';
+ case 'fault':return b+' FAULT in '+e.decision+' ('+e.kind+'): '+e.message;
+ case 'disqualified':return b+' is disqualified.';
+ case 'round-void':return 'The deck ran out: the round is void, stakes returned.';
+ case 'round-end':return 'Round '+r.round+' ends.';
+ }return e.event;}
+function render(){
+ var r=data.rounds[ri];if(!r){felt.textContent='No rounds recorded.';return;}
+ var dealer=[],boxes={},order=[],banker=null,doubled=false;
+ function box(i){if(!boxes[i]){boxes[i]={hands:[],bet:0,notes:[]};order.push(i);}return boxes[i];}
+ function hand(bx,h){while(bx.hands.length<=h)bx.hands.push({cards:[],res:null});return bx.hands[h];}
+ for(var i=0;i<step;i++){var e=r.events[i],fresh=i===step-1;
+  switch(e.event){
+  case 'bet':box(e.box).bet+=e.amount;break;
+  case 'card':hand(box(e.box),e.hand).cards.push({c:e.card,fresh:fresh});break;
+  case 'dealer-card':dealer.push({c:e.card,down:e.face_down,fresh:fresh});break;
+  case 'hole-revealed':var d=dealer.filter(function(c){return c.down;})[0];if(d){d.down=false;d.fresh=fresh;}else dealer.push({c:e.card,fresh:fresh});break;
+  case 'hidden-card':if(e.seat===null)dealer.push({c:e.card,down:true,fresh:fresh});else hand(box(e.seat),0).cards.push({c:e.card,hidden:true,fresh:fresh});break;
+  case 'revealed':var hc=hand(box(e.seat),0).cards.filter(function(c){return c.hidden;})[0];if(hc){hc.hidden=false;hc.fresh=fresh;}break;
+  case 'acted':var bx=box(e.box);if(e.action==='split'){var hh=hand(bx,e.hand);var moved=hh.cards.pop();bx.hands.splice(e.hand+1,0,{cards:[moved],res:null});}else if(e.action==='double'){hand(bx,e.hand).doubled=true;}break;
+  case 'settled':hand(box(e.box),e.hand).res={o:e.outcome,net:e.returned-e.bet};break;
+  case 'insurance':box(e.box).notes.push('insured '+e.amount);break;
+  case 'insurance-settled':box(e.box).notes.push('insurance returns '+e.returned);break;
+  case 'side-bet':box(e.box).notes.push(e.side+' 13: '+e.amount);break;
+  case 'side-bet-settled':box(e.box).notes.push('side bet returns '+e.returned);break;
+  case 'back-bet':box(e.box).notes.push(who(r,e.player*data.per)+' behind: '+e.amount);break;
+  case 'fault':box(e.box).notes.push('fault: '+e.kind);break;
+  case 'banker':banker=e.seat;break;
+  case 'banker-doubled':doubled=true;break;
+  }}
+ felt.textContent='';
+ var dl=el('div','dealer');var dn=data.variant==='norwegian-home'?(banker===null?'Banker: the house':'Banker: '+who(r,banker))+(doubled?' (doubled)':''):'Dealer';dl.appendChild(el('span','who',dn));
+ var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);felt.appendChild(dl);
+ var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
+  bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);
+   if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),h.res.o+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
+   d.appendChild(hd);});
+  bx.notes.forEach(function(n){d.appendChild(el('div','info',n));});bs.appendChild(d);});
+ felt.appendChild(bs);
+ cap.textContent=step===0?r.label+' — press step ▶':describe(r,r.events[step-1]);
+ counter.textContent='event '+step+' of '+r.events.length;
+}
+function go(n){var r=data.rounds[ri];step=Math.max(0,Math.min(r.events.length,n));render();}
+document.getElementById('next').onclick=function(){go(step+1);};
+document.getElementById('prev').onclick=function(){go(step-1);};
+document.getElementById('end').onclick=function(){go(1e9);};
+sel.onchange=function(){ri=+sel.value;step=0;render();};
+document.addEventListener('keydown',function(e){if(e.target.tagName==='SELECT')return;if(e.key==='ArrowRight')go(step+1);if(e.key==='ArrowLeft')go(step-1);});
+render();
+})();
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chips_group_thousands_and_keep_the_sign() {
+        assert_eq!(chips(0), "0");
+        assert_eq!(chips(999), "999");
+        assert_eq!(chips(1_234_567), "1,234,567");
+        assert_eq!(chips(-1000), "−1,000");
+    }
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(ticks(0.0, 10.0, 5), [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let t = ticks(-3300.0, 1200.0, 6);
+        assert_eq!(t.first(), Some(&-3000.0));
+        assert!(t.contains(&0.0));
+    }
+
+    #[test]
+    fn names_are_escaped() {
+        assert_eq!(esc("<b>\"x\" & 'y'</b>"), "&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;");
+    }
+}

@@ -1,0 +1,342 @@
+//! What each bot did and how it fared, counted while a table plays:
+//! decisions by kind, hand outcomes, actions, insurance, side and back
+//! bets, faults by kind. Exact integer counts, merged by addition, so a
+//! league's tallies are the same for any thread count or sharding.
+
+use pitboss_engine::{Outcome, Recorder, TableEvent};
+use pitboss_sdk::{Action, Decision};
+use serde::{Deserialize, Serialize};
+
+use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
+
+/// Decisions a bot was asked, by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Decisions {
+    pub bet: u64,
+    pub side_bet: u64,
+    pub back_bet: u64,
+    pub insurance: u64,
+    pub even_money: u64,
+    pub act: u64,
+    pub banker_double: u64,
+    pub banker_draw: u64,
+}
+
+/// How the bot's hands ended (a split hand counts as a hand).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Hands {
+    pub win: u64,
+    pub blackjack: u64,
+    pub even_money: u64,
+    pub push: u64,
+    pub lose: u64,
+    pub bust: u64,
+    pub surrender: u64,
+    pub dealer_blackjack: u64,
+}
+
+impl Hands {
+    /// Every hand settled.
+    pub fn total(&self) -> u64 {
+        self.wins() + self.push + self.losses()
+    }
+
+    /// Hands that returned more than their stake.
+    pub fn wins(&self) -> u64 {
+        self.win + self.blackjack + self.even_money
+    }
+
+    /// Hands that returned less than their stake.
+    pub fn losses(&self) -> u64 {
+        self.lose + self.bust + self.surrender + self.dealer_blackjack
+    }
+}
+
+/// Actions the bot applied to its hands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Actions {
+    pub stand: u64,
+    pub hit: u64,
+    pub double: u64,
+    pub split: u64,
+    pub surrender: u64,
+}
+
+/// A kind of extra bet: how often placed and won, chips staked and
+/// returned (stakes included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wager {
+    pub placed: u64,
+    pub won: u64,
+    pub staked: i64,
+    pub returned: i64,
+}
+
+impl Wager {
+    /// Net chips from this kind of bet.
+    pub fn net(&self) -> i64 {
+        self.returned - self.staked
+    }
+}
+
+/// Faults by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct FaultKinds {
+    pub illegal: u64,
+    pub trap: u64,
+    pub out_of_fuel: u64,
+    pub memory: u64,
+    pub timeout: u64,
+}
+
+/// Everything counted about one bot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Tally {
+    pub decisions: Decisions,
+    pub hands: Hands,
+    pub actions: Actions,
+    pub insurance: Wager,
+    pub side_bets: Wager,
+    pub back_bets: Wager,
+    pub faults: FaultKinds,
+}
+
+impl Tally {
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &Tally) {
+        let (d, o) = (&mut self.decisions, &other.decisions);
+        d.bet += o.bet;
+        d.side_bet += o.side_bet;
+        d.back_bet += o.back_bet;
+        d.insurance += o.insurance;
+        d.even_money += o.even_money;
+        d.act += o.act;
+        d.banker_double += o.banker_double;
+        d.banker_draw += o.banker_draw;
+        let (h, o) = (&mut self.hands, &other.hands);
+        h.win += o.win;
+        h.blackjack += o.blackjack;
+        h.even_money += o.even_money;
+        h.push += o.push;
+        h.lose += o.lose;
+        h.bust += o.bust;
+        h.surrender += o.surrender;
+        h.dealer_blackjack += o.dealer_blackjack;
+        let (a, o) = (&mut self.actions, &other.actions);
+        a.stand += o.stand;
+        a.hit += o.hit;
+        a.double += o.double;
+        a.split += o.split;
+        a.surrender += o.surrender;
+        for (w, o) in [
+            (&mut self.insurance, &other.insurance),
+            (&mut self.side_bets, &other.side_bets),
+            (&mut self.back_bets, &other.back_bets),
+        ] {
+            w.placed += o.placed;
+            w.won += o.won;
+            w.staked += o.staked;
+            w.returned += o.returned;
+        }
+        let (f, o) = (&mut self.faults, &other.faults);
+        f.illegal += o.illegal;
+        f.trap += o.trap;
+        f.out_of_fuel += o.out_of_fuel;
+        f.memory += o.memory;
+        f.timeout += o.timeout;
+    }
+
+    /// Counts one event that concerns this bot.
+    #[inline]
+    fn count(&mut self, event: &TableEvent) {
+        match event {
+            TableEvent::Asked { kind, .. } => {
+                let d = &mut self.decisions;
+                match kind {
+                    Decision::Observe => {}
+                    Decision::Bet => d.bet += 1,
+                    Decision::SideBet => d.side_bet += 1,
+                    Decision::BackBet => d.back_bet += 1,
+                    Decision::Insurance => d.insurance += 1,
+                    Decision::EvenMoney => d.even_money += 1,
+                    Decision::Act => d.act += 1,
+                    Decision::BankerDouble => d.banker_double += 1,
+                    Decision::BankerDraw => d.banker_draw += 1,
+                }
+            }
+            TableEvent::Acted { action, .. } => {
+                let a = &mut self.actions;
+                match action {
+                    Action::Stand => a.stand += 1,
+                    Action::Hit => a.hit += 1,
+                    Action::Double => a.double += 1,
+                    Action::Split => a.split += 1,
+                    Action::Surrender => a.surrender += 1,
+                }
+            }
+            TableEvent::Settled { outcome, .. } => {
+                let h = &mut self.hands;
+                match outcome {
+                    Outcome::Win => h.win += 1,
+                    Outcome::Blackjack => h.blackjack += 1,
+                    Outcome::EvenMoney => h.even_money += 1,
+                    Outcome::Push => h.push += 1,
+                    Outcome::Lose => h.lose += 1,
+                    Outcome::Bust => h.bust += 1,
+                    Outcome::Surrender => h.surrender += 1,
+                    Outcome::DealerBlackjack => h.dealer_blackjack += 1,
+                }
+            }
+            TableEvent::Insurance { amount, .. } => place(&mut self.insurance, *amount),
+            TableEvent::InsuranceSettled { returned, .. } => settle(&mut self.insurance, *returned),
+            TableEvent::SideBet { amount, .. } => place(&mut self.side_bets, *amount),
+            TableEvent::SideBetSettled { returned, .. } => settle(&mut self.side_bets, *returned),
+            // A back stake may grow (following a double) or split in two
+            // (following a split) after it is placed, so its chips are
+            // counted when each part settles.
+            TableEvent::BackBet { .. } => self.back_bets.placed += 1,
+            TableEvent::BackSettled { stake, returned, .. } => {
+                let w = &mut self.back_bets;
+                w.staked += stake;
+                w.returned += returned;
+                w.won += u64::from(returned > stake);
+            }
+            TableEvent::Fault { fault, .. } => {
+                let f = &mut self.faults;
+                match fault.kind {
+                    pitboss_engine::FaultKind::Illegal => f.illegal += 1,
+                    pitboss_engine::FaultKind::Trap => f.trap += 1,
+                    pitboss_engine::FaultKind::OutOfFuel => f.out_of_fuel += 1,
+                    pitboss_engine::FaultKind::Memory => f.memory += 1,
+                    pitboss_engine::FaultKind::Timeout => f.timeout += 1,
+                    pitboss_engine::FaultKind::Disqualified => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn place(w: &mut Wager, amount: i64) {
+    w.placed += 1;
+    w.staked += amount;
+}
+
+/// Settles an insurance or side bet: any return is a win.
+fn settle(w: &mut Wager, returned: i64) {
+    w.returned += returned;
+    w.won += u64::from(returned > 0);
+}
+
+/// Keeps each player's tally and first faults, passing every event on.
+/// Events name boxes; a player holds `per` consecutive boxes.
+pub(crate) struct SeatLog<'a, R> {
+    inner: &'a mut R,
+    per: usize,
+    tallies: Vec<Tally>,
+    faults: Vec<Vec<FaultRecord>>,
+}
+
+impl<'a, R> SeatLog<'a, R> {
+    /// A log for `players` players of `per` boxes each, in front of `inner`.
+    pub(crate) fn new(inner: &'a mut R, players: usize, per: usize) -> Self {
+        SeatLog { inner, per: per.max(1), tallies: vec![Tally::default(); players], faults: vec![Vec::new(); players] }
+    }
+
+    /// Each player's tally and first faults.
+    pub(crate) fn finish(self) -> Vec<(Tally, Vec<FaultRecord>)> {
+        self.tallies.into_iter().zip(self.faults).collect()
+    }
+
+    /// The player an event is about, if it is about one.
+    #[inline]
+    fn player(&self, event: &TableEvent) -> Option<usize> {
+        let b = match event {
+            // Back bets, and the questions and faults about them, belong
+            // to the betting player, not the box's holder.
+            TableEvent::BackBet { player, .. }
+            | TableEvent::BackSettled { player, .. }
+            | TableEvent::Asked { player, .. }
+            | TableEvent::Fault { player, .. } => return Some(*player as usize),
+            TableEvent::Acted { seat, .. }
+            | TableEvent::Settled { seat, .. }
+            | TableEvent::Insurance { seat, .. }
+            | TableEvent::InsuranceSettled { seat, .. }
+            | TableEvent::SideBet { seat, .. }
+            | TableEvent::SideBetSettled { seat, .. } => *seat as usize,
+            _ => return None,
+        };
+        Some(b / self.per)
+    }
+
+    /// Faults are rare: keep this off the per-card path.
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, p: usize, event: &TableEvent) {
+        if let TableEvent::Fault { round, kind, fault, .. } = event
+            && let Some(log) = self.faults.get_mut(p)
+            && log.len() < FAULT_LOG_CAP
+        {
+            log.push(FaultRecord {
+                session: 0,
+                round: *round,
+                decision: kind.name().to_string(),
+                kind: fault.kind.name().to_string(),
+                message: fault.message.clone(),
+            });
+        }
+    }
+}
+
+impl<R: Recorder> Recorder for SeatLog<'_, R> {
+    #[inline]
+    fn record(&mut self, event: &TableEvent) {
+        if let Some(p) = self.player(event)
+            && let Some(tally) = self.tallies.get_mut(p)
+        {
+            tally.count(event);
+            if let TableEvent::Fault { .. } = event {
+                self.keep(p, event);
+            }
+        }
+        self.inner.record(event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_engine::{Fault, FaultKind};
+
+    #[test]
+    fn events_land_on_the_player_holding_the_box() {
+        let mut sink = ();
+        let mut log = SeatLog::new(&mut sink, 2, 2);
+        log.record(&TableEvent::Insurance { seat: 3, amount: 5 });
+        log.record(&TableEvent::InsuranceSettled { seat: 3, returned: 15 });
+        log.record(&TableEvent::Settled { seat: 1, hand: 0, bet: 10, returned: 25, outcome: Outcome::Blackjack });
+        log.record(&TableEvent::BackBet { seat: 0, player: 1, amount: 4 });
+        log.record(&TableEvent::BackSettled { seat: 0, hand: 0, player: 1, stake: 8, returned: 0 });
+        let fault = Fault { kind: FaultKind::Trap, message: "boom".into() };
+        log.record(&TableEvent::Fault { seat: 2, player: 1, round: 7, kind: Decision::Act, fault });
+        log.record(&TableEvent::Asked {
+            seat: 0,
+            player: 1,
+            kind: Decision::BackBet,
+            legal: pitboss_sdk::ActionSet::EMPTY,
+            answer: Some(4),
+        });
+        let out = log.finish();
+        assert_eq!(out[0].0.hands.blackjack, 1);
+        assert_eq!(out[1].0.insurance, Wager { placed: 1, won: 1, staked: 5, returned: 15 });
+        assert_eq!(out[1].0.back_bets, Wager { placed: 1, won: 0, staked: 8, returned: 0 });
+        assert_eq!(out[1].0.faults.trap, 1);
+        assert_eq!(out[1].0.decisions.back_bet, 1);
+        assert_eq!(out[1].1[0].round, 7);
+        assert!(out[0].1.is_empty());
+    }
+}

@@ -1,0 +1,276 @@
+//! `pitboss report`: the HTML page's content, its hand viewer's data
+//! against `pitboss replay --log`, and the page in headless Chromium.
+
+use std::path::{Path, PathBuf};
+
+use pitboss_cli::html::{ReportRequest, write_report};
+use pitboss_cli::league;
+use pitboss_cli::replay::{ReplayRequest, replay};
+use pitboss_cli::report::write_json;
+use pitboss_tests::wasm_path;
+use pitboss_tests::webdriver::{Browser, unavailable};
+use serde_json::Value;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pitboss-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `league` and writes its results.json next to it.
+fn run(league_path: &Path) -> PathBuf {
+    let file = league::parse(league_path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (_, results) = league::run_with(&file, league_path, &sandbox, None, &|_| ()).unwrap();
+    let out = league_path.with_file_name("results.json");
+    write_json(&out, &results).unwrap();
+    out
+}
+
+/// The JSON the page hands its viewer.
+fn hand_data(html: &str) -> Value {
+    let start = html.find(r#"<script type="application/json" id="hand-data">"#).expect("hand data") + 47;
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end].replace("<\\/", "</")).unwrap()
+}
+
+fn small_league(d: &Path) -> PathBuf {
+    let path = d.join("league.toml");
+    let text = format!(
+        r#"name = "Report <test>"
+variant = "north-american"
+rounds = 3000
+sessions = 2
+seed = 11
+bankroll = 100000
+format = "table"
+fault_limit = 50
+
+[[bot]]
+name = "basic"
+path = "{}"
+
+[[bot]]
+name = "hilo"
+path = "{}"
+
+[[bot]]
+name = "sometimes <b>x</b>"
+path = "{}"
+"#,
+        wasm_path("basic").display(),
+        wasm_path("hilo").display(),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/sometimes.wat").display()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_report_is_self_contained_and_shows_every_part() {
+    let d = dir("content");
+    let results = run(&small_league(&d));
+    let out = d.join("report.html");
+    let req = ReportRequest { results: results.clone(), session: 1, opening_rounds: 3 };
+    let warning = write_report(&req, &out).unwrap();
+    assert_eq!(warning, None);
+    let html = std::fs::read_to_string(&out).unwrap();
+
+    // Nothing fetched from anywhere.
+    for needle in ["http://", "https://", "<link", " src="] {
+        assert!(!html.contains(needle), "the page refers to `{needle}`");
+    }
+    // Names are escaped wherever they appear.
+    assert!(!html.contains("<b>x</b>"));
+    assert!(html.contains("sometimes &lt;b&gt;x&lt;/b&gt;"));
+    // Standings, both charts, per-bot play, faults.
+    assert!(html.matches("<tr").count() >= 3 * 3);
+    assert!(html.contains(r#"aria-label="EV per 100 rounds""#));
+    assert_eq!(html.matches(r#"<g class="bar""#).count(), 3);
+    // One balance chart for the sum and one per session, a line per bot.
+    assert_eq!(html.matches(r#"<figure class="series""#).count(), 3);
+    assert_eq!(html.matches(r#"<polyline class="line""#).count(), 9);
+    let faults = &html[html.find(r#"<section id="faults">"#).unwrap()..];
+    assert!(faults.contains("<details class=\"fault\">") && faults.contains("sometimes &lt;b&gt;"), "the faulting bot");
+    assert!(faults.contains("trap"), "faults by kind");
+    assert!(html.contains("Decisions by kind"));
+
+    // The viewer's rounds are exactly what `pitboss replay --log` writes.
+    let data = hand_data(&html);
+    assert_eq!(data["session"], 1);
+    let rounds = data["rounds"].as_array().unwrap();
+    assert!(rounds.len() >= 4, "deciding hands and opening rounds: {}", rounds.len());
+    let first = &rounds[0];
+    let (table, round) = (first["table"].as_u64().unwrap() as usize, first["round"].as_u64().unwrap());
+    let log = d.join("session.jsonl");
+    let req = ReplayRequest { results, session: 1, round: 1, table, only_box: None, log: Some(log.clone()) };
+    replay(&req, std::io::sink()).unwrap();
+    let logged: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["round"] == round)
+        .map(|mut v| {
+            v.as_object_mut().unwrap().remove("round");
+            v
+        })
+        .collect();
+    let shown: Vec<Value> = first["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .cloned()
+        .map(|mut v| {
+            v.as_object_mut().unwrap().remove("round");
+            v
+        })
+        .collect();
+    assert_eq!(shown, logged, "round {round} of table {table}");
+    // The first round is the session's largest swing.
+    assert!(first["label"].as_str().unwrap().contains("swing"));
+}
+
+#[test]
+fn a_changed_bot_file_leaves_the_viewer_out_but_not_the_report() {
+    let d = dir("tampered");
+    let league_path = small_league(&d);
+    // Play a copy of hilo, then change the copy.
+    let copy = d.join("hilo.wasm");
+    std::fs::copy(wasm_path("hilo"), &copy).unwrap();
+    let text =
+        std::fs::read_to_string(&league_path).unwrap().replace(&wasm_path("hilo").display().to_string(), "hilo.wasm");
+    std::fs::write(&league_path, text).unwrap();
+    let results = run(&league_path);
+    std::fs::copy(wasm_path("basic"), &copy).unwrap();
+    let out = d.join("report.html");
+    let warning = write_report(&ReportRequest { results, session: 0, opening_rounds: 2 }, &out).unwrap();
+    let warning = warning.expect("a warning");
+    assert!(warning.contains("hilo.wasm is not the file that played"), "{warning}");
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(hand_data(&html)["unavailable"].as_str().unwrap().contains("not the file that played"));
+    assert!(html.contains("Standings"));
+}
+
+#[test]
+fn a_file_that_is_not_a_results_file_is_refused_in_one_line() {
+    let d = dir("bad");
+    let path = d.join("results.json");
+    std::fs::write(&path, r#"{"name": "x"}"#).unwrap();
+    let req = ReportRequest { results: path.clone(), session: 0, opening_rounds: 1 };
+    let e = format!("{:#}", write_report(&req, &d.join("r.html")).unwrap_err());
+    assert!(e.contains("results.json:1:") && e.contains("not a Pitboss results file"), "{e}");
+    assert!(!e.contains('\n'), "{e}");
+    assert!(!d.join("r.html").exists());
+}
+
+/// The class competition example (leagues/class.toml: 30 submitted bot
+/// files, 6 sessions), with fewer rounds.
+fn class_league(d: &Path) -> PathBuf {
+    let subs = d.join("submissions");
+    std::fs::create_dir_all(&subs).unwrap();
+    let bots = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
+    for i in 0..30 {
+        let bot = bots[i / 5 % bots.len()];
+        std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
+    }
+    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("../leagues/class.toml");
+    let text = std::fs::read_to_string(class).unwrap();
+    assert!(text.contains("rounds = 100000") && text.contains(r#"folder = "../target/class/submissions""#));
+    let text = text.replace("rounds = 100000", "rounds = 20000").replace("../target/class/submissions", "submissions");
+    let path = d.join("class.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Where test artifacts (the screenshot) go: `target/test-artifacts`.
+fn artifacts() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("test-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn the_class_report_opens_in_chromium_and_its_hand_viewer_steps() {
+    if let Some(why) = unavailable() {
+        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
+            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+        }
+        eprintln!("\n!!! SKIPPED the_class_report_opens_in_chromium_and_its_hand_viewer_steps: {why} !!!\n");
+        return;
+    }
+    let d = dir("class");
+    let results = run(&class_league(&d));
+    let page = d.join("report.html");
+    assert_eq!(write_report(&ReportRequest { results, session: 0, opening_rounds: 5 }, &page).unwrap(), None);
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size < 1024 * 1024, "a 30-bot report should stay small: {size} bytes");
+
+    let browser = Browser::start(1280, 1000).unwrap();
+    browser.open(&page).unwrap();
+    // Standings: a row per bot.
+    assert_eq!(browser.count("#standings tbody tr").unwrap(), 30);
+    assert!(browser.text("#standings").unwrap().contains("student"));
+    // Charts drawn: EV bars and a line per bot in the visible balance chart.
+    assert_eq!(browser.count("#ev svg g.bar").unwrap(), 30);
+    assert_eq!(browser.count("figure.series:not([hidden]) polyline").unwrap(), 30);
+    let visible = |b: &Browser| {
+        b.script("return [...document.querySelectorAll('figure.series')].filter(f => f.offsetHeight > 0).map(f => f.dataset.session)")
+            .unwrap()
+    };
+    assert_eq!(visible(&browser), serde_json::json!(["all"]));
+    browser
+        .script(
+            "const s = document.getElementById('series-pick'); s.value = '3'; s.dispatchEvent(new Event('change'));",
+        )
+        .unwrap();
+    assert_eq!(visible(&browser), serde_json::json!(["3"]));
+    browser
+        .script(
+            "const s = document.getElementById('series-pick'); s.value = 'all'; s.dispatchEvent(new Event('change'));",
+        )
+        .unwrap();
+
+    // The hand viewer steps forward card by card.
+    assert!(browser.count("#round-pick option").unwrap() >= 5);
+    assert_eq!(browser.count("#felt .card").unwrap(), 0);
+    assert!(browser.text("#counter").unwrap().starts_with("event 0 of"));
+    let mut cards = 0;
+    for step in 1..=40 {
+        browser.click("#next").unwrap();
+        assert!(browser.text("#counter").unwrap().starts_with(&format!("event {step} of")));
+        let now = browser.count("#felt .card").unwrap();
+        assert!(now >= cards, "cards never disappear when stepping forward");
+        cards = now;
+        if cards >= 3 {
+            break;
+        }
+    }
+    assert!(cards >= 3, "three cards on the felt after stepping");
+    browser.click("#end").unwrap();
+    assert!(browser.text("#caption").unwrap().contains("ends"));
+    browser.click("#prev").unwrap();
+    assert!(!browser.text("#caption").unwrap().contains("ends"));
+    browser.click("#end").unwrap();
+
+    // For people to look at: the whole page, its top, the hand viewer.
+    let save = |name: &str, png: Vec<u8>| {
+        assert!(png.starts_with(b"\x89PNG"), "{name} is a PNG");
+        let path = artifacts().join(name);
+        std::fs::write(&path, png).unwrap();
+        eprintln!("screenshot: {}", path.display());
+    };
+    browser.script("window.scrollTo(0, 0)").unwrap();
+    browser.resize(1280, 1900).unwrap();
+    save("class-report-top.png", browser.screenshot().unwrap());
+    let height = browser.script("return document.documentElement.scrollHeight").unwrap().as_u64().unwrap();
+    browser.resize(1280, height.clamp(800, 8000) as u32 + 140).unwrap();
+    browser.script("window.scrollTo(0, 0)").unwrap();
+    save("class-report.png", browser.screenshot().unwrap());
+    save("class-report-balances.png", browser.element_screenshot("#balances").unwrap());
+    save("class-report-hands.png", browser.element_screenshot("#hands").unwrap());
+    std::fs::copy(&page, artifacts().join("class-report.html")).unwrap();
+}
