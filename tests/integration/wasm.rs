@@ -187,3 +187,53 @@ fn a_memory_bomb_is_refused_as_a_memory_fault() {
     let (kinds, _) = fault_kinds(misbehaving("(drop (memory.grow (i32.const 1000)))"));
     assert!(!kinds.is_empty() && kinds.iter().all(|k| *k == FaultKind::Memory), "{kinds:?}");
 }
+
+#[test]
+fn compiled_modules_are_shared_in_a_run_and_kept_on_disk_between_runs() {
+    use pitboss_host::Origin;
+    let dir = std::env::temp_dir().join(format!("pitboss-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bytes = std::fs::read(wasm_path("basic")).unwrap();
+    let first = sandbox().with_cache_dir(Some(dir.clone()));
+    let (fresh, origin) = first.load_traced("basic", &bytes).unwrap();
+    assert_eq!(origin, Origin::Compiled);
+    assert_eq!(first.load_traced("copy", &bytes).unwrap().1, Origin::Memory, "an identical file shares it");
+    let cached: Vec<_> = walk(&dir);
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(cached[0].to_string_lossy().contains(env!("CARGO_PKG_VERSION")), "keyed by the Pitboss version");
+
+    // A new run (a new engine) reads it back, and it plays exactly alike.
+    let (from_disk, origin) = sandbox().with_cache_dir(Some(dir.clone())).load_traced("basic", &bytes).unwrap();
+    assert_eq!(origin, Origin::Disk);
+    let a = taped_run(boxed(fresh.instantiate().unwrap()), 20_000);
+    let b = taped_run(boxed(from_disk.instantiate().unwrap()), 20_000);
+    assert_eq!(a, b);
+
+    // A damaged file is compiled afresh and replaced: garbage, and a
+    // single flipped byte deep in the code.
+    let good = std::fs::read(&cached[0]).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 0x40;
+    for damaged in [b"not a module".to_vec(), flipped] {
+        std::fs::write(&cached[0], damaged).unwrap();
+        let (_, origin) = sandbox().with_cache_dir(Some(dir.clone())).load_traced("basic", &bytes).unwrap();
+        assert_eq!(origin, Origin::Compiled);
+        assert_eq!(std::fs::read(&cached[0]).unwrap(), good, "replaced");
+    }
+    let (_, origin) = sandbox().with_cache_dir(Some(dir.clone())).load_traced("basic", &bytes).unwrap();
+    assert_eq!(origin, Origin::Disk);
+    // A folder that cannot be written is no error.
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let (_, origin) = sandbox().with_cache_dir(Some(blocked)).load_traced("basic", &bytes).unwrap();
+    assert_eq!(origin, Origin::Compiled);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() { out.extend(walk(&path)) } else { out.push(path) }
+    }
+    out
+}

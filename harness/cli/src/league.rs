@@ -245,14 +245,16 @@ pub struct LimitOverrides {
 }
 
 impl LimitOverrides {
-    pub(crate) fn sandbox(&self, base: pitboss_host::Limits) -> Result<Sandbox> {
+    pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
+        let base = base_sandbox.limits();
         let limits = pitboss_host::Limits {
             fuel_per_decision: self.fuel_per_decision.unwrap_or(base.fuel_per_decision),
             memory_bytes: self.memory_mib.map_or(base.memory_bytes, |m| m << 20),
             wall_ms: self.wall_ms.unwrap_or(base.wall_ms),
             ..base
         };
-        Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))
+        let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
+        Ok(sandbox.with_cache_dir(base_sandbox.cache_dir().map(Path::to_path_buf)))
     }
 }
 
@@ -432,7 +434,7 @@ pub fn run_sessions(
 ) -> Result<(Vec<BotSource>, Vec<SessionResult>)> {
     let rules = league_rules(league, path)?;
     let sandbox = match &league.limits {
-        Some(l) => &l.sandbox(sandbox.limits())?,
+        Some(l) => &l.sandbox(sandbox)?,
         None => sandbox,
     };
     let base = path.parent().unwrap_or(Path::new("."));

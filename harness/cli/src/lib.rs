@@ -67,7 +67,19 @@ pub struct PlayReport {
 
 /// A sandbox with the default limits.
 pub fn sandbox() -> Result<Sandbox> {
-    Sandbox::new(Limits::default()).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))
+    let sandbox = Sandbox::new(Limits::default()).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
+    Ok(sandbox.with_cache_dir(cache_dir()))
+}
+
+/// Where compiled bots are kept between runs: `$PITBOSS_CACHE_DIR` (`off`
+/// or empty: nowhere), else `$XDG_CACHE_HOME/pitboss`, else
+/// `~/.cache/pitboss`.
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(v) = std::env::var_os("PITBOSS_CACHE_DIR") {
+        return (!v.is_empty() && v != "off").then(|| PathBuf::from(v));
+    }
+    var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|h| h.join(".cache"))).map(|d| d.join("pitboss"))
 }
 
 /// Runs `pitboss play`; also returns the wall time for the throughput line.

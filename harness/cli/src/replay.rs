@@ -63,7 +63,7 @@ impl Replayable {
             );
         }
         let sandbox = match &file.limits {
-            Some(l) => l.sandbox(crate::sandbox()?.limits())?,
+            Some(l) => l.sandbox(&crate::sandbox()?)?,
             None => crate::sandbox()?,
         };
         let base = league_path.parent().unwrap_or(Path::new("."));

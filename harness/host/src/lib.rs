@@ -3,17 +3,21 @@
 //!
 //! A [`Sandbox`] holds one wasmtime engine configured for determinism
 //! (fuel, NaN canonicalisation, no threads, no relaxed SIMD). A module is
-//! compiled once per run ([`Sandbox::load`]) and instantiated once per
-//! table ([`BotModule::instantiate`]).
+//! compiled once per run ([`Sandbox::load`]; identical files share one
+//! compilation, and with [`Sandbox::with_cache_dir`] compiled modules are
+//! kept on disk across runs) and instantiated once per table
+//! ([`BotModule::instantiate`]).
 //!
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
 //! host never lets a bot panic the harness.
 
+mod cache;
 mod inspect;
 mod limits;
 mod load;
 mod player;
 
+pub use cache::Origin;
 pub use limits::Limits;
 pub use load::{BotModule, LoadError, Sandbox};
 pub use player::{FuelProfile, WasmPlayer};

@@ -1,12 +1,13 @@
 //! Loading a bot: compile once, check the ABI v1 contract (imports,
 //! exports, version), then instantiate per table.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
 use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Module, ValType};
 
+use crate::cache::{ModuleCache, Origin};
 use crate::limits::{Limits, StoreState};
 use crate::player::WasmPlayer;
 
@@ -54,6 +55,7 @@ pub struct Sandbox {
     engine: Engine,
     linker: Arc<Linker<StoreState>>,
     limits: Limits,
+    cache: ModuleCache,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -82,7 +84,19 @@ impl Sandbox {
         start_watchdog(&engine);
         let mut linker = Linker::new(&engine);
         linker.func_wrap(LOG_MODULE, LOG_NAME, |_ptr: i32, _len: i32| {})?;
-        Ok(Sandbox { engine, linker: Arc::new(linker), limits })
+        Ok(Sandbox { engine, linker: Arc::new(linker), limits, cache: ModuleCache::default() })
+    }
+
+    /// This sandbox, keeping compiled modules in `dir` (see the `cache`
+    /// module) — or, with `None`, in memory only.
+    pub fn with_cache_dir(mut self, dir: Option<PathBuf>) -> Sandbox {
+        self.cache = ModuleCache::new(dir);
+        self
+    }
+
+    /// The folder compiled modules are kept in, if any.
+    pub fn cache_dir(&self) -> Option<&Path> {
+        self.cache.dir()
     }
 
     /// The limits every instance gets.
@@ -101,13 +115,19 @@ impl Sandbox {
     /// contract; then instantiates it once to check the version export and
     /// the buffer.
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
+        self.load_traced(name, bytes).map(|(bot, _)| bot)
+    }
+
+    /// [`Sandbox::load`], also saying whether the module was compiled, or
+    /// found in memory or in the cache folder.
+    pub fn load_traced(&self, name: &str, bytes: &[u8]) -> Result<(BotModule, Origin), LoadError> {
         let not_wasm = |detail: String| LoadError::NotWasm { name: name.to_string(), detail: one_line(&detail) };
         let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
         let binary = wat::parse_bytes(bytes).map_err(|e| not_wasm(e.to_string()))?;
         if let Some(problem) = crate::inspect::refusal(&binary, &self.limits).map_err(not_wasm)? {
             return Err(contract(problem));
         }
-        let module = Module::new(&self.engine, &binary).map_err(|e| not_wasm(format!("{e:#}")))?;
+        let (module, origin) = self.cache.get(&self.engine, &binary).map_err(|e| not_wasm(format!("{e:#}")))?;
         for import in module.imports() {
             let ok = import.module() == LOG_MODULE
                 && import.name() == LOG_NAME
@@ -137,7 +157,7 @@ impl Sandbox {
         }
         let bot = BotModule { name: name.to_string(), module, sandbox: self.clone() };
         bot.instantiate()?;
-        Ok(bot)
+        Ok((bot, origin))
     }
 }
 
