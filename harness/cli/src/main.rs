@@ -88,6 +88,9 @@ enum Command {
         /// The wasm hilo bot.
         #[arg(long, default_value = "target/wasm32-unknown-unknown/release/hilo.wasm")]
         hilo: PathBuf,
+        /// Runs of the whole benchmark; each figure is the best of them.
+        #[arg(long, default_value_t = 3)]
+        repeat: u32,
     },
     /// Run a season (a file listing leagues) and print the overall standings.
     Season {
@@ -245,11 +248,12 @@ fn run(cli: Cli) -> Result<()> {
             out!("build it:  cd {} && cargo build --release", created.display());
             out!("check it:  {exe} check {}", wasm.display());
         }
-        Command::Bench { rounds, basic, hilo } => {
+        Command::Bench { rounds, basic, hilo, repeat } => {
             let sandbox = pitboss_cli::sandbox()?;
             let basic = pitboss_cli::bots::Bot::resolve(&basic.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
             let hilo = pitboss_cli::bots::Bot::resolve(&hilo.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
-            let figures = pitboss_cli::bench::run(&basic, &hilo, rounds)?;
+            let figures = pitboss_cli::bench::run_best(&basic, &hilo, rounds, repeat.max(1))?;
+            out!("best of {} run(s), {rounds} rounds per table:", repeat.max(1));
             for f in &figures {
                 out!("{:>12.0} rounds/s  {}", f.rate, f.label);
             }
