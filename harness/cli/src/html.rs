@@ -97,6 +97,12 @@ struct ViewRound {
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let path = &req.results;
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if text.contains("\"rounds_requested\"") {
+        bail!(
+            "{} is the output of `pitboss play`; `pitboss report` draws a league's results.json (`pitboss run LEAGUE.toml --json results.json`)",
+            path.display()
+        );
+    }
     let results: Results = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!("{}:{}:{}: {e} (not a Pitboss results file?)", path.display(), e.line(), e.column())
     })?;
@@ -820,6 +826,8 @@ if(data.unavailable){felt.textContent='Hand viewer unavailable: '+data.unavailab
 data.rounds.forEach(function(r,i){var o=document.createElement('option');o.value=i;o.textContent=r.label;sel.appendChild(o);});
 var ri=0,step=0;
 function rank(c){return c==='T'?'10':c;}
+var OUT={dealerblackjack:'dealer blackjack',evenmoney:'even money'};
+function outcome(o){return OUT[o]||o;}
 function who(r,box){var names=data.tables[r.table]||[];var n=names[Math.floor(box/data.per)];return (n||'?')+(data.per>1?' · box '+box:'');}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=text;return e;}
 function card(c){var d=el('div','card'+(c.down?' back':'')+(c.hidden?' hidden':'')+(c.fresh?' new':''));d.appendChild(el('span','r',rank(c.c)));d.appendChild(el('span','m',rank(c.c)));if(c.hidden)d.title='face down: only observers see it';return d;}
@@ -835,7 +843,7 @@ function describe(r,e){var b=e.box!==undefined?who(r,e.box):(e.seat!==undefined&
  case 'revealed':return b+' shows the hidden '+rank(e.card)+'.';
  case 'asked':return b+' is asked: '+e.decision+(e.legal&&e.legal.length?' ('+e.legal.join(', ')+')':'')+' → '+(e.answer===null?'no answer':e.answer)+'.';
  case 'acted':return b+' '+(e.action==='hit'?'hits':e.action==='stand'?'stands':e.action==='double'?'doubles':e.action==='split'?'splits':'surrenders')+'.';
- case 'settled':return b+(data.per>1||e.hand>0?' hand '+e.hand:'')+': '+e.outcome+', bet '+e.bet+', '+e.returned+' back ('+(e.returned-e.bet>=0?'+':'')+(e.returned-e.bet)+').';
+ case 'settled':return b+(data.per>1||e.hand>0?' hand '+e.hand:'')+': '+outcome(e.outcome)+', bet '+e.bet+', '+e.returned+' back ('+(e.returned-e.bet>=0?'+':'')+(e.returned-e.bet)+').';
  case 'insurance':return b+' insures for '+e.amount+'.';
  case 'insurance-settled':return b+': insurance returns '+e.returned+'.';
  case 'side-bet':return b+' bets '+e.amount+' on '+e.side+' 13.';
@@ -869,6 +877,7 @@ function render(){
   case 'side-bet':box(e.box).notes.push(e.side+' 13: '+e.amount);break;
   case 'side-bet-settled':box(e.box).notes.push('side bet returns '+e.returned);break;
   case 'back-bet':box(e.box).notes.push(who(r,e.player*data.per)+' behind: '+e.amount);break;
+  case 'back-settled':box(e.box).notes.push(who(r,e.player*data.per)+' behind gets back '+e.returned+' of '+e.stake);break;
   case 'fault':box(e.box).notes.push('fault: '+e.kind);break;
   case 'banker':banker=e.seat;break;
   case 'banker-doubled':doubled=true;break;
@@ -878,7 +887,7 @@ function render(){
  var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);felt.appendChild(dl);
  var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
   bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);
-   if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),h.res.o+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
+   if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),outcome(h.res.o)+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
    d.appendChild(hd);});
   bx.notes.forEach(function(n){d.appendChild(el('div','info',n));});bs.appendChild(d);});
  felt.appendChild(bs);
