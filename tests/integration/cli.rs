@@ -245,6 +245,10 @@ fn every_rule_set_plays_from_the_command_line_library() {
 /// A league over a folder of 30 bot files (copies of our bots, as a class
 /// would submit them), in the table format with four sessions.
 fn class_league(dir: &std::path::Path, sessions: u64) -> PathBuf {
+    class_league_of(dir, sessions, 400)
+}
+
+fn class_league_of(dir: &std::path::Path, sessions: u64, rounds: u64) -> PathBuf {
     let subs = dir.join("submissions");
     std::fs::create_dir_all(&subs).unwrap();
     let ours = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
@@ -253,7 +257,7 @@ fn class_league(dir: &std::path::Path, sessions: u64) -> PathBuf {
         std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
     }
     let league = format!(
-        "name = \"class\"\nvariant = \"north-american\"\nrounds = 400\nsessions = {sessions}\nseed = 9\nbankroll = 100000\nformat = \"table\"\n\n[[bot]]\nfolder = \"submissions\"\n"
+        "name = \"class\"\nvariant = \"north-american\"\nrounds = {rounds}\nsessions = {sessions}\nseed = 9\nbankroll = 100000\nformat = \"table\"\n\n[[bot]]\nfolder = \"submissions\"\n"
     );
     let path = dir.join("class.toml");
     std::fs::write(&path, league).unwrap();
@@ -277,6 +281,46 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let csv = pitboss_cli::report::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
     assert!(csv.starts_with("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n"));
+}
+
+#[test]
+fn one_session_plays_its_tables_in_parallel_with_identical_results() {
+    // A single session spanning several blocks of rounds: its five tables
+    // play on threads, and the per-round sums are merged in order.
+    let dir = std::env::temp_dir().join(format!("pitboss-class1-{}", std::process::id()));
+    let path = class_league_of(&dir, 1, 5_000);
+    let file = league::parse(&path).unwrap();
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let (_, one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
+    let (_, two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
+    assert_eq!(serde_json::to_string(&one).unwrap(), serde_json::to_string(&two).unwrap());
+    // Each table alone, replayed round by round, ends where the league says.
+    let session = &one.sessions[0];
+    let rules = Rules::north_american();
+    let seating = pitboss_cli::session::rotated_seating(30, rules.seats(), 0);
+    let bots: Vec<String> = session.bots.iter().map(|(name, _)| name.clone()).collect();
+    let seeded = derive_seed(9, 0);
+    for seats in &seating {
+        let players = seats
+            .iter()
+            .map(|&b| {
+                let file = dir.join("submissions").join(format!("{}.wasm", bots[b]));
+                pitboss_cli::bots::Bot::resolve(&file.to_string_lossy(), Path::new(""), &sandbox)
+                    .unwrap()
+                    .player()
+                    .unwrap()
+            })
+            .collect();
+        let mut table = Table::new(rules.clone(), Shoe::seeded(6, rules.cut_card, seeded), players, 100_000).unwrap();
+        table.set_fault_limit(100);
+        for _ in 0..5_000 {
+            table.play_round(&mut ()).unwrap();
+        }
+        for (seat, &b) in table.seats().iter().zip(seats) {
+            assert_eq!(seat.balance - 100_000, session.bots[b].1.net, "{}", bots[b]);
+            assert_eq!(*session.bots[b].1.series.last().unwrap(), session.bots[b].1.net);
+        }
+    }
 }
 
 #[test]

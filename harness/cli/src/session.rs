@@ -5,6 +5,7 @@
 
 use anyhow::{Context, Result};
 use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::bots::Bot;
@@ -19,6 +20,11 @@ pub const SERIES_POINTS: u64 = 200;
 /// Rounds of a session kept as its deciding hands: those with the largest
 /// swing of any one bot's chips.
 pub const KEY_ROUNDS: usize = 8;
+
+/// Rounds each table plays between two merges of a session's per-round
+/// sums: large enough to amortise handing tables to threads, small enough
+/// that the balances kept meanwhile stay a few hundred KiB.
+const BLOCK: u64 = 2048;
 
 /// The rounds after which balances are sampled: `SERIES_POINTS` (or
 /// `rounds`, if fewer) evenly spaced, the last one `rounds`.
@@ -126,47 +132,76 @@ pub fn play_session(
     let mut before: Vec<Vec<i64>> = seating.iter().map(|s| vec![bankroll; s.len()]).collect();
     let mut net = vec![0i64; n];
     let mut moved: Vec<usize> = Vec::with_capacity(n);
-    for round in 0..rounds {
-        if round % 4096 == 4095 {
-            progress(4096);
-        }
-        moved.clear();
-        for (t, table) in tables.iter_mut().enumerate() {
-            table.play_round(&mut logs[t]).with_context(|| format!("session {session}"))?;
-            let mut swing = 0;
-            for (k, seat) in table.seats().iter().enumerate() {
-                let delta = seat.balance - before[t][k];
-                before[t][k] = seat.balance;
-                if delta != 0 {
-                    let b = seating[t][k];
-                    net[b] = delta;
-                    moved.push(b);
-                    swing = swing.max(delta.abs());
+    // Tables never affect each other, so each block of rounds is played on
+    // all tables in parallel, each writing its seats' balance after every
+    // round; the per-round sums are then taken in (round, table) order, so
+    // the thread count never changes a byte.
+    let mut balances: Vec<Vec<i64>> = seating.iter().map(|s| vec![0; BLOCK as usize * s.len()]).collect();
+    let mut done = 0;
+    while done < rounds {
+        let len = BLOCK.min(rounds - done);
+        let failed = tables
+            .par_iter_mut()
+            .zip(logs.par_iter_mut())
+            .zip(balances.par_iter_mut())
+            .enumerate()
+            .filter_map(|(t, ((table, log), out))| {
+                let seats = table.seats().len();
+                for r in 0..len as usize {
+                    if let Err(e) = table.play_round(log) {
+                        return Some((r, t, e));
+                    }
+                    for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.seats()) {
+                        *slot = seat.balance;
+                    }
                 }
-            }
-            if swing > 0 {
-                keep_key_round(&mut key_rounds, KeyRound { round: round + 1, table: t, swing });
-            }
+                None
+            })
+            .min_by_key(|(r, t, _)| (*r, *t));
+        if let Some((r, _, e)) = failed {
+            return Err(anyhow::Error::new(e).context(format!("session {session}, round {}", done + r as u64 + 1)));
         }
-        if sample_at.get(next_sample) == Some(&(round + 1)) {
-            next_sample += 1;
+        for r in 0..len as usize {
+            let round = done + r as u64;
+            moved.clear();
             for (t, seats) in seating.iter().enumerate() {
-                for (k, &b) in seats.iter().enumerate() {
-                    series[b].push(before[t][k] - bankroll);
+                let mut swing = 0;
+                let after = &balances[t][r * seats.len()..(r + 1) * seats.len()];
+                for (k, &balance) in after.iter().enumerate() {
+                    let delta = balance - before[t][k];
+                    before[t][k] = balance;
+                    if delta != 0 {
+                        let b = seats[k];
+                        net[b] = delta;
+                        moved.push(b);
+                        swing = swing.max(delta.abs());
+                    }
+                }
+                if swing > 0 {
+                    keep_key_round(&mut key_rounds, KeyRound { round: round + 1, table: t, swing });
                 }
             }
-        }
-        // Only bots whose balance moved add to the cross sums.
-        for &i in &moved {
-            for &j in &moved {
-                pairs[i * n + j] += net[i] as i128 * net[j] as i128;
+            if sample_at.get(next_sample) == Some(&(round + 1)) {
+                next_sample += 1;
+                for (t, seats) in seating.iter().enumerate() {
+                    for (k, &b) in seats.iter().enumerate() {
+                        series[b].push(before[t][k] - bankroll);
+                    }
+                }
+            }
+            // Only bots whose balance moved add to the cross sums.
+            for &i in &moved {
+                for &j in &moved {
+                    pairs[i * n + j] += net[i] as i128 * net[j] as i128;
+                }
+            }
+            for &i in &moved {
+                net[i] = 0;
             }
         }
-        for &i in &moved {
-            net[i] = 0;
-        }
+        done += len;
+        progress(len);
     }
-    progress(rounds % 4096);
     let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds };
     let mut series = series.into_iter();
     for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
