@@ -327,7 +327,8 @@ fn line_chart(rounds: &[u64], lines: &[(usize, &str, Vec<i64>)]) -> String {
         }
         s.push_str("</g>");
     }
-    for t in ticks(0.0, x_max, 8) {
+    // Rounds are whole numbers: no tick between two of them.
+    for t in ticks(0.0, x_max, 8).into_iter().filter(|t| t.fract() == 0.0) {
         let x = left + t / x_max * pw;
         let _ = write!(
             s,
@@ -378,7 +379,7 @@ fn line_chart(rounds: &[u64], lines: &[(usize, &str, Vec<i64>)]) -> String {
 /// their true value beside them) so the rest stay readable.
 fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
     let row = 24.0;
-    let (label_w, right, top, bottom) = (190.0, 90.0, 8.0, 30.0);
+    let (label_w, right, top, bottom) = (190.0, 90.0, 8.0, 40.0);
     let h = top + bottom + row * results.standings.len() as f64;
     let items: Vec<(f64, f64, f64)> =
         results.standings.iter().map(|s| (s.ev_per_100 - s.ci95, s.ev_per_100 + s.ci95, s.ev_per_100)).collect();
@@ -496,15 +497,17 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     );
     let _ = write!(
         h,
-        r#"<header><h1>{}</h1><p class="meta">{} · {} format · {} session{} × {} rounds · seed {} · {} bots</p></header>"#,
+        r#"<header><h1>{}</h1><p class="meta">{} · {} format · {} session{} × {} round{} · seed {} · {} bot{}</p></header>"#,
         esc(&r.name),
         esc(&r.variant),
         esc(&r.format),
         r.session_count,
         if r.session_count == 1 { "" } else { "s" },
         chips(r.rounds as i64),
+        if r.rounds == 1 { "" } else { "s" },
         r.seed,
-        r.standings.len()
+        r.standings.len(),
+        if r.standings.len() == 1 { "" } else { "s" }
     );
 
     // Standings.
@@ -861,6 +864,8 @@ function render(){
  var r=data.rounds[ri];if(!r){felt.textContent='No rounds recorded.';return;}
  var dealer=[],boxes={},order=[],banker=null,doubled=false;
  function box(i){if(!boxes[i]){boxes[i]={hands:[],bet:0,notes:[]};order.push(i);}return boxes[i];}
+ // Every box of the table is on the felt from the start, in seat order.
+ var seated=(data.tables[r.table]||[]).length*data.per;for(var sb=0;sb<seated;sb++)box(sb);
  function hand(bx,h){while(bx.hands.length<=h)bx.hands.push({cards:[],res:null});return bx.hands[h];}
  for(var i=0;i<step;i++){var e=r.events[i],fresh=i===step-1;
   switch(e.event){
@@ -885,7 +890,7 @@ function render(){
  felt.textContent='';
  var dl=el('div','dealer');var dn=data.variant==='norwegian-home'?(banker===null?'Banker: the house':'Banker: '+who(r,banker))+(doubled?' (doubled)':''):'Dealer';dl.appendChild(el('span','who',dn));
  var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);felt.appendChild(dl);
- var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
+ var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];if(data.variant==='norwegian-home'&&banker===+i)return;var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
   bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);
    if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),outcome(h.res.o)+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
    d.appendChild(hd);});
