@@ -63,3 +63,48 @@ fn every_request_shows_exactly_the_cards_face_up_so_far_in_every_rule_set() {
         assert!(public.load(Ordering::SeqCst) > 10_000, "{variant:?}");
     }
 }
+
+#[test]
+fn a_seat_out_for_good_is_told_nothing_more_and_nothing_piles_up() {
+    // One bot stakes everything it can and always hits: broke within a few
+    // hundred rounds, never asked again. The table must not keep its
+    // unread events for the rest of the match (a broke bot in a long
+    // league grew memory without bound), and the others are still told
+    // exactly what is face up.
+    for rules in [Rules::north_american(), Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() }] {
+        let public = Arc::new(AtomicU64::new(0));
+        let dealer = Arc::new(AtomicU64::new(0));
+        let reckless: Box<dyn Player + Send> = Box::new(FnPlayer(|r: &Request<'_>| match r.header.kind {
+            Decision::Bet => r.header.max,
+            Decision::Act => 1,
+            _ => 0,
+        }));
+        let players = vec![reckless, spy(public.clone(), dealer.clone()), spy(public.clone(), dealer.clone())];
+        let shoe = Shoe::seeded(rules.decks, rules.cut_card, 23);
+        let mut table = Table::new(rules, shoe, players, 1_000).unwrap();
+        let mut most = 0;
+        for _ in 0..20_000 {
+            table
+                .play_round(&mut |e: &TableEvent| match e {
+                    TableEvent::RoundStart { .. } => dealer.store(0, Ordering::SeqCst),
+                    TableEvent::Card { .. } | TableEvent::Revealed { .. } => {
+                        public.fetch_add(1, Ordering::SeqCst);
+                    }
+                    TableEvent::DealerCard { hole: false, .. } | TableEvent::HoleRevealed { .. } => {
+                        public.fetch_add(1, Ordering::SeqCst);
+                        dealer.fetch_add(1, Ordering::SeqCst);
+                    }
+                    _ => {}
+                })
+                .unwrap();
+            most = most.max(table.pending_events());
+        }
+        assert!(table.seats()[0].balance < 10, "the reckless bot went broke: {}", table.seats()[0].balance);
+        assert!(
+            most < 400,
+            "{:?}: at most a few rounds' events wait: {most}, balances {:?}",
+            table.rules().variant,
+            table.seats().iter().map(|s| s.balance).collect::<Vec<_>>()
+        );
+    }
+}

@@ -238,6 +238,12 @@ impl Table {
         self.house
     }
 
+    /// Events kept for seats that have not been told them yet (bounded by
+    /// a round's events for every seat still playing).
+    pub fn pending_events(&self) -> usize {
+        self.log.len()
+    }
+
     /// Rounds played so far.
     pub fn rounds(&self) -> u64 {
         self.round
@@ -274,8 +280,26 @@ impl Table {
         self.log.push(Event { kind, seat, hand, card });
     }
 
-    /// Drops log entries every seat has seen.
+    /// Whether seat `p` can still be asked anything: not disqualified, and
+    /// able to stake the minimum (in the banker game a player stakes at
+    /// most a quarter of its balance). A seat that cannot is out for good:
+    /// chips only reach a seat through its own stakes or its bank, and both
+    /// need more than that.
+    fn may_be_asked(&self, p: usize) -> bool {
+        let s = &self.seats[p];
+        let balance = if self.rules.variant == Variant::NorwegianHome { s.balance / 4 } else { s.balance };
+        !s.disqualified && Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit) >= self.rules.min_bet
+    }
+
+    /// Drops log entries every seat has seen. A seat out for good is told
+    /// nothing more: without this, its unread events would pile up for the
+    /// rest of the match (a broke bot in a ten-million-round league).
     pub(crate) fn compact_log(&mut self) {
+        for p in 0..self.seats.len() {
+            if !self.may_be_asked(p) {
+                self.seats[p].cursor = self.log.len();
+            }
+        }
         let seen = self.seats.iter().map(|s| s.cursor).min().unwrap_or(0);
         if seen > 0 {
             self.log.drain(..seen);
@@ -289,11 +313,25 @@ impl Table {
     pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
         self.round += 1;
         self.compact_log();
+        // A round that dealt nothing (only its `ROUND` event is left) tells
+        // a bot nothing the next round's number does not; nor does a second
+        // full shuffle with no card dealt since the first. Dropping them
+        // keeps the unread events bounded at a table where nobody plays any
+        // more (a lone banker whose players all went broke).
+        if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
+            self.log.pop();
+            let len = self.log.len();
+            for s in &mut self.seats {
+                s.cursor = s.cursor.min(len);
+            }
+        }
         if self.rules.shuffle_every_round {
             self.shoe.force_shuffle();
         }
         if self.shoe.start_round() {
-            self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+            if self.log.last().is_none_or(|e| e.kind != event_kind::SHUFFLE) {
+                self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+            }
             rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
         }
         self.emit(event_kind::ROUND, self.boxes.len() as u8, 0, Card::ACE);
