@@ -30,6 +30,22 @@ fn spy(public: Arc<AtomicU64>, dealer_face_up: Arc<AtomicU64>) -> Box<dyn Player
     }))
 }
 
+/// The table's side of the spy's check: counts the cards turned face up
+/// (all, and the dealer's this round).
+fn count_face_up(e: &TableEvent, public: &AtomicU64, dealer: &AtomicU64) {
+    match e {
+        TableEvent::RoundStart { .. } => dealer.store(0, Ordering::SeqCst),
+        TableEvent::Card { .. } | TableEvent::Revealed { .. } => {
+            public.fetch_add(1, Ordering::SeqCst);
+        }
+        TableEvent::DealerCard { hole: false, .. } | TableEvent::HoleRevealed { .. } => {
+            public.fetch_add(1, Ordering::SeqCst);
+            dealer.fetch_add(1, Ordering::SeqCst);
+        }
+        _ => {}
+    }
+}
+
 #[test]
 fn every_request_shows_exactly_the_cards_face_up_so_far_in_every_rule_set() {
     let variants = [
@@ -46,19 +62,7 @@ fn every_request_shows_exactly_the_cards_face_up_so_far_in_every_rule_set() {
         let variant = rules.variant;
         let mut table = Table::new(rules, shoe, players, 100_000).unwrap();
         for _ in 0..3_000 {
-            table
-                .play_round(&mut |e: &TableEvent| match e {
-                    TableEvent::RoundStart { .. } => dealer.store(0, Ordering::SeqCst),
-                    TableEvent::Card { .. } | TableEvent::Revealed { .. } => {
-                        public.fetch_add(1, Ordering::SeqCst);
-                    }
-                    TableEvent::DealerCard { hole: false, .. } | TableEvent::HoleRevealed { .. } => {
-                        public.fetch_add(1, Ordering::SeqCst);
-                        dealer.fetch_add(1, Ordering::SeqCst);
-                    }
-                    _ => {}
-                })
-                .unwrap();
+            table.play_round(&mut |e: &TableEvent| count_face_up(e, &public, &dealer)).unwrap();
         }
         assert!(public.load(Ordering::SeqCst) > 10_000, "{variant:?}");
     }
@@ -84,19 +88,7 @@ fn a_seat_out_for_good_is_told_nothing_more_and_nothing_piles_up() {
         let mut table = Table::new(rules, shoe, players, 1_000).unwrap();
         let mut most = 0;
         for _ in 0..20_000 {
-            table
-                .play_round(&mut |e: &TableEvent| match e {
-                    TableEvent::RoundStart { .. } => dealer.store(0, Ordering::SeqCst),
-                    TableEvent::Card { .. } | TableEvent::Revealed { .. } => {
-                        public.fetch_add(1, Ordering::SeqCst);
-                    }
-                    TableEvent::DealerCard { hole: false, .. } | TableEvent::HoleRevealed { .. } => {
-                        public.fetch_add(1, Ordering::SeqCst);
-                        dealer.fetch_add(1, Ordering::SeqCst);
-                    }
-                    _ => {}
-                })
-                .unwrap();
+            table.play_round(&mut |e: &TableEvent| count_face_up(e, &public, &dealer)).unwrap();
             most = most.max(table.pending_events());
         }
         assert!(table.seats()[0].balance < 10, "the reckless bot went broke: {}", table.seats()[0].balance);
