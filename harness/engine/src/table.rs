@@ -74,6 +74,7 @@ impl Hand {
         }
     }
 
+    #[inline]
     pub(crate) fn cards(&self) -> &[Card] {
         &self.cards[..self.len as usize]
     }
@@ -86,11 +87,13 @@ impl Hand {
     }
 
     /// The hand's total as it counts.
+    #[inline]
     pub(crate) fn best(&self) -> u8 {
         if self.aces_low { self.total.hard } else { self.total.best() }
     }
 
     /// Ace + ten as the first two cards of an unsplit hand.
+    #[inline]
     fn is_natural(&self) -> bool {
         !self.from_split && is_natural(self.cards())
     }
@@ -288,20 +291,30 @@ impl Table {
     fn may_be_asked(&self, p: usize) -> bool {
         let s = &self.seats[p];
         let balance = if self.rules.variant == Variant::NorwegianHome { s.balance / 4 } else { s.balance };
-        !s.disqualified && Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit) >= self.rules.min_bet
+        let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
+        // A unit above the minimum always affords it (the cap is at least
+        // the minimum): the exact check, with its division, is rarely needed.
+        !s.disqualified && (balance >= min + unit || Self::affordable(balance, self.rules.max_bet, unit) >= min)
     }
 
     /// Drops log entries every seat has seen. A seat out for good is told
     /// nothing more: without this, its unread events would pile up for the
     /// rest of the match (a broke bot in a ten-million-round league).
     pub(crate) fn compact_log(&mut self) {
+        let len = self.log.len();
         for p in 0..self.seats.len() {
-            if !self.may_be_asked(p) {
-                self.seats[p].cursor = self.log.len();
+            if self.seats[p].cursor < len && !self.may_be_asked(p) {
+                self.seats[p].cursor = len;
             }
         }
         let seen = self.seats.iter().map(|s| s.cursor).min().unwrap_or(0);
-        if seen > 0 {
+        if seen == len {
+            // The usual case: every seat has read everything.
+            self.log.clear();
+            for s in &mut self.seats {
+                s.cursor = 0;
+            }
+        } else if seen > 0 {
             self.log.drain(..seen);
             for s in &mut self.seats {
                 s.cursor -= seen;
@@ -509,6 +522,7 @@ impl Table {
     }
 
     /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
+    #[inline]
     pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
         cap.min(balance - balance.rem_euclid(unit))
     }
