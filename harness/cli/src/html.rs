@@ -930,6 +930,20 @@ mod tests {
     }
 
     #[test]
+    fn the_zoom_leaves_out_only_far_off_lines() {
+        // 25 lines within ±20k, five that lost 600k: zoom to the 25.
+        let mut items: Vec<(f64, f64, f64)> =
+            (0..25).map(|i| (-20_000.0 + i as f64, 5_000.0, -1_000.0 * i as f64)).collect();
+        items.extend((0..5).map(|_| (-600_000.0, 0.0, -600_000.0)));
+        let (lo, hi) = zoom_range(&items).expect("a zoom");
+        assert!(lo > -30_000.0 && hi >= 5_000.0, "{lo}..{hi}");
+        // Everyone alike, or a spread without outliers: no zoom.
+        assert_eq!(zoom_range(&[(0.0, 1.0, 1.0); 5]), None);
+        let spread: Vec<(f64, f64, f64)> = (0..10).map(|i| (-(i as f64) * 100.0, 0.0, -(i as f64) * 100.0)).collect();
+        assert_eq!(zoom_range(&spread), None);
+    }
+
+    #[test]
     fn names_are_escaped() {
         assert_eq!(esc("<b>\"x\" & 'y'</b>"), "&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;");
     }
