@@ -95,6 +95,20 @@ fn the_report_is_self_contained_and_shows_every_part() {
     assert!(faults.contains("<details class=\"fault\">") && faults.contains("sometimes &lt;b&gt;"), "the faulting bot");
     assert!(faults.contains("trap"), "faults by kind");
     assert!(html.contains("Decisions by kind"));
+    // Where each bot won and lost: a row per bot, a column per up card;
+    // every settled hand is counted under the up card it faced.
+    let heat = &html[html.find(r#"<table class="heat">"#).expect("the heat map")..];
+    let heat = &heat[..heat.find("</table>").unwrap()];
+    assert_eq!(heat.matches("<th>").count(), 10);
+    assert_eq!(heat.matches("<tr>").count(), 1 + 3);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    for s in v["standings"].as_array().unwrap() {
+        let hands: u64 = s["tally"]["hands"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+        let by_up: u64 =
+            s["tally"]["by-dealer-up"].as_array().unwrap().iter().map(|u| u["hands"].as_u64().unwrap()).sum();
+        assert_eq!(hands, by_up, "{}", s["name"]);
+        assert!(hands > 0);
+    }
 
     // The viewer's rounds are exactly what `pitboss replay --log` writes.
     let data = hand_data(&html);

@@ -606,6 +606,48 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     }
     h.push_str("</tbody></table></div>");
 
+    // Where each bot won and lost: net per 100 chips staked, by the
+    // dealer's up card, as a heat map.
+    if r.standings.iter().any(|s| s.tally.by_dealer_up.iter().any(|u| u.hands > 0)) {
+        let rate = |u: &crate::tally::UpCard| (u.staked > 0).then(|| 100.0 * u.net as f64 / u.staked as f64);
+        let scale = r
+            .standings
+            .iter()
+            .flat_map(|s| s.tally.by_dealer_up.iter().filter_map(rate))
+            .fold(1.0f64, |m, x| m.max(x.abs()))
+            .min(100.0);
+        h.push_str(r#"<h3>Where each bot won and lost</h3><p class="note">Net chips per 100 staked on the bot's hands, by the dealer's up card (the banker's face-up card in the banker game); green won, red lost. Hover a cell for the counts.</p><div class="scroll"><table class="heat"><thead><tr><th class=l>bot \ dealer shows</th>"#);
+        for label in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"] {
+            let _ = write!(h, "<th>{label}</th>");
+        }
+        h.push_str("</tr></thead><tbody>");
+        for s in &r.standings {
+            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
+            for u in &s.tally.by_dealer_up {
+                match rate(u) {
+                    None => h.push_str("<td class=c>–</td>"),
+                    Some(x) => {
+                        let a = (x.abs() / scale).min(1.0) * 0.75;
+                        let bg = if x >= 0.0 {
+                            format!("rgba(27,122,61,{a:.2})")
+                        } else {
+                            format!("rgba(179,38,30,{a:.2})")
+                        };
+                        let _ = write!(
+                            h,
+                            r#"<td class=c style="background:{bg}" title="{} hands, {} staked, net {}">{x:+.1}</td>"#,
+                            chips(u.hands as i64),
+                            chips(u.staked),
+                            signed(u.net)
+                        );
+                    }
+                }
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</tbody></table></div>");
+    }
+
     // Extra bets: only the kinds this league offered.
     type Bet = fn(&Tally) -> (u64, &Wager);
     let extras: [(&str, Bet); 3] = [
@@ -767,6 +809,7 @@ tr.dq td{color:var(--muted);text-decoration:line-through}
 tr.dq td:first-child{text-decoration:none;font-weight:700;color:#b3261e}
 .ahead{font-weight:700;color:#1b7a3d}
 .scroll{overflow-x:auto}
+table.heat td.c{font-size:13px}
 .sw{display:inline-block;width:11px;height:11px;border-radius:3px;margin-right:7px;vertical-align:-1px}
 svg.chart{width:100%;height:auto;display:block}
 .grid{stroke:#eceef2;stroke-width:1}

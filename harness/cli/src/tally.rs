@@ -92,6 +92,15 @@ pub struct FaultKinds {
     pub timeout: u64,
 }
 
+/// The hands settled against one dealer up card (the banker's face-up
+/// card in the banker game): how many, chips staked, net chips.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpCard {
+    pub hands: u64,
+    pub staked: i64,
+    pub net: i64,
+}
+
 /// Everything counted about one bot.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -103,6 +112,8 @@ pub struct Tally {
     pub side_bets: Wager,
     pub back_bets: Wager,
     pub faults: FaultKinds,
+    /// Its hands by the dealer's up card: ace, 2, …, 9, ten-valued.
+    pub by_dealer_up: [UpCard; 10],
 }
 
 impl Tally {
@@ -141,6 +152,11 @@ impl Tally {
             w.won += o.won;
             w.staked += o.staked;
             w.returned += o.returned;
+        }
+        for (u, o) in self.by_dealer_up.iter_mut().zip(&other.by_dealer_up) {
+            u.hands += o.hands;
+            u.staked += o.staked;
+            u.net += o.net;
         }
         let (f, o) = (&mut self.faults, &other.faults);
         f.illegal += o.illegal;
@@ -237,6 +253,8 @@ fn settle(w: &mut Wager, returned: i64) {
 pub(crate) struct SeatLog<'a, R> {
     inner: &'a mut R,
     per: usize,
+    /// This round's dealer up card (index into `Tally::by_dealer_up`).
+    up: Option<usize>,
     tallies: Vec<Tally>,
     faults: Vec<Vec<FaultRecord>>,
 }
@@ -244,7 +262,13 @@ pub(crate) struct SeatLog<'a, R> {
 impl<'a, R> SeatLog<'a, R> {
     /// A log for `players` players of `per` boxes each, in front of `inner`.
     pub(crate) fn new(inner: &'a mut R, players: usize, per: usize) -> Self {
-        SeatLog { inner, per: per.max(1), tallies: vec![Tally::default(); players], faults: vec![Vec::new(); players] }
+        SeatLog {
+            inner,
+            per: per.max(1),
+            up: None,
+            tallies: vec![Tally::default(); players],
+            faults: vec![Vec::new(); players],
+        }
     }
 
     /// Each player's tally and first faults.
@@ -295,9 +319,22 @@ impl<'a, R> SeatLog<'a, R> {
 impl<R: Recorder> Recorder for SeatLog<'_, R> {
     #[inline]
     fn record(&mut self, event: &TableEvent) {
+        match event {
+            TableEvent::RoundStart { .. } => self.up = None,
+            TableEvent::DealerCard { card, hole: false } if self.up.is_none() => {
+                self.up = Some(card.value() as usize - 1);
+            }
+            _ => {}
+        }
         if let Some(p) = self.player(event)
             && let Some(tally) = self.tallies.get_mut(p)
         {
+            if let (TableEvent::Settled { bet, returned, .. }, Some(up)) = (event, self.up) {
+                let u = &mut tally.by_dealer_up[up];
+                u.hands += 1;
+                u.staked += bet;
+                u.net += returned - bet;
+            }
             tally.count(event);
             if let TableEvent::Fault { .. } = event {
                 self.keep(p, event);
@@ -316,6 +353,9 @@ mod tests {
     fn events_land_on_the_player_holding_the_box() {
         let mut sink = ();
         let mut log = SeatLog::new(&mut sink, 2, 2);
+        log.record(&TableEvent::RoundStart { round: 1 });
+        log.record(&TableEvent::DealerCard { card: pitboss_sdk::Card::new(12).unwrap(), hole: false });
+        log.record(&TableEvent::DealerCard { card: pitboss_sdk::Card::new(5).unwrap(), hole: false });
         log.record(&TableEvent::Insurance { seat: 3, amount: 5 });
         log.record(&TableEvent::InsuranceSettled { seat: 3, returned: 15 });
         log.record(&TableEvent::Settled { seat: 1, hand: 0, bet: 10, returned: 25, outcome: Outcome::Blackjack });
@@ -332,6 +372,9 @@ mod tests {
         });
         let out = log.finish();
         assert_eq!(out[0].0.hands.blackjack, 1);
+        // Settled against a queen up (the later 5 is a drawn card).
+        assert_eq!(out[0].0.by_dealer_up[9], UpCard { hands: 1, staked: 10, net: 15 });
+        assert_eq!(out[0].0.by_dealer_up.iter().map(|u| u.hands).sum::<u64>(), 1);
         assert_eq!(out[1].0.insurance, Wager { placed: 1, won: 1, staked: 5, returned: 15 });
         assert_eq!(out[1].0.back_bets, Wager { placed: 1, won: 0, staked: 8, returned: 0 });
         assert_eq!(out[1].0.faults.trap, 1);
