@@ -2,7 +2,7 @@
 //! capture, stacked-shoe tables and the paths of the built wasm bots.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
@@ -18,6 +18,20 @@ pub fn wasm_path(bot: &str) -> PathBuf {
     let path = target.join("wasm32-unknown-unknown/release").join(format!("{bot}.wasm"));
     assert!(path.exists(), "{} is missing: run `bash scripts/build-bots` first", path.display());
     path
+}
+
+/// A class's submissions folder in `dir`: 30 copies of our wasm bots named
+/// `studentNN-BOT.wasm`, five of each in a row, as `scripts/class-demo`
+/// makes them. Returns the folder.
+pub fn class_submissions(dir: &Path) -> PathBuf {
+    let subs = dir.join("submissions");
+    std::fs::create_dir_all(&subs).unwrap();
+    let ours = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
+    for i in 0..30 {
+        let bot = ours[i / 5 % ours.len()];
+        std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
+    }
+    subs
 }
 
 /// What a [`Script`] saw of one request: (kind, legal actions, hand cards

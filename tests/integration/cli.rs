@@ -249,13 +249,7 @@ fn class_league(dir: &std::path::Path, sessions: u64) -> PathBuf {
 }
 
 fn class_league_of(dir: &std::path::Path, sessions: u64, rounds: u64) -> PathBuf {
-    let subs = dir.join("submissions");
-    std::fs::create_dir_all(&subs).unwrap();
-    let ours = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
-    for i in 0..30 {
-        let bot = ours[i % ours.len()];
-        std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
-    }
+    pitboss_tests::class_submissions(dir);
     let league = format!(
         "name = \"class\"\nvariant = \"north-american\"\nrounds = {rounds}\nsessions = {sessions}\nseed = 9\nbankroll = 100000\nformat = \"table\"\n\n[[bot]]\nfolder = \"submissions\"\n"
     );

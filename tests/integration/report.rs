@@ -181,13 +181,7 @@ fn a_file_that_is_not_a_results_file_is_refused_in_one_line() {
 /// The class competition example (leagues/class.toml: 30 submitted bot
 /// files, 6 sessions), with fewer rounds.
 fn class_league(d: &Path) -> PathBuf {
-    let subs = d.join("submissions");
-    std::fs::create_dir_all(&subs).unwrap();
-    let bots = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
-    for i in 0..30 {
-        let bot = bots[i / 5 % bots.len()];
-        std::fs::copy(wasm_path(bot), subs.join(format!("student{i:02}-{bot}.wasm"))).unwrap();
-    }
+    pitboss_tests::class_submissions(d);
     let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("../leagues/class.toml");
     let text = std::fs::read_to_string(class).unwrap();
     assert!(text.contains("rounds = 100000") && text.contains(r#"folder = "../target/class/submissions""#));

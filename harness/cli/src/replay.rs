@@ -10,7 +10,7 @@ use pitboss_engine::{Recorder, TableEvent, derive_seed};
 use serde_json::Value;
 
 use crate::league::{self, expand_bots, league_rules, seating_for, sha256_file};
-use crate::report::{JsonLines, Transcript};
+use crate::report::{JsonLines, Transcript, event_json};
 use crate::session::replay_table;
 
 /// What to replay.
@@ -113,7 +113,7 @@ impl Replayable {
 
     /// Replays table `table` of `session` up to the last of `rounds`
     /// (ascending) and returns each of those rounds as the hand history
-    /// `--log` writes: one JSON object per event.
+    /// `--log` writes: one JSON object per event (without its `round`).
     pub fn rounds_as_json(&self, session: u64, table: usize, rounds: &[u64]) -> Result<Vec<(u64, Vec<Value>)>> {
         let last = rounds.iter().copied().max().unwrap_or(1);
         let seats = self.seats(session, last, table)?;
@@ -168,10 +168,8 @@ impl Pick<'_> {
     }
 
     fn push(&mut self, event: &TableEvent) {
-        let mut line = Vec::new();
-        JsonLines::new(&mut line).record(event);
-        if let (Ok(v), Some((_, events))) = (serde_json::from_slice::<Value>(&line), self.out.last_mut()) {
-            events.push(v);
+        if let Some((_, events)) = self.out.last_mut() {
+            events.push(event_json(event));
         }
     }
 }

@@ -214,61 +214,67 @@ impl<W: Write> JsonLines<W> {
     }
 }
 
+/// One event as the hand history writes it: `event` and the event's
+/// fields (the round is added by [`JsonLines`]).
+pub fn event_json(event: &TableEvent) -> serde_json::Value {
+    use serde_json::json;
+    let card = |c: &pitboss_sdk::Card| c.symbol().to_string();
+    match event {
+        TableEvent::Shuffle(kind) => json!({"event": "shuffle", "kind": format!("{kind:?}").to_lowercase()}),
+        TableEvent::RoundStart { .. } => json!({"event": "round-start"}),
+        TableEvent::Asked { seat, player, kind, legal, answer } => {
+            let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
+            json!({"event": "asked", "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
+        }
+        TableEvent::Fault { seat, player, kind, fault, .. } => {
+            json!({"event": "fault", "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
+        }
+        TableEvent::Disqualified { seat, .. } => json!({"event": "disqualified", "box": seat}),
+        TableEvent::Bet { seat, amount } => json!({"event": "bet", "box": seat, "amount": amount}),
+        TableEvent::SideBet { seat, side, amount } => {
+            json!({"event": "side-bet", "box": seat, "side": format!("{side:?}").to_lowercase(), "amount": amount})
+        }
+        TableEvent::SideBetSettled { seat, returned } => {
+            json!({"event": "side-bet-settled", "box": seat, "returned": returned})
+        }
+        TableEvent::BackBet { seat, player, amount } => {
+            json!({"event": "back-bet", "box": seat, "player": player, "amount": amount})
+        }
+        TableEvent::BackSettled { seat, hand, player, stake, returned } => {
+            json!({"event": "back-settled", "box": seat, "hand": hand, "player": player, "stake": stake, "returned": returned})
+        }
+        TableEvent::Banker { seat } => json!({"event": "banker", "seat": seat}),
+        TableEvent::BankerDoubled => json!({"event": "banker-doubled"}),
+        TableEvent::HiddenCard { seat, card: c } => json!({"event": "hidden-card", "seat": seat, "card": card(c)}),
+        TableEvent::Revealed { seat, card: c } => json!({"event": "revealed", "seat": seat, "card": card(c)}),
+        TableEvent::RoundVoid { .. } => json!({"event": "round-void"}),
+        TableEvent::Card { seat, hand, card: c } => {
+            json!({"event": "card", "box": seat, "hand": hand, "card": card(c)})
+        }
+        TableEvent::DealerCard { card: c, hole } => {
+            json!({"event": "dealer-card", "card": card(c), "face_down": hole})
+        }
+        TableEvent::HoleRevealed { card: c } => json!({"event": "hole-revealed", "card": card(c)}),
+        TableEvent::Insurance { seat, amount } => json!({"event": "insurance", "box": seat, "amount": amount}),
+        TableEvent::InsuranceSettled { seat, returned } => {
+            json!({"event": "insurance-settled", "box": seat, "returned": returned})
+        }
+        TableEvent::Acted { seat, hand, action } => {
+            json!({"event": "acted", "box": seat, "hand": hand, "action": action.name()})
+        }
+        TableEvent::Settled { seat, hand, bet, returned, outcome } => {
+            json!({"event": "settled", "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": format!("{outcome:?}").to_lowercase()})
+        }
+        TableEvent::RoundEnd { .. } => json!({"event": "round-end"}),
+    }
+}
+
 impl<W: Write> Recorder for JsonLines<W> {
     fn record(&mut self, event: &TableEvent) {
-        use serde_json::json;
-        let card = |c: &pitboss_sdk::Card| c.symbol().to_string();
-        let value = match event {
-            TableEvent::Shuffle(kind) => json!({"event": "shuffle", "kind": format!("{kind:?}").to_lowercase()}),
-            TableEvent::RoundStart { round } => {
-                self.round = *round;
-                json!({"event": "round-start"})
-            }
-            TableEvent::Asked { seat, player, kind, legal, answer } => {
-                let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
-                json!({"event": "asked", "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
-            }
-            TableEvent::Fault { seat, player, kind, fault, .. } => {
-                json!({"event": "fault", "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
-            }
-            TableEvent::Disqualified { seat, .. } => json!({"event": "disqualified", "box": seat}),
-            TableEvent::Bet { seat, amount } => json!({"event": "bet", "box": seat, "amount": amount}),
-            TableEvent::SideBet { seat, side, amount } => {
-                json!({"event": "side-bet", "box": seat, "side": format!("{side:?}").to_lowercase(), "amount": amount})
-            }
-            TableEvent::SideBetSettled { seat, returned } => {
-                json!({"event": "side-bet-settled", "box": seat, "returned": returned})
-            }
-            TableEvent::BackBet { seat, player, amount } => {
-                json!({"event": "back-bet", "box": seat, "player": player, "amount": amount})
-            }
-            TableEvent::BackSettled { seat, hand, player, stake, returned } => {
-                json!({"event": "back-settled", "box": seat, "hand": hand, "player": player, "stake": stake, "returned": returned})
-            }
-            TableEvent::Banker { seat } => json!({"event": "banker", "seat": seat}),
-            TableEvent::BankerDoubled => json!({"event": "banker-doubled"}),
-            TableEvent::HiddenCard { seat, card: c } => json!({"event": "hidden-card", "seat": seat, "card": card(c)}),
-            TableEvent::Revealed { seat, card: c } => json!({"event": "revealed", "seat": seat, "card": card(c)}),
-            TableEvent::RoundVoid { .. } => json!({"event": "round-void"}),
-            TableEvent::Card { seat, hand, card: c } => {
-                json!({"event": "card", "box": seat, "hand": hand, "card": card(c)})
-            }
-            TableEvent::DealerCard { card: c, hole } => {
-                json!({"event": "dealer-card", "card": card(c), "face_down": hole})
-            }
-            TableEvent::HoleRevealed { card: c } => json!({"event": "hole-revealed", "card": card(c)}),
-            TableEvent::Insurance { seat, amount } => json!({"event": "insurance", "box": seat, "amount": amount}),
-            TableEvent::InsuranceSettled { seat, returned } => {
-                json!({"event": "insurance-settled", "box": seat, "returned": returned})
-            }
-            TableEvent::Acted { seat, hand, action } => {
-                json!({"event": "acted", "box": seat, "hand": hand, "action": action.name()})
-            }
-            TableEvent::Settled { seat, hand, bet, returned, outcome } => {
-                json!({"event": "settled", "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": format!("{outcome:?}").to_lowercase()})
-            }
-            TableEvent::RoundEnd { .. } => json!({"event": "round-end"}),
-        };
+        if let TableEvent::RoundStart { round } = event {
+            self.round = *round;
+        }
+        let value = event_json(event);
         // A full shuffle opens the round that follows it.
         let round = match event {
             TableEvent::Shuffle(pitboss_engine::ShuffleKind::Full) => self.round + 1,

@@ -166,9 +166,10 @@ impl Tally {
         f.timeout += o.timeout;
     }
 
-    /// Counts one event that concerns this bot.
+    /// Counts one event that concerns this bot; `up` is the index of the
+    /// round's dealer up card in `by_dealer_up`, once dealt.
     #[inline]
-    fn count(&mut self, event: &TableEvent) {
+    fn count(&mut self, event: &TableEvent, up: Option<usize>) {
         match event {
             TableEvent::Asked { kind, .. } => {
                 let d = &mut self.decisions;
@@ -194,7 +195,13 @@ impl Tally {
                     Action::Surrender => a.surrender += 1,
                 }
             }
-            TableEvent::Settled { outcome, .. } => {
+            TableEvent::Settled { outcome, bet, returned, .. } => {
+                if let Some(up) = up {
+                    let u = &mut self.by_dealer_up[up];
+                    u.hands += 1;
+                    u.staked += bet;
+                    u.net += returned - bet;
+                }
                 let h = &mut self.hands;
                 match outcome {
                     Outcome::Win => h.win += 1,
@@ -329,13 +336,7 @@ impl<R: Recorder> Recorder for SeatLog<'_, R> {
         if let Some(p) = self.player(event)
             && let Some(tally) = self.tallies.get_mut(p)
         {
-            if let (TableEvent::Settled { bet, returned, .. }, Some(up)) = (event, self.up) {
-                let u = &mut tally.by_dealer_up[up];
-                u.hands += 1;
-                u.staked += bet;
-                u.net += returned - bet;
-            }
-            tally.count(event);
+            tally.count(event, self.up);
             if let TableEvent::Fault { .. } = event {
                 self.keep(p, event);
             }

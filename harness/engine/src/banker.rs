@@ -108,9 +108,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     // the banker.
     let mut stakes: Vec<Stake> = Vec::with_capacity(table.seats.len());
     for seat in 0..table.seats.len() {
-        let s = &table.seats[seat];
-        let max = Table::affordable(s.balance / 4, table.rules.max_bet, unit);
-        if Some(seat) == banker || s.disqualified || max < min {
+        if Some(seat) == banker || table.seats[seat].disqualified || table.stake_cap(seat) < min {
             continue;
         }
         let hidden = table.deal(rec)?;
@@ -128,7 +126,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     // Bets, each player knowing only its own hidden card.
     for st in &mut stakes {
         let seat = st.seat;
-        let max = Table::affordable(table.seats[seat].balance / 4, table.rules.max_bet, unit);
+        let max = table.stake_cap(seat);
         let header = table.header(seat as u8, Decision::Bet, 0, (min, max, unit));
         let answer = table.ask(seat, header, &[st.hidden], rec);
         st.stake = table.checked_bet(seat, seat as u8, answer, (min, max, unit), rec);

@@ -289,12 +289,16 @@ impl Table {
     /// chips only reach a seat through its own stakes or its bank, and both
     /// need more than that.
     fn may_be_asked(&self, p: usize) -> bool {
-        let s = &self.seats[p];
-        let balance = if self.rules.variant == Variant::NorwegianHome { s.balance / 4 } else { s.balance };
-        let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
-        // A unit above the minimum always affords it (the cap is at least
-        // the minimum): the exact check, with its division, is rarely needed.
-        !s.disqualified && (balance >= min + unit || Self::affordable(balance, self.rules.max_bet, unit) >= min)
+        !self.seats[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
+    }
+
+    /// The largest main bet seat `p` may stake now: its balance (in the
+    /// banker game, a quarter of it, as a doubled stake can be lost twice)
+    /// in whole units, capped at the table maximum.
+    pub(crate) fn stake_cap(&self, p: usize) -> i64 {
+        let balance = self.seats[p].balance;
+        let balance = if self.rules.variant == Variant::NorwegianHome { balance / 4 } else { balance };
+        Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
     }
 
     /// Drops log entries every seat has seen. A seat out for good is told
@@ -553,9 +557,8 @@ impl Table {
             bx.hands.clear();
             bx.back.clear();
             let p = bx.seat;
-            let seat = &self.seats[p];
-            let max = Self::affordable(seat.balance, self.rules.max_bet, unit);
-            if max < min || seat.disqualified {
+            let max = self.stake_cap(p);
+            if max < min || self.seats[p].disqualified {
                 continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
             let header = self.header(b as u8, Decision::Bet, 0, (min, max, unit));
