@@ -20,6 +20,18 @@ pub fn wasm_path(bot: &str) -> PathBuf {
     path
 }
 
+/// The `pitboss` binary of this build (cargo builds it for the CLI
+/// crate's tests, which `cargo test --workspace` runs).
+pub fn pitboss_bin() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
+    let path = target.join(profile).join("pitboss");
+    assert!(path.exists(), "{} is missing: build it with `cargo build --release -p pitboss-cli`", path.display());
+    path
+}
+
 /// A class's submissions folder in `dir`: 30 copies of our wasm bots named
 /// `studentNN-BOT.wasm`, five of each in a row, as `scripts/class-demo`
 /// makes them. Returns the folder.

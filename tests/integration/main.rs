@@ -20,5 +20,7 @@ mod properties;
 mod report;
 /// `swedish` rules on stacked shoes.
 mod swedish;
+/// Untrusted submissions: load-time caps, cap faults, quoted errors.
+mod untrusted;
 /// The wasm host: loading, ABI checks, faults, wasm = native.
 mod wasm;

@@ -232,25 +232,65 @@ fn one() -> u64 {
     1
 }
 
-/// `[limits]`: the sandbox's limits for every bot of the league.
+/// `[limits]`: the sandbox's limits for every bot of the league. Each
+/// value keeps its place in the file, so a value out of its range
+/// (`pitboss_host::limit_range`) is refused pointing at it.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LimitOverrides {
     /// Fuel per decision.
-    pub fuel_per_decision: Option<u64>,
+    pub fuel_per_decision: Option<Spanned<u64>>,
     /// Memory cap in MiB.
-    pub memory_mib: Option<usize>,
+    pub memory_mib: Option<Spanned<u64>>,
     /// Wall-clock backstop per call, in milliseconds.
-    pub wall_ms: Option<u64>,
+    pub wall_ms: Option<Spanned<u64>>,
+    /// Largest module in MiB.
+    pub module_mib: Option<Spanned<u64>>,
+    /// Largest code section in KiB.
+    pub code_kib: Option<Spanned<u64>>,
+    /// Most functions in a module.
+    pub functions: Option<Spanned<u64>>,
 }
 
 impl LimitOverrides {
+    /// Checks every value against its documented range; an error carries
+    /// the value's byte offset.
+    pub fn check(&self) -> Result<(), (usize, String)> {
+        use pitboss_host::limit_range as r;
+        let fields = [
+            ("fuel_per_decision", &self.fuel_per_decision, r::FUEL_PER_DECISION),
+            ("memory_mib", &self.memory_mib, r::MEMORY_MIB),
+            ("wall_ms", &self.wall_ms, r::WALL_MS),
+            ("module_mib", &self.module_mib, r::MODULE_MIB),
+            ("code_kib", &self.code_kib, r::CODE_KIB),
+            ("functions", &self.functions, r::FUNCTIONS),
+        ];
+        for (name, value, range) in fields {
+            if let Some(v) = value
+                && !range.contains(v.get_ref())
+            {
+                let msg = format!("limit `{name}` = {} is outside {}..={}", v.get_ref(), range.start(), range.end());
+                return Err((v.span().start, msg));
+            }
+        }
+        Ok(())
+    }
+
     pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
         let base = base_sandbox.limits();
+        let get = |v: &Option<Spanned<u64>>| v.as_ref().map(|s| *s.get_ref());
+        // Checked at parse time to lie in ranges that fit a `usize` once
+        // scaled; a value that somehow does not keeps the default.
+        let scaled = |v: Option<u64>, shift: u32, default: usize| {
+            v.and_then(|v| v.checked_shl(shift)).and_then(|v| usize::try_from(v).ok()).unwrap_or(default)
+        };
         let limits = pitboss_host::Limits {
-            fuel_per_decision: self.fuel_per_decision.unwrap_or(base.fuel_per_decision),
-            memory_bytes: self.memory_mib.map_or(base.memory_bytes, |m| m << 20),
-            wall_ms: self.wall_ms.unwrap_or(base.wall_ms),
+            fuel_per_decision: get(&self.fuel_per_decision).unwrap_or(base.fuel_per_decision),
+            memory_bytes: scaled(get(&self.memory_mib), 20, base.memory_bytes),
+            wall_ms: get(&self.wall_ms).unwrap_or(base.wall_ms),
+            module_bytes: scaled(get(&self.module_mib), 20, base.module_bytes),
+            code_bytes: scaled(get(&self.code_kib), 10, base.code_bytes),
+            functions: scaled(get(&self.functions), 0, base.functions),
             ..base
         };
         let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
@@ -370,6 +410,10 @@ pub fn parse(path: &Path) -> Result<LeagueFile> {
     let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     if let Err((offset, problem)) = league.rules.apply(defaults) {
+        let (line, col) = line_col(&text, offset);
+        bail!("{}:{line}:{col}: {problem}", path.display());
+    }
+    if let Some(Err((offset, problem))) = league.limits.as_ref().map(LimitOverrides::check) {
         let (line, col) = line_col(&text, offset);
         bail!("{}:{line}:{col}: {problem}", path.display());
     }

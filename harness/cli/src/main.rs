@@ -185,10 +185,17 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("pitboss: error: {e:#}");
+            eprintln!("pitboss: error: {}", quoted(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error as one line of at most about a thousand characters, control
+/// bytes escaped: errors quote paths, file contents and bot output, all of
+/// which may be hostile.
+fn quoted(e: &anyhow::Error) -> String {
+    pitboss_host::text::excerpt(&format!("{e:#}"), 1_000)
 }
 
 /// `pitboss check`: every file is checked; the status says whether all
@@ -197,7 +204,7 @@ fn check(bots: &[PathBuf]) -> ExitCode {
     let sandbox = match pitboss_cli::sandbox() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("pitboss: error: {e:#}");
+            eprintln!("pitboss: error: {}", quoted(&e));
             return ExitCode::FAILURE;
         }
     };
@@ -205,22 +212,27 @@ fn check(bots: &[PathBuf]) -> ExitCode {
     for path in bots {
         match pitboss_cli::check::check(path, &sandbox) {
             Ok(report) => {
-                out!("{}: loads as a bot (ABI v1)", path.display());
+                out!("{}: loads as a bot (ABI v1)", shown(path));
                 out_raw!("{}", report.render());
                 if report.faulted() {
-                    out!("{}: FAILED: faults in the smoke match", path.display());
+                    out!("{}: FAILED: faults in the smoke match", shown(path));
                     ok = false;
                 } else {
-                    out!("{}: OK", path.display());
+                    out!("{}: OK", shown(path));
                 }
             }
             Err(e) => {
-                out!("{}: FAILED: {e:#}", path.display());
+                out!("{}: FAILED: {}", shown(path), quoted(&e));
                 ok = false;
             }
         }
     }
     if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// A path as one short line, control bytes escaped.
+fn shown(path: &std::path::Path) -> String {
+    pitboss_host::text::excerpt(&path.display().to_string(), 300)
 }
 
 /// A progress bar with rounds per second and an ETA on a terminal;

@@ -27,6 +27,10 @@ pub struct MatchSpec {
 /// Fault events kept per bot in results (the count is always exact).
 pub const FAULT_LOG_CAP: usize = 100;
 
+/// With a stacked shoe, the rounds in a row without a bet after which a
+/// match stops.
+pub const IDLE_ROUNDS_CAP: u64 = 1_000;
+
 /// One fault, as kept in results: where it happened and what it was.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FaultRecord {
@@ -112,9 +116,20 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     table.set_fault_limit(spec.fault_limit);
     let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);
     let mut stopped = None;
+    let mut idle = 0;
+    let bets_so_far = |table: &Table| table.seats().iter().map(|s| s.stats.rounds).sum::<u64>();
     for _ in 0..spec.rounds {
+        let before = bets_so_far(&table);
         if let Err(e) = table.play_round(&mut rec) {
             stopped = Some(format!("{e}; round {} was void and its stakes returned", table.rounds() + 1));
+            break;
+        }
+        // A stacked shoe runs out only when cards are dealt: a match whose
+        // bots all sit out would never end on its own.
+        idle = if bets_so_far(&table) == before { idle + 1 } else { 0 };
+        if spec.stacked.is_some() && idle == IDLE_ROUNDS_CAP {
+            stopped =
+                Some(format!("no bot has bet for {IDLE_ROUNDS_CAP} rounds in a row, so the stacked shoe is not dealt"));
             break;
         }
     }

@@ -98,11 +98,19 @@ pub fn standings_table(standings: &[Standing]) -> String {
     Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
 }
 
-/// The standings as CSV (RFC 4180 quoting).
+/// A text cell of a CSV file: RFC 4180 quoting, and a cell that a
+/// spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`,
+/// a tab or a carriage return) is prefixed with `'`, so a bot named
+/// `=HYPERLINK(…)` stays text.
+pub fn csv_cell(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}") } else { text.to_string() };
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+}
+
+/// The standings as CSV (RFC 4180 quoting; names neutralised by
+/// [`csv_cell`]).
 pub fn standings_csv(standings: &[Standing]) -> String {
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
-    };
+    let quote = csv_cell;
     let mut out =
         String::from("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n");
     for s in standings {

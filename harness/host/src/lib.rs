@@ -16,8 +16,9 @@ mod inspect;
 mod limits;
 mod load;
 mod player;
+pub mod text;
 
 pub use cache::Origin;
-pub use limits::Limits;
+pub use limits::{Limits, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use player::{FuelProfile, WasmPlayer};

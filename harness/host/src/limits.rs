@@ -1,7 +1,7 @@
 //! Per-bot resource limits and the wasmtime resource limiter that enforces
-//! the memory cap.
+//! the memory and table caps for a whole instance.
 
-/// What one bot instance may use.
+/// What one bot instance may use, and how large a module may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Fuel (roughly, wasm instructions) for one decision. Deterministic:
@@ -9,15 +9,29 @@ pub struct Limits {
     pub fuel_per_decision: u64,
     /// Fuel for instantiation and the start-up calls.
     pub fuel_for_startup: u64,
-    /// Linear memory cap in bytes.
+    /// Linear memory cap in bytes. A bot has exactly one memory, so this
+    /// bounds all of its memory.
     pub memory_bytes: usize,
-    /// Most table elements.
+    /// Most table elements, over all of a bot's tables together.
     pub table_elements: usize,
     /// Wasm stack cap in bytes.
     pub stack_bytes: usize,
     /// Wall-clock backstop for one call, in milliseconds. Not
     /// deterministic; fuel normally ends a runaway bot long before.
     pub wall_ms: u64,
+    /// Largest module, in bytes of binary WebAssembly (after WAT text is
+    /// assembled).
+    pub module_bytes: usize,
+    /// Largest code section, in bytes: compiling costs about 3 ms per KiB
+    /// of code, so this bounds how long loading a module takes.
+    pub code_bytes: usize,
+    /// Most functions in a module (imported and defined); about 50 µs of
+    /// compiling each.
+    pub functions: usize,
+    /// Largest function body, in bytes.
+    pub function_body_bytes: usize,
+    /// Most locals in one function.
+    pub locals_per_function: usize,
 }
 
 impl Limits {
@@ -25,6 +39,26 @@ impl Limits {
     pub(crate) fn deadline_ticks(&self) -> u64 {
         self.wall_ms.div_ceil(crate::load::TICK_MS).max(1)
     }
+}
+
+/// The documented range of each limit a league may set (`[limits]` in a
+/// league file), in the league file's units.
+pub mod range {
+    use std::ops::RangeInclusive;
+
+    /// `fuel_per_decision`.
+    pub const FUEL_PER_DECISION: RangeInclusive<u64> = 1_000..=10_000_000_000;
+    /// `memory_mib`: one page at least, and well below the 4 GiB a 32-bit
+    /// memory can address.
+    pub const MEMORY_MIB: RangeInclusive<u64> = 1..=1_024;
+    /// `wall_ms`.
+    pub const WALL_MS: RangeInclusive<u64> = 10..=600_000;
+    /// `module_mib`.
+    pub const MODULE_MIB: RangeInclusive<u64> = 1..=64;
+    /// `code_kib`.
+    pub const CODE_KIB: RangeInclusive<u64> = 16..=65_536;
+    /// `functions`.
+    pub const FUNCTIONS: RangeInclusive<u64> = 16..=100_000;
 }
 
 impl Default for Limits {
@@ -36,30 +70,82 @@ impl Default for Limits {
             table_elements: 10_000,
             stack_bytes: 512 << 10,
             wall_ms: 2_000,
+            module_bytes: 4 << 20,
+            code_bytes: 256 << 10,
+            functions: 10_000,
+            function_body_bytes: 128 << 10,
+            locals_per_function: 10_000,
         }
     }
 }
 
-/// Store data: the limiter, which remembers whether it refused memory so a
-/// trap can be reported as a memory fault.
+/// Which cap a store hit, so a trap can be reported as that cap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CapHit {
+    /// Memory: the bytes asked for.
+    Memory(usize),
+    /// Tables: the elements all tables would hold.
+    Table(usize),
+}
+
+/// Store data: the limiter. It counts every memory and table of the
+/// instance together, and remembers which cap it refused.
 pub(crate) struct StoreState {
     pub(crate) limits: Limits,
-    pub(crate) memory_refused: bool,
+    pub(crate) memory_total: usize,
+    pub(crate) table_total: usize,
+    pub(crate) cap_hit: Option<CapHit>,
+}
+
+impl StoreState {
+    pub(crate) fn new(limits: Limits) -> StoreState {
+        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None }
+    }
+
+    /// One line saying which cap was hit, if one was.
+    pub(crate) fn cap_text(&self) -> Option<String> {
+        self.cap_hit.map(|hit| match hit {
+            CapHit::Memory(asked) => format!(
+                "memory cap hit: the bot asked for {} KiB of memory; the cap is {} KiB",
+                asked.div_ceil(1024),
+                self.limits.memory_bytes >> 10
+            ),
+            CapHit::Table(asked) => {
+                format!(
+                    "table cap hit: the bot asked for {asked} table elements; the cap is {}",
+                    self.limits.table_elements
+                )
+            }
+        })
+    }
 }
 
 impl wasmtime::ResourceLimiter for StoreState {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        if desired > self.limits.memory_bytes {
-            self.memory_refused = true;
-            return Err(wasmtime::Error::msg(format!(
-                "memory limit exceeded: asked for {desired} bytes, the cap is {}",
-                self.limits.memory_bytes
-            )));
+    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        let total = (self.memory_total - current.min(self.memory_total)).saturating_add(desired);
+        if total > self.limits.memory_bytes {
+            self.cap_hit = Some(CapHit::Memory(total));
+            return Err(wasmtime::Error::msg(self.cap_text().unwrap_or_default()));
         }
+        self.memory_total = total;
         Ok(true)
     }
 
-    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        Ok(desired <= self.limits.table_elements)
+    fn table_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        let total = (self.table_total - current.min(self.table_total)).saturating_add(desired);
+        if total > self.limits.table_elements {
+            // A refused `table.grow` returns -1 and the bot goes on; only a
+            // table refused at instantiation is worth naming.
+            if current == 0 {
+                self.cap_hit = Some(CapHit::Table(total));
+            }
+            return Ok(false);
+        }
+        self.table_total = total;
+        Ok(true)
+    }
+
+    fn memories(&self) -> usize {
+        1
     }
 }

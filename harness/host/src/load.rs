@@ -79,6 +79,7 @@ impl Sandbox {
             .cranelift_nan_canonicalization(true)
             .wasm_relaxed_simd(false)
             .wasm_shared_everything_threads(false)
+            .wasm_multi_memory(false)
             .max_wasm_stack(limits.stack_bytes);
         let engine = Engine::new(&config)?;
         start_watchdog(&engine);
@@ -123,7 +124,12 @@ impl Sandbox {
     pub fn load_traced(&self, name: &str, bytes: &[u8]) -> Result<(BotModule, Origin), LoadError> {
         let not_wasm = |detail: String| LoadError::NotWasm { name: name.to_string(), detail: one_line(&detail) };
         let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
-        let binary = wat::parse_bytes(bytes).map_err(|e| not_wasm(e.to_string()))?;
+        let binary = match wat::Detect::from_bytes(bytes) {
+            wat::Detect::Unknown => {
+                return Err(not_wasm("neither a WebAssembly binary nor WAT text".into()));
+            }
+            _ => wat::parse_bytes(bytes).map_err(|e| not_wasm(wat_error(&e)))?,
+        };
         if let Some(problem) = crate::inspect::refusal(&binary, &self.limits).map_err(not_wasm)? {
             return Err(contract(problem));
         }
@@ -161,9 +167,24 @@ impl Sandbox {
     }
 }
 
-/// Squeezes a multi-line message onto one line.
+/// Squeezes a multi-line message onto one short line, control bytes
+/// escaped.
 fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::text::excerpt(&text.split_whitespace().collect::<Vec<_>>().join(" "), 300)
+}
+
+/// A WAT syntax error as its message and position, without the source
+/// line the parser quotes: the "bot" may be any text file, and its
+/// contents are not ours to print.
+fn wat_error(e: &wat::Error) -> String {
+    let text = e.to_string();
+    let mut lines = text.lines();
+    let message = lines.next().unwrap_or_default();
+    let place = lines.find_map(|l| l.trim().strip_prefix("--> ")).map(|loc| loc.rsplitn(3, ':').collect::<Vec<_>>());
+    match place.as_deref() {
+        Some([col, line, ..]) => format!("WAT text, line {line}, column {col}: {message}"),
+        _ => format!("WAT text: {message}"),
+    }
 }
 
 /// Milliseconds per epoch tick of the wall-clock watchdog.
@@ -222,16 +243,32 @@ impl BotModule {
     /// A fresh instance with its own store, memory and fuel.
     pub fn instantiate(&self) -> Result<WasmPlayer, LoadError> {
         let startup = |detail: String| LoadError::Startup { name: self.name.clone(), detail };
-        let state = StoreState { limits: self.sandbox.limits, memory_refused: false };
+        let state = StoreState::new(self.sandbox.limits);
         let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
         store.limiter(|s| s);
         store.set_fuel(self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
         store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
-        let instance = self.sandbox.linker.instantiate(&mut store, &self.module).map_err(|e| startup(trap_text(&e)))?;
-        let version = instance
+        let why = |store: &wasmtime::Store<StoreState>, e: wasmtime::Error| {
+            let limits = store.data().limits;
+            startup(match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
+                (Some(cap), _) => cap,
+                (None, Some(wasmtime::Trap::OutOfFuel)) => {
+                    format!("{} (start-up fuel cap: {})", trap_text(&e), limits.fuel_for_startup)
+                }
+                _ => trap_text(&e),
+            })
+        };
+        let instance = match self.sandbox.linker.instantiate(&mut store, &self.module) {
+            Ok(i) => i,
+            Err(e) => return Err(why(&store, e)),
+        };
+        let version = match instance
             .get_typed_func::<(), i32>(&mut store, "pitboss_abi_version")
             .and_then(|f| f.call(&mut store, ()))
-            .map_err(|e| startup(trap_text(&e)))?;
+        {
+            Ok(v) => v,
+            Err(e) => return Err(why(&store, e)),
+        };
         if version as u32 != ABI_VERSION {
             return Err(LoadError::Contract {
                 name: self.name.clone(),
@@ -241,10 +278,12 @@ impl BotModule {
                 ),
             });
         }
-        let buffer = instance
-            .get_typed_func::<(), i32>(&mut store, "pitboss_buffer")
-            .and_then(|f| f.call(&mut store, ()))
-            .map_err(|e| startup(trap_text(&e)))?;
+        let buffer =
+            match instance.get_typed_func::<(), i32>(&mut store, "pitboss_buffer").and_then(|f| f.call(&mut store, ()))
+            {
+                Ok(b) => b,
+                Err(e) => return Err(why(&store, e)),
+            };
         let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| startup("no memory".into()))?;
         let start = buffer as u32 as usize;
         if start.checked_add(BUFFER_LEN).is_none_or(|end| end > memory.data_size(&store)) {
@@ -263,6 +302,7 @@ impl BotModule {
 pub(crate) fn trap_text(e: &wasmtime::Error) -> String {
     match e.downcast_ref::<wasmtime::Trap>() {
         Some(trap) => trap.to_string(),
-        None => format!("{e:#}").lines().next().unwrap_or_default().to_string(),
+        // The rest of the chain may quote the module's own (hostile) names.
+        None => crate::text::excerpt(format!("{e:#}").lines().next().unwrap_or_default(), 300),
     }
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::Decision;
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
-use crate::limits::StoreState;
+use crate::limits::{CapHit, StoreState};
 use crate::load::{BotModule, trap_text};
 
 /// A live bot instance. After a trap it is replaced by a fresh instance of
@@ -53,16 +53,20 @@ impl WasmPlayer {
     }
 
     fn classify(&self, e: &wasmtime::Error) -> Fault {
-        let kind = if self.store.data().memory_refused {
-            FaultKind::Memory
-        } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::OutOfFuel)) {
-            FaultKind::OutOfFuel
-        } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
-            FaultKind::Timeout
-        } else {
-            FaultKind::Trap
+        let state = self.store.data();
+        let limits = state.limits;
+        if let (Some(CapHit::Memory(_)), Some(text)) = (state.cap_hit, state.cap_text()) {
+            return Fault { kind: FaultKind::Memory, message: text };
+        }
+        let (kind, cap) = match e.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => {
+                (FaultKind::OutOfFuel, format!("fuel cap: {} per decision", limits.fuel_per_decision))
+            }
+            Some(Trap::Interrupt) => (FaultKind::Timeout, format!("wall-clock cap: {} ms per call", limits.wall_ms)),
+            Some(Trap::StackOverflow) => (FaultKind::Trap, format!("stack cap: {} KiB", limits.stack_bytes >> 10)),
+            _ => return Fault { kind: FaultKind::Trap, message: trap_text(e) },
         };
-        Fault { kind, message: trap_text(e) }
+        Fault { kind, message: format!("{} ({cap})", trap_text(e)) }
     }
 
     /// Replaces this instance with a fresh one after a trap. If even that

@@ -1,0 +1,233 @@
+//! Untrusted submissions: modules built to exhaust the host at load time
+//! (many memories, many or huge functions, huge modules) are refused in
+//! one line naming the file and the cap; run-time cap faults say which cap;
+//! error messages never echo a file's contents or raw control bytes.
+//! Every hostile module is generated here, not checked in.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pitboss_host::{Limits, Sandbox};
+use pitboss_tests::{pitboss_bin, wasm_path};
+
+/// The smallest complete bot (tests/bots/minimal.wat) with `extra` spliced
+/// into its module.
+fn bot_with(extra: &str) -> String {
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0))))
+  {extra})"#
+    )
+}
+
+fn dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pitboss-untrusted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn file(name: &str, contents: &[u8]) -> PathBuf {
+    let path = dir().join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// `pitboss check FILE`: (succeeded, stdout + stderr).
+fn check(path: &Path) -> (bool, String) {
+    let out = Command::new(pitboss_bin()).arg("check").arg(path).env("PITBOSS_CACHE_DIR", "off").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// `pitboss check` refuses the module in one line naming the file and
+/// saying `says`.
+fn refused(name: &str, wat: &str, says: &str) {
+    let path = file(name, wat.as_bytes());
+    let (ok, text) = check(&path);
+    assert!(!ok, "{name} passed check: {text}");
+    let line = text.lines().find(|l| l.contains("FAILED")).unwrap_or_else(|| panic!("{name}: {text}"));
+    assert!(line.starts_with(&path.display().to_string()), "names the file: {line}");
+    assert!(line.contains(says), "{name}: {line}");
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+}
+
+#[test]
+fn a_module_with_many_memories_is_refused() {
+    let memories: String = (0..63).map(|i| format!("(memory $m{i} 256)\n")).collect();
+    refused("memories.wat", &bot_with(&memories), "declares 64 memories; ABI v1 bots have exactly one");
+}
+
+#[test]
+fn tables_count_together_against_the_table_cap() {
+    let tables = "(table $a 6000 funcref) (table $b 6000 funcref)";
+    refused(
+        "tables.wat",
+        &bot_with(tables),
+        "declares tables of 12000 elements together; the cap for all tables is 10000",
+    );
+}
+
+#[test]
+fn compile_time_bombs_are_refused_before_compiling() {
+    let many: String = (0..10_000).map(|i| format!("(func (result i32) i32.const {i})\n")).collect();
+    refused("functions.wat", &bot_with(&many), "has 10003 functions; the cap is 10000");
+
+    let body = "local.get 0 i32.const 7 i32.add local.set 0 ".repeat(30_000);
+    let huge = format!("(func (param i32) (result i32) {body} local.get 0)");
+    refused("body.wat", &bot_with(&huge), "KiB; the cap is 128 KiB");
+
+    let body = "local.get 0 i32.const 7 i32.add local.set 0 ".repeat(12_000);
+    let code: String = (0..4).map(|_| format!("(func (param i32) (result i32) {body} local.get 0)\n")).collect();
+    refused("code.wat", &bot_with(&code), "KiB of code; the cap is 256 KiB");
+
+    let locals = "(func (local i32 i64) (local i32) ".to_string() + &"(local f64)".repeat(10_000) + ")";
+    refused("locals.wat", &bot_with(&locals), "has a function with 10003 locals; the cap is 10000");
+
+    let data = format!("(data (i32.const 0) \"{}\")", "\\00".repeat(5 << 20));
+    refused("data.wat", &bot_with(&data), "KiB of WebAssembly; the cap is 4096 KiB");
+}
+
+#[test]
+fn a_module_just_under_the_caps_loads_quickly() {
+    let body = "local.get 0 i32.const 7 i32.add local.set 0 ".repeat(7_000);
+    let code: String = (0..4).map(|_| format!("(func (param i32) (result i32) {body} local.get 0)\n")).collect();
+    let many: String = (0..4_000).map(|i| format!("(func (result i32) i32.const {i})\n")).collect();
+    let wat = bot_with(&(code + &many));
+    let started = std::time::Instant::now();
+    let loaded = Sandbox::new(Limits::default()).unwrap().load("near-caps", wat.as_bytes());
+    assert!(loaded.is_ok(), "{:?}", loaded.err());
+    // Not a timing assertion: a generous bound that only a compile-time
+    // bomb (tens of seconds) would cross.
+    assert!(started.elapsed().as_secs() < 60);
+}
+
+#[test]
+fn a_memory_cap_fault_names_the_cap() {
+    let league = file(
+        "memory-league.toml",
+        format!(
+            "name = \"m\"\nvariant = \"north-american\"\nrounds = 400\nseed = 1\nbankroll = 100000\nformat = \"solo\"\n\
+             [[bot]]\npath = \"{}\"\n",
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/memory-bomb.wat")).display()
+        )
+        .as_bytes(),
+    );
+    let sandbox = pitboss_cli::sandbox().unwrap();
+    let parsed = pitboss_cli::league::parse(&league).unwrap();
+    let result = pitboss_cli::league::run(&parsed, &league, &sandbox).unwrap();
+    let bot = &result.standings[0].result;
+    let fault = bot.fault_log.first().expect("the bomb faults");
+    assert_eq!(fault.kind, "memory");
+    assert!(
+        fault.message.starts_with("memory cap hit: the bot asked for 16448 KiB of memory; the cap is 16384 KiB"),
+        "{}",
+        fault.message
+    );
+}
+
+#[test]
+fn a_fuel_fault_names_the_cap() {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-decide.wat"));
+    let (ok, text) = check(&path);
+    assert!(!ok);
+    assert!(text.contains("all fuel consumed by WebAssembly (fuel cap: 1000000 per decision) (out-of-fuel)"), "{text}");
+}
+
+#[test]
+fn errors_never_echo_a_files_contents_or_raw_control_bytes() {
+    // A "bot" that is some other text file: its first line is not printed.
+    let secret = file("passwd", b"root:x:0:0:secret-line:/root:/bin/bash\n");
+    let (ok, text) = check(&secret);
+    assert!(!ok && !text.contains("secret-line"), "{text}");
+    assert!(text.contains("neither a WebAssembly binary nor WAT text"), "{text}");
+
+    // WAT with an escape sequence: the position is given, the byte escaped.
+    let wat = file("escape.wat", b"(module\n (func $x\x1b[2J))");
+    let (ok, text) = check(&wat);
+    assert!(!ok && !text.contains('\x1b'), "{text:?}");
+    assert!(text.contains("line 2, column 10") && text.contains("\\u{1b}"), "{text}");
+
+    // A file name with control bytes is escaped wherever it is printed.
+    let odd = file("odd\x1b[31mname.wasm", b"\0asm\x01\0\0\0");
+    let (ok, text) = check(&odd);
+    assert!(!ok && !text.contains('\x1b'), "{text:?}");
+
+    // A huge token in a league file is quoted, not echoed whole.
+    let token = "k".repeat(400_000);
+    let league = file("token.toml", format!("name = \"t\"\n{token} = 1\n").as_bytes());
+    let out = Command::new(pitboss_bin()).arg("run").arg(&league).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.len() < 1_500 && err.lines().count() == 1, "{} bytes: {}", err.len(), &err[..err.len().min(300)]);
+}
+
+#[test]
+fn our_bots_are_far_below_every_cap() {
+    let limits = Limits::default();
+    for bot in ["basic", "hilo", "random"] {
+        let size = std::fs::metadata(wasm_path(bot)).unwrap().len() as usize;
+        assert!(size * 16 < limits.code_bytes, "{bot}: {size} bytes");
+    }
+}
+
+#[test]
+fn a_stacked_shoe_match_ends_when_every_bot_sits_out() {
+    let sitter = file(
+        "sitter.wat",
+        br#"(module
+  (memory (export "memory") 1)
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64) i64.const 0))"#,
+    );
+    let shoe = file("short.shoe", b"T 9 8 7 6 5\n");
+    let mut child = Command::new(pitboss_bin())
+        .args(["play", "--bot"])
+        .arg(&sitter)
+        .arg("--shoe")
+        .arg(&shoe)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > 60 {
+            child.kill().unwrap();
+            panic!("play --shoe did not end with a bot that always sits out");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("stopped after 1000 rounds: no bot has bet for 1000 rounds in a row"), "{text}");
+}
+
+#[test]
+fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
+    use pitboss_cli::report::csv_cell;
+    assert_eq!(csv_cell("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+    for risky in ["+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+        assert!(csv_cell(risky).trim_start_matches('"').starts_with('\''), "{risky}");
+    }
+    assert_eq!(csv_cell("basic"), "basic");
+
+    let league = file(
+        "formula.toml",
+        b"name = \"f\"\nvariant = \"north-american\"\nrounds = 100\nseed = 3\nbankroll = 1000\n\
+          [[bot]]\nname = \"=HYPERLINK(1)\"\nbuiltin = \"basic\"\n",
+    );
+    let parsed = pitboss_cli::league::parse(&league).unwrap();
+    let result = pitboss_cli::league::run(&parsed, &league, &pitboss_cli::sandbox().unwrap()).unwrap();
+    let csv = pitboss_cli::report::standings_csv(&result.standings);
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.starts_with("1,'=HYPERLINK(1),"), "{row}");
+}
