@@ -231,3 +231,84 @@ fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
     let row = csv.lines().nth(1).unwrap();
     assert!(row.starts_with("1,'=HYPERLINK(1),"), "{row}");
 }
+
+/// Runs `pitboss` with `args`: (succeeded, stderr).
+fn pitboss(args: &[&std::ffi::OsStr]) -> (bool, String) {
+    let out = Command::new(pitboss_bin()).args(args).env("PITBOSS_CACHE_DIR", "off").output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Reads a JSON file, changes it, writes it beside under `name`.
+fn tampered(from: &Path, name: &str, change: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(from).unwrap()).unwrap();
+    change(&mut v);
+    file(name, serde_json::to_string(&v).unwrap().as_bytes())
+}
+
+#[test]
+fn merge_and_report_refuse_results_that_contradict_themselves() {
+    let league = file(
+        "tamper.toml",
+        b"name = \"t\"\nvariant = \"north-american\"\nrounds = 3000\nsessions = 2\nseed = 5\nbankroll = 10000\n\
+          [[bot]]\nbuiltin = \"basic\"\n[[bot]]\nbuiltin = \"never-bust\"\n",
+    );
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let part = dir().join("tamper-part.json");
+    let (ok, err) =
+        pitboss(&[&os("run"), league.as_os_str(), &os("--shard"), &os("0/1"), &os("--json"), part.as_os_str()]);
+    assert!(ok, "{err}");
+
+    // A shard whose net was raised by 50,000 is refused by merge.
+    let raised = tampered(&part, "tamper-raised.json", |v| {
+        let net = v["sessions"][0]["bots"][1]["net"].as_i64().unwrap();
+        v["sessions"][0]["bots"][1]["net"] = (net + 50_000).into();
+    });
+    let (ok, err) = pitboss(&[&os("merge"), raised.as_os_str()]);
+    assert!(!ok && err.contains("session 0 of the shards does not add up: bot 1: net"), "{err}");
+
+    // The untouched shard merges; its results report.
+    let results = dir().join("tamper-results.json");
+    let (ok, err) = pitboss(&[&os("merge"), part.as_os_str(), &os("--json"), results.as_os_str()]);
+    assert!(ok, "{err}");
+    let page = dir().join("tamper.html");
+    let (ok, err) = pitboss(&[&os("report"), results.as_os_str(), &os("-o"), page.as_os_str()]);
+    assert!(ok, "{err}");
+
+    // A results file whose standing was raised is refused by report.
+    let raised = tampered(&results, "tamper-standing.json", |v| {
+        let net = v["standings"][0]["net"].as_i64().unwrap();
+        v["standings"][0]["net"] = (net + 50_000).into();
+    });
+    let (ok, err) = pitboss(&[&os("report"), raised.as_os_str(), &os("-o"), page.as_os_str()]);
+    assert!(!ok && err.contains("is not a consistent Pitboss results file: bot"), "{err}");
+
+    // A million series points are not drawn into a 47 MB page.
+    let flooded = tampered(&results, "tamper-series.json", |v| {
+        v["series_rounds"] = (1..=1_000_000u64).collect::<Vec<_>>().into();
+    });
+    let (ok, err) = pitboss(&[&os("report"), flooded.as_os_str(), &os("-o"), page.as_os_str()]);
+    assert!(!ok && err.contains("series_rounds are not at most 200 increasing rounds"), "{err}");
+}
+
+#[test]
+fn numbers_out_of_range_are_refused_where_they_are_given() {
+    let os = |s: &str| std::ffi::OsString::from(s);
+    for (args, says) in [
+        (vec!["play", "--bot", "builtin:basic", "--bankroll", "4611686018427387904"], "is not in 1..=1000000000000"),
+        (vec!["play", "--bot", "builtin:basic", "--rounds", "0"], "is not in 1..=10000000000"),
+        (vec!["run", "x.toml", "--threads", "1000000000"], "is not a thread count from 1 to 256"),
+        (vec!["report", "x.json", "--opening-rounds", "1000000"], "is not in 0..=50"),
+    ] {
+        let args: Vec<_> = args.iter().map(|a| os(a)).collect();
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let (ok, err) = pitboss(&refs);
+        assert!(!ok && err.contains(says), "{args:?}: {err}");
+    }
+    let league = file(
+        "huge-memory.toml",
+        b"name = \"m\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 100\n\
+          [limits]\nmemory_mib = 17592186044416\n[[bot]]\nbuiltin = \"basic\"\n",
+    );
+    let e = format!("{:#}", pitboss_cli::league::parse(&league).unwrap_err());
+    assert!(e.ends_with("huge-memory.toml:7:14: limit `memory_mib` = 17592186044416 is outside 1..=1024"), "{e}");
+}

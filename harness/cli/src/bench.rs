@@ -30,7 +30,7 @@ pub fn measure(bot: &Bot, variant: Variant, rounds: u64, threads: usize) -> Resu
                 let rules = rules.clone();
                 s.spawn(move || -> Result<()> {
                     let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(7, t as u64));
-                    let mut table = Table::new(rules, shoe, vec![bot.player()?], i64::MAX / 4)?;
+                    let mut table = Table::new(rules, shoe, vec![bot.player()?], pitboss_engine::MAX_BANKROLL)?;
                     for _ in 0..rounds {
                         table.play_round(&mut ())?;
                     }

@@ -15,7 +15,7 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::matchplay::FaultRecord;
+use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
 use crate::replay::Replayable;
 use crate::session::KeyRound;
 use crate::tally::{Tally, Wager};
@@ -79,7 +79,75 @@ struct SessionIn {
 #[derive(Debug, Deserialize)]
 struct SessionBotIn {
     #[serde(default)]
+    net: Option<i64>,
+    #[serde(default)]
     series: Vec<i64>,
+}
+
+/// Per-session balance charts drawn one by one; later sessions count in
+/// the "all sessions" chart only, so the page stays small however many
+/// sessions a league has.
+const SESSION_CHARTS: usize = 24;
+
+/// Refuses a results file that is out of the bounds any league produces
+/// or that contradicts itself: the report would otherwise draw whatever
+/// it is given (a file with a million series points made a 47 MB page).
+fn check_results(r: &Results) -> std::result::Result<(), String> {
+    use crate::league::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
+    use crate::session::{KEY_ROUNDS, SERIES_POINTS};
+    let bots = r.standings.len();
+    if bots == 0 || bots > MAX_BOTS {
+        return Err(format!("it ranks {bots} bots; a league has 1 to {MAX_BOTS}"));
+    }
+    if r.session_count > MAX_SESSIONS || r.sessions.len() as u64 != r.session_count {
+        return Err(format!(
+            "it holds {} sessions but says {}; a league has at most {MAX_SESSIONS}",
+            r.sessions.len(),
+            r.session_count
+        ));
+    }
+    if bots as u64 * r.session_count > MAX_BOT_SESSIONS {
+        return Err(format!("{bots} bots × {} sessions is over {MAX_BOT_SESSIONS}", r.session_count));
+    }
+    if r.series_rounds.len() as u64 > SERIES_POINTS || r.series_rounds.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!("its series_rounds are not at most {SERIES_POINTS} increasing rounds"));
+    }
+    if let Some(s) = r.standings.iter().find(|s| s.name.chars().count() > 200 || s.fault_log.len() > FAULT_LOG_CAP) {
+        return Err(format!("bot `{}` has a name over 200 characters or over {FAULT_LOG_CAP} logged faults", s.name));
+    }
+    for (k, s) in r.sessions.iter().enumerate() {
+        if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || s.bots.len() != bots {
+            return Err(format!("session {k} is out of order, has over {KEY_ROUNDS} key rounds or not {bots} bots"));
+        }
+        for (name, b) in &s.bots {
+            if !b.series.is_empty() && b.series.len() != r.series_rounds.len() {
+                return Err(format!(
+                    "session {k}, bot `{name}`: {} series points, not {}",
+                    b.series.len(),
+                    r.series_rounds.len()
+                ));
+            }
+            if let (Some(net), Some(last)) = (b.net, b.series.last())
+                && net != *last
+            {
+                return Err(format!("session {k}, bot `{name}`: net {net} but its last balance sample is {last}"));
+            }
+        }
+    }
+    for st in &r.standings {
+        let mut total: i128 = 0;
+        for s in &r.sessions {
+            let Some((_, b)) = s.bots.iter().find(|(n, _)| *n == st.name) else {
+                return Err(format!("bot `{}` is ranked but missing from session {}", st.name, s.session));
+            };
+            total += i128::from(b.net.unwrap_or(0));
+        }
+        let has_nets = r.sessions.iter().all(|s| s.bots.iter().all(|(_, b)| b.net.is_some()));
+        if has_nets && total != i128::from(st.net) {
+            return Err(format!("bot `{}` is ranked with net {} but its sessions add up to {total}", st.name, st.net));
+        }
+    }
+    Ok(())
 }
 
 /// One round for the viewer.
@@ -106,6 +174,8 @@ pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let results: Results = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!("{}:{}:{}: {e} (not a Pitboss results file?)", path.display(), e.line(), e.column())
     })?;
+    check_results(&results)
+        .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
     if req.session >= results.session_count {
         bail!(
             "--session {} is outside the league: it has {} session(s), counted from 0",
@@ -548,7 +618,8 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         h.push_str(r#"<p class="note">This results file holds no balance series (written by an older Pitboss).</p>"#);
     } else {
         h.push_str(r#"<p class="note">Net chips of every bot, sampled at evenly spaced rounds. Every session starts from the bankroll; “all sessions” adds the sessions up round by round. <label>Show <select id="series-pick"><option value="all">all sessions (sum)</option>"#);
-        for s in &r.sessions {
+        let drawn = |s: &&SessionIn| (s.session as usize) < SESSION_CHARTS || s.session == session;
+        for s in r.sessions.iter().filter(drawn) {
             let _ = write!(h, r#"<option value="{0}">session {0}</option>"#, s.session);
         }
         h.push_str(r#"</select></label> <label><input type="checkbox" id="full-range"> full range</label> (by default the vertical axis leaves out far-off lines, such as a bot that lost its whole bankroll)</p>"#);
@@ -557,7 +628,7 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         for s in &r.sessions {
             for (i, (_, b)) in s.bots.iter().enumerate().take(n) {
                 for (acc, v) in sum[i].iter_mut().zip(&b.series) {
-                    *acc += v;
+                    *acc = acc.saturating_add(*v);
                 }
             }
         }
@@ -565,7 +636,15 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
             order.iter().enumerate().map(|(i, name)| (i, name.as_str(), sum[i].clone())).collect();
         let _ =
             write!(h, r#"<figure class="series" data-session="all">{}</figure>"#, line_chart(&r.series_rounds, &lines));
-        for s in &r.sessions {
+        if r.sessions.len() > SESSION_CHARTS {
+            let _ = write!(
+                h,
+                r#"<p class="note">Sessions are drawn one by one up to session {}; the sum includes all {}.</p>"#,
+                SESSION_CHARTS - 1,
+                r.sessions.len()
+            );
+        }
+        for s in r.sessions.iter().filter(drawn) {
             let lines: Vec<(usize, &str, Vec<i64>)> =
                 s.bots.iter().enumerate().map(|(i, (name, b))| (i, name.as_str(), b.series.clone())).collect();
             let _ = write!(

@@ -221,6 +221,17 @@ impl RuleOverrides {
     }
 }
 
+/// Most rounds per table per session (and for `pitboss play`).
+pub const MAX_ROUNDS: u64 = 10_000_000_000;
+/// Most sessions in a league.
+pub const MAX_SESSIONS: u64 = 10_000;
+/// Most bots in a league.
+pub const MAX_BOTS: usize = 1_000;
+/// Most bots × sessions: results keep 200 balance samples for each, so
+/// this bounds a results file (and the memory that builds it) to about
+/// 200 MB.
+pub const MAX_BOT_SESSIONS: u64 = 100_000;
+
 /// Faults after which a bot is disqualified unless a league says otherwise.
 pub const DEFAULT_FAULT_LIMIT: u64 = 100;
 

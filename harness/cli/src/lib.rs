@@ -107,6 +107,13 @@ pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
         None => None,
     };
     let rounds = opts.rounds.unwrap_or(if stacked.is_some() { u64::MAX } else { 100_000 });
+    // A stacked shoe deals at least one card a round that anyone bets in,
+    // and stops a match after a run of rounds without a bet.
+    let rounds_bound = match &stacked {
+        Some(cards) => rounds.min(cards.len() as u64 + matchplay::IDLE_ROUNDS_CAP),
+        None => rounds,
+    };
+    rules.check_chip_range(opts.bankroll, rounds_bound, 1).map_err(|e| anyhow::anyhow!("--bankroll/--rounds: {e}"))?;
     let spec = MatchSpec {
         rules,
         rounds,

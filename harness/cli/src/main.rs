@@ -43,8 +43,8 @@ enum Command {
         /// A bot: path to a .wasm file, or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust. Repeat for more seats.
         #[arg(long = "bot", required = true)]
         bots: Vec<String>,
-        /// Rounds to play [default: 100000; with --shoe, until the shoe runs out].
-        #[arg(long)]
+        /// Rounds to play, 1 to 10^10 [default: 100000; with --shoe, until the shoe runs out].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=pitboss_cli::league::MAX_ROUNDS))]
         rounds: Option<u64>,
         /// Seed of the shoe.
         #[arg(long, default_value_t = 1)]
@@ -52,8 +52,8 @@ enum Command {
         /// Stacked shoe: a text file of ranks in deal order (A 2-9 T J Q K, # comments).
         #[arg(long)]
         shoe: Option<PathBuf>,
-        /// Chips each bot starts with.
-        #[arg(long, default_value_t = 1_000_000)]
+        /// Chips each bot starts with, 1 to 10^12.
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
         bankroll: i64,
         /// Print every deal, decision and payout.
         #[arg(long)]
@@ -79,8 +79,8 @@ enum Command {
     },
     /// Measure rounds per second (release build!): native vs wasm, every rule set, 1 and all threads.
     Bench {
-        /// Rounds per table.
-        #[arg(long, default_value_t = 2_000_000)]
+        /// Rounds per table, 1 to 10^9.
+        #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
         rounds: u64,
         /// The wasm basic bot.
         #[arg(long, default_value = "target/wasm32-unknown-unknown/release/basic.wasm")]
@@ -88,8 +88,8 @@ enum Command {
         /// The wasm hilo bot.
         #[arg(long, default_value = "target/wasm32-unknown-unknown/release/hilo.wasm")]
         hilo: PathBuf,
-        /// Runs of the whole benchmark; each figure is the best of them.
-        #[arg(long, default_value_t = 3)]
+        /// Runs of the whole benchmark (1 to 100); each figure is the best of them.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
         repeat: u32,
     },
     /// Run a season (a file listing leagues) and print the overall standings.
@@ -99,8 +99,8 @@ enum Command {
         /// Write the season's results as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Worker threads [default: all cores].
-        #[arg(long)]
+        /// Worker threads, 1 to 256 [default: all cores].
+        #[arg(long, value_parser = threads)]
         threads: Option<usize>,
     },
     /// Re-simulate one round of a league from its results file, card by card.
@@ -134,8 +134,8 @@ enum Command {
         /// The session whose hands the viewer replays (from 0).
         #[arg(long, default_value_t = 0)]
         session: u64,
-        /// Opening rounds of the session's first table the viewer shows beside its deciding hands.
-        #[arg(long, default_value_t = 5)]
+        /// Opening rounds of the session's first table the viewer shows beside its deciding hands (0 to 50).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=50))]
         opening_rounds: u64,
     },
     /// Scaffold a new bot crate (outside this repository) from the template.
@@ -156,8 +156,8 @@ enum Command {
         /// Write the standings as CSV here.
         #[arg(long)]
         csv: Option<PathBuf>,
-        /// Worker threads [default: all cores]; results are identical for any count.
-        #[arg(long)]
+        /// Worker threads, 1 to 256 [default: all cores]; results are identical for any count.
+        #[arg(long, value_parser = threads)]
         threads: Option<usize>,
         /// Run only sessions s with s % N == I and write a shard file to --json (merge with `pitboss merge`).
         #[arg(long, value_name = "I/N")]
@@ -175,6 +175,14 @@ enum Command {
         #[arg(long)]
         csv: Option<PathBuf>,
     },
+}
+
+/// `--threads`: 1 to 256 (rayon would try to start as many as asked).
+fn threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err(format!("`{}` is not a thread count from 1 to 256", pitboss_host::text::excerpt(text, 40))),
+    }
 }
 
 fn main() -> ExitCode {

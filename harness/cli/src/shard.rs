@@ -125,6 +125,56 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
     Ok(SessionResult { session: d.session, seed: d.seed, bots, pairs, key_rounds: d.key_rounds.clone() })
 }
 
+/// Checks that a session read from a shard file agrees with its league
+/// and with itself: the figures the standings are built from (net, the
+/// integer sums, the balance samples, the paired sums) must tell one story,
+/// so a hand-edited `net` is refused rather than merged.
+fn consistent(s: &SessionResult, league: &league::LeagueFile, bots: usize) -> std::result::Result<(), String> {
+    use crate::matchplay::FAULT_LOG_CAP;
+    use crate::session::{KEY_ROUNDS, series_rounds};
+    if s.session >= league.sessions || s.seed != pitboss_engine::derive_seed(league.seed, s.session) {
+        return Err(format!("seed {} is not the league's seed for session {}", s.seed, s.session));
+    }
+    if s.bots.len() != bots || s.pairs.len() != bots * bots || s.key_rounds.len() > KEY_ROUNDS {
+        return Err(format!(
+            "it has {} bots and {} paired sums for a league of {bots} bots",
+            s.bots.len(),
+            s.pairs.len()
+        ));
+    }
+    if s.key_rounds.iter().any(|k| k.round == 0 || k.round > league.rounds) {
+        return Err("a key round lies outside the session".into());
+    }
+    let samples = series_rounds(league.rounds).len();
+    for (i, b) in s.bots.iter().enumerate() {
+        let t = &b.stats;
+        let problem = if t.net != i128::from(b.net) {
+            Some(format!("net {} but its integer sums say {}", b.net, t.net))
+        } else if b.series.len() != samples || b.series.last().is_some_and(|last| *last != b.net) {
+            Some(format!("its {} balance samples do not end at its net {}", b.series.len(), b.net))
+        } else if b.rounds != league.rounds || t.rounds > b.rounds {
+            Some(format!("{} rounds played, {} with a bet, in a session of {}", b.rounds, t.rounds, league.rounds))
+        } else if i128::from(b.net) < -i128::from(league.bankroll) || t.wagered < 0 || t.net_sq < 0 || t.bet_sq < 0 {
+            Some("it lost more than its bankroll, or a sum of squares is negative".into())
+        } else if s.pairs[i * bots + i] != t.net_sq || (b.fault_log.len() as u64) > t.faults.min(FAULT_LOG_CAP as u64) {
+            Some("its paired sums or fault log do not match its figures".into())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(format!("bot {i}: {problem}"));
+        }
+    }
+    for i in 0..bots {
+        for j in 0..i {
+            if s.pairs[i * bots + j] != s.pairs[j * bots + i] {
+                return Err(format!("paired sums of bots {i} and {j} differ"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Parses "I/N" (0 ≤ I < N).
 pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
     let parsed = text.split_once('/').and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
@@ -170,6 +220,10 @@ pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
     }
     let mut sessions: Vec<SessionResult> =
         shards.iter().flat_map(|(_, s)| s.sessions.iter().map(from_data)).collect::<Result<_>>()?;
+    for s in &sessions {
+        consistent(s, &league, first.bots.len())
+            .map_err(|why| anyhow::anyhow!("session {} of the shards does not add up: {why}", s.session))?;
+    }
     sessions.sort_by_key(|s| s.session);
     let expected: Vec<u64> = (0..league.sessions).collect();
     let got: Vec<u64> = sessions.iter().map(|s| s.session).collect();

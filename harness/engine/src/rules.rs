@@ -103,6 +103,9 @@ pub struct RulesError {
     pub problem: String,
 }
 
+/// The largest bankroll a player may start with: a trillion chips.
+pub const MAX_BANKROLL: i64 = 1_000_000_000_000;
+
 impl Rules {
     /// The RULES.md defaults for `north-american` (section 1).
     pub fn north_american() -> Rules {
@@ -236,6 +239,45 @@ impl Rules {
     /// Cards in the shoe.
     pub fn shoe_cards(&self) -> usize {
         self.decks as usize * 52
+    }
+
+    /// An upper bound on the chips one round can move into or out of any
+    /// one balance (the house's included): every box at the maximum bet,
+    /// doubled on every hand it can split into, paid at the best odds, with
+    /// insurance, a side bet and a back bet riding along, and a banker
+    /// covering all of it. Far above what a real round moves; its use is
+    /// to prove that a match cannot overflow a balance (see
+    /// [`Rules::check_chip_range`]).
+    pub fn chip_bound_per_round(&self) -> i128 {
+        let hands = if self.max_split_hands == 0 { self.shoe_cards() / 2 } else { self.max_split_hands as usize };
+        let (num, den) = self.blackjack_pays;
+        let best_odds = i128::from(num.div_ceil(den.max(1))).max(1);
+        let bet = i128::from(self.max_bet.max(0));
+        let per_box = hands as i128 * 2 * bet * (1 + best_odds) + 3 * bet;
+        // Back bets follow a box's hands, and a banker covers every box.
+        2 * 2 * i128::from(self.boxes) * per_box
+    }
+
+    /// Refuses a match whose balances could leave the range Pitboss keeps
+    /// chips in (±2^62, so sums of two balances still fit an `i64`):
+    /// `games` tables of `rounds` rounds each, every player starting each
+    /// with `bankroll`. Balances can then never wrap, in any round, nor
+    /// can a bot's chips summed over a league's sessions.
+    pub fn check_chip_range(&self, bankroll: i64, rounds: u64, games: u64) -> Result<(), String> {
+        const CEILING: i128 = 1 << 62;
+        if !(1..=MAX_BANKROLL).contains(&bankroll) {
+            return Err(format!("bankroll {bankroll} is outside 1..={MAX_BANKROLL}"));
+        }
+        let per_round = self.chip_bound_per_round();
+        let worst =
+            i128::from(games).saturating_mul(i128::from(bankroll) + i128::from(rounds).saturating_mul(per_round));
+        if worst > CEILING {
+            return Err(format!(
+                "{games} × ({bankroll} chips + {rounds} rounds × up to {per_round} chips a round) could pass 2^62 chips; \
+                 play fewer rounds or sessions, or lower max_bet"
+            ));
+        }
+        Ok(())
     }
 
     /// Refuses combinations that cannot be played or would need a fraction

@@ -179,6 +179,10 @@ impl Table {
         bankroll: i64,
     ) -> Result<Table, RulesError> {
         rules.validate()?;
+        if !(1..=crate::rules::MAX_BANKROLL).contains(&bankroll) {
+            let problem = format!("{bankroll} is outside 1..={}", crate::rules::MAX_BANKROLL);
+            return Err(RulesError { field: "bankroll", problem });
+        }
         let per = rules.boxes_per_player as usize;
         let seats_max = rules.seats();
         if players.is_empty() || players.len() > seats_max {
