@@ -3,7 +3,8 @@
 //!
 //! The shuffle is our own Fisher–Yates over `rand_pcg::Pcg64` output with an
 //! unbiased bounded draw, seeded through our own SplitMix64 expansion, so no
-//! dependency upgrade can change a replay. A golden test pins it.
+//! dependency upgrade can change a replay. A golden test pins it; the
+//! chi-square tests in `fairness` look for bias (`docs/shuffle-fairness.md`).
 
 use pitboss_sdk::Card;
 use rand_core::Rng;
@@ -256,6 +257,9 @@ pub struct StackedShoeError {
     /// The offending text.
     pub token: String,
 }
+
+#[cfg(test)]
+mod fairness;
 
 #[cfg(test)]
 mod tests {
