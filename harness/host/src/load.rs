@@ -80,6 +80,14 @@ impl Sandbox {
             .wasm_relaxed_simd(false)
             .wasm_shared_everything_threads(false)
             .wasm_multi_memory(false)
+            // Reserve only what the cap allows (plus a small guard), not
+            // wasmtime's default 4 GiB per instance, so Pitboss runs under
+            // `ulimit -v` and a league of many tables does not claim
+            // terabytes of address space. Bounds checks become explicit:
+            // measured 2-5 % slower rounds (ABI.md, "Sandbox").
+            .memory_reservation(limits.memory_bytes as u64)
+            .memory_guard_size(GUARD_BYTES)
+            .memory_reservation_for_growth(0)
             .max_wasm_stack(limits.stack_bytes);
         let engine = Engine::new(&config)?;
         start_watchdog(&engine);
@@ -186,6 +194,9 @@ fn wat_error(e: &wat::Error) -> String {
         _ => format!("WAT text: {message}"),
     }
 }
+
+/// Guard pages after each bot's memory.
+const GUARD_BYTES: u64 = 64 << 10;
 
 /// Milliseconds per epoch tick of the wall-clock watchdog.
 pub(crate) const TICK_MS: u64 = 10;
