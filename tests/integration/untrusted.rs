@@ -312,3 +312,112 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
     let e = format!("{:#}", pitboss_cli::league::parse(&league).unwrap_err());
     assert!(e.ends_with("huge-memory.toml:7:14: limit `memory_mib` = 17592186044416 is outside 1..=1024"), "{e}");
 }
+
+/// Inputs for the file fuzz: arbitrary bytes, and valid files with bytes
+/// replaced, cut or repeated (which reach far deeper into the parsers).
+fn mutated(valid: &'static [u8]) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let edits = prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..4), 1..6);
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..600),
+        edits.prop_map(move |edits| {
+            let mut bytes = valid.to_vec();
+            for (at, byte, how) in edits {
+                if bytes.is_empty() {
+                    break;
+                }
+                let i = at.index(bytes.len());
+                match how {
+                    0 => bytes[i] = byte,
+                    1 => bytes.truncate(i),
+                    2 => bytes.insert(i, byte),
+                    _ => {
+                        let tail = bytes[i..].to_vec();
+                        bytes.extend_from_slice(&tail[..tail.len().min(64)]);
+                    }
+                }
+            }
+            bytes
+        }),
+    ]
+}
+
+const LEAGUE: &[u8] = b"name = \"f\"\nvariant = \"swedish\"\nrounds = 20\nsessions = 2\nseed = 9\nbankroll = 500\n\
+format = \"table\"\n[rules]\nboxes = 3\nmax_bet = 100\n[limits]\nmemory_mib = 2\n\
+[[bot]]\nbuiltin = \"basic\"\n[[bot]]\nname = \"b\"\nbuiltin = \"random\"\n";
+const SEASON: &[u8] = b"name = \"s\"\nleagues = [\"fuzz-league.toml\"]\n";
+const SHOE: &[u8] = b"# a shoe\nA K 10 T 9, 8\n7 6 5 4 3 2 Q J\n";
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// Fuzz: any bytes as a league, season or shoe file give a value or a
+    /// one-line error, never a panic, a hang or a huge allocation.
+    #[test]
+    fn arbitrary_league_season_and_shoe_files_never_panic(
+        league in mutated(LEAGUE),
+        season in mutated(SEASON),
+        shoe in mutated(SHOE),
+    ) {
+        let dir = dir().join(format!("fuzz-{:?}", std::thread::current().id()).replace(['(', ')'], ""));
+        std::fs::create_dir_all(&dir).unwrap();
+        let league_path = dir.join("league.toml");
+        std::fs::write(&league_path, &league).unwrap();
+        if let Err(e) = pitboss_cli::league::parse(&league_path) {
+            let text = format!("{e:#}");
+            proptest::prop_assert!(!text.is_empty());
+        }
+        let _ = pitboss_engine::parse_stacked(&String::from_utf8_lossy(&shoe));
+        // A season names one harmless league (arbitrary bytes never name a
+        // runnable one with many rounds: the league's own caps apply).
+        std::fs::write(dir.join("fuzz-league.toml"), LEAGUE).unwrap();
+        let season_path = dir.join("season.toml");
+        std::fs::write(&season_path, &season).unwrap();
+        let _ = pitboss_cli::season::run(&season_path, Some(1));
+    }
+}
+
+/// A small league's results and shard files, made once.
+fn valid_results() -> &'static (Vec<u8>, Vec<u8>) {
+    static FILES: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        let league = file("fuzz-results-league.toml", LEAGUE);
+        let parsed = pitboss_cli::league::parse(&league).unwrap();
+        let sandbox = pitboss_cli::sandbox().unwrap();
+        let (_, results) = pitboss_cli::league::run_with(&parsed, &league, &sandbox, Some(1), &|_| ()).unwrap();
+        let shard = pitboss_cli::shard::run_shard(&league, (0, 1), Some(1)).unwrap();
+        (serde_json::to_vec_pretty(&results).unwrap(), serde_json::to_vec_pretty(&shard).unwrap())
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// Fuzz: damaged results and shard files never panic `report`,
+    /// `merge` or `replay`.
+    #[test]
+    fn arbitrary_results_files_never_panic(edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 0..8), cut in 0usize..100) {
+        let (results, shard) = valid_results();
+        let damage = |bytes: &[u8]| {
+            let mut bytes = bytes.to_vec();
+            for (at, b) in &edits {
+                let i = at.index(bytes.len());
+                bytes[i] = *b;
+            }
+            if cut > 90 {
+                bytes.truncate(bytes.len() * (cut - 90) / 10);
+            }
+            bytes
+        };
+        let dir = dir().join(format!("fuzz-results-{:?}", std::thread::current().id()).replace(['(', ')'], ""));
+        std::fs::create_dir_all(&dir).unwrap();
+        let results_path = dir.join("results.json");
+        std::fs::write(&results_path, damage(results)).unwrap();
+        let shard_path = dir.join("shard.json");
+        std::fs::write(&shard_path, damage(shard)).unwrap();
+        let req = pitboss_cli::html::ReportRequest { results: results_path.clone(), session: 0, opening_rounds: 2 };
+        let _ = pitboss_cli::html::report(&req);
+        let _ = pitboss_cli::shard::merge(&[shard_path]);
+        let _ = pitboss_cli::replay::Replayable::open(&results_path);
+    }
+}

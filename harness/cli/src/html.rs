@@ -116,8 +116,11 @@ fn check_results(r: &Results) -> std::result::Result<(), String> {
         return Err(format!("bot `{}` has a name over 200 characters or over {FAULT_LOG_CAP} logged faults", s.name));
     }
     for (k, s) in r.sessions.iter().enumerate() {
-        if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || s.bots.len() != bots {
-            return Err(format!("session {k} is out of order, has over {KEY_ROUNDS} key rounds or not {bots} bots"));
+        let outside = s.key_rounds.iter().any(|key| key.round == 0 || key.round > r.rounds);
+        if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || outside || s.bots.len() != bots {
+            return Err(format!(
+                "session {k} is out of order, has over {KEY_ROUNDS} key rounds, one outside the session, or not {bots} bots"
+            ));
         }
         for (name, b) in &s.bots {
             if !b.series.is_empty() && b.series.len() != r.series_rounds.len() {
