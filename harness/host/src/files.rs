@@ -109,7 +109,7 @@ pub enum FileError {
         found: &'static str,
     },
     /// Larger than the cap of its kind.
-    #[error("{kind} {path:?} is {}; the cap for a {kind} is {}", size_text(*.size, kind.cap()), size_text(Some(kind.cap()), 0))]
+    #[error("{kind} {path:?} is {}", over_cap(*.kind, *.size))]
     TooLarge {
         /// What the file is for.
         kind: Kind,
@@ -148,28 +148,31 @@ impl FileError {
                 io::ErrorKind::InvalidInput,
                 format!("{found}, not a regular file; Pitboss reads only regular files"),
             ),
-            FileError::TooLarge { kind, size, .. } => io::Error::new(
-                io::ErrorKind::FileTooLarge,
-                format!(
-                    "it is {}; the cap for a {kind} is {}",
-                    size_text(size, kind.cap()),
-                    size_text(Some(kind.cap()), 0)
-                ),
-            ),
+            FileError::TooLarge { kind, size, .. } => {
+                io::Error::new(io::ErrorKind::FileTooLarge, format!("it is {}", over_cap(kind, size)))
+            }
             FileError::NotText { error, .. } => io::Error::new(io::ErrorKind::InvalidData, error),
         }
     }
 }
 
-/// A size for people: whole mebibytes exactly, else "more than N MiB" (so
-/// a file one byte over a cap never reads as equal to it). `None` is a
-/// file that grew past `cap` while being read.
-fn size_text(size: Option<u64>, cap: u64) -> String {
-    match size {
-        None => format!("more than {}", size_text(Some(cap), 0)),
-        Some(n) if n % MIB == 0 && n > 0 => format!("{} MiB", n / MIB),
-        Some(n) if n >= MIB => format!("more than {} MiB", n / MIB),
-        Some(n) => format!("{n} bytes"),
+/// "12 MiB; the cap for a league file is 1 MiB". A `size` of `None` is a
+/// file that grew past the cap while being read.
+fn over_cap(kind: Kind, size: Option<u64>) -> String {
+    let cap = mib(kind.cap());
+    let size = size.map_or_else(|| format!("more than {cap}"), mib);
+    format!("{size}; the cap for a {kind} is {cap}")
+}
+
+/// A size for people: whole mebibytes exactly, else "more than N MiB", so
+/// a file one byte over a cap never reads as equal to it.
+fn mib(n: u64) -> String {
+    if n.is_multiple_of(MIB) && n > 0 {
+        format!("{} MiB", n / MIB)
+    } else if n >= MIB {
+        format!("more than {} MiB", n / MIB)
+    } else {
+        format!("{n} bytes")
     }
 }
 
