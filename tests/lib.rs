@@ -1,9 +1,13 @@
 //! Helpers shared by the integration tests: scripted players, event
-//! capture, stacked-shoe tables and the paths of the built wasm bots.
+//! capture, stacked-shoe tables, the paths of the built wasm bots, and
+//! the `pitboss` command run with a time limit.
 
 use std::collections::VecDeque;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
 use pitboss_sdk::{Action, Decision};
@@ -20,16 +24,95 @@ pub fn wasm_path(bot: &str) -> PathBuf {
     path
 }
 
-/// The `pitboss` binary of this build (cargo builds it for the CLI
-/// crate's tests, which `cargo test --workspace` runs).
+/// The `pitboss` binary of this build profile, built (once per test run)
+/// before its first use, so command tests run what the sources say. A
+/// test binary lives in `target/PROFILE/deps/`; the command sits one up.
 pub fn pitboss_bin() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
-    let path = target.join(profile).join("pitboss");
-    assert!(path.exists(), "{} is missing: build it with `cargo build --release -p pitboss-cli`", path.display());
-    path
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().expect("the test binary's path");
+            let profile_dir = exe.parent().and_then(Path::parent).expect("target/PROFILE/deps/TEST");
+            let profile = profile_dir.file_name().and_then(|p| p.to_str()).expect("a profile folder");
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            let mut build = Command::new(cargo);
+            build.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+            build.args(["build", "--quiet", "--bin", "pitboss", "--target-dir"]);
+            build.arg(profile_dir.parent().expect("a target folder"));
+            match profile {
+                "debug" => {}
+                "release" => {
+                    build.arg("--release");
+                }
+                other => {
+                    build.args(["--profile", other]);
+                }
+            }
+            let status = build.status().expect("run cargo");
+            assert!(status.success(), "cargo build --bin pitboss failed");
+            profile_dir.join("pitboss")
+        })
+        .clone()
+}
+
+/// How a `pitboss` command ended.
+#[derive(Debug)]
+pub struct Ran {
+    /// Its exit code (`None`: killed by a signal).
+    pub code: Option<i32>,
+    /// What it printed.
+    pub stdout: String,
+    /// What it printed as errors and warnings.
+    pub stderr: String,
+}
+
+/// Seconds a spawned `pitboss` may take before the test calls it hung.
+pub const HANG_SECS: u64 = 20;
+
+/// Runs `pitboss ARGS` in `dir` without the on-disk compile cache; a
+/// command still running after [`HANG_SECS`] is killed and fails the test,
+/// so a regression that blocks (a FIFO) fails instead of hanging.
+pub fn pitboss(dir: &Path, args: &[&str]) -> Ran {
+    pitboss_with(dir, args, Stdio::piped())
+}
+
+/// [`pitboss`], its standard output sent to `stdout` (e.g. `/dev/full`).
+pub fn pitboss_with(dir: &Path, args: &[&str], stdout: Stdio) -> Ran {
+    let mut child = Command::new(pitboss_bin())
+        .args(args)
+        .current_dir(dir)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn pitboss");
+    let (out, err) = (drain(child.stdout.take()), drain(child.stderr.take()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for pitboss") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(HANG_SECS) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`pitboss {}` in {} still ran after {HANG_SECS} s: killed", args.join(" "), dir.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran { code: status.code(), stdout: out.join().unwrap(), stderr: err.join().unwrap() }
+}
+
+/// Reads a child's pipe to the end on a thread (so a chatty child never
+/// blocks on a full pipe while the test waits for it).
+fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    })
 }
 
 /// A class's submissions folder in `dir`: 30 copies of our wasm bots named

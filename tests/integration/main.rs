@@ -6,6 +6,9 @@ mod authoring;
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
+/// Hostile paths and failing writes: FIFOs, devices, oversized files,
+/// full disks, planted symlinks, concurrent writers.
+mod files;
 /// Hostile and broken bots: load-time refusals, run-time faults, DQ.
 mod hostile;
 /// Who is told what, in every rule set.

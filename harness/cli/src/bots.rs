@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::{Native, Player};
-use pitboss_host::{BotModule, Sandbox};
+use pitboss_host::{BotModule, Sandbox, files};
 
 /// The strategies compiled into `pitboss`, by name.
 pub const BUILTINS: [&str; 6] = ["basic", "hilo", "random", "mimic-dealer", "never-bust", "template"];
@@ -30,10 +30,20 @@ impl Bot {
             return Bot::builtin(name);
         }
         let path: PathBuf = base.join(spec);
+        Bot::wasm_file(&path, sandbox).map(|(bot, _)| bot)
+    }
+
+    /// Reads the wasm (or WAT) bot at `path` — a regular file of at most
+    /// [`files::BOT_CAP`] bytes — and compiles it; also returns the
+    /// SHA-256 (hex) of the very bytes compiled, so a recorded hash always
+    /// names the bot that played.
+    pub fn wasm_file(path: &Path, sandbox: &Sandbox) -> Result<(Bot, String)> {
         if !path.exists() {
             bail!("bot file {} does not exist (build the bots with `bash scripts/build-bots`)", path.display());
         }
-        Ok(Bot::Wasm(sandbox.load_file(&path)?))
+        let bytes = files::read_regular(path, files::Kind::Bot)?;
+        let module = sandbox.load(&path.display().to_string(), &bytes)?;
+        Ok((Bot::Wasm(module), crate::league::sha256_hex(&bytes)))
     }
 
     /// The builtin called `name`.

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use pitboss_engine::{Player, Rules, Shoe, Table, TableEvent, derive_seed};
-use pitboss_host::Sandbox;
+use pitboss_host::{Sandbox, files};
 use pitboss_sdk::{Decision, Variant};
 use tabled::Tabled;
 use tabled::settings::Style;
@@ -74,7 +74,8 @@ impl CheckReport {
 
 /// Loads `path` (an error is the load-time refusal) and smoke-tests it.
 pub fn check(path: &Path, sandbox: &Sandbox) -> Result<CheckReport> {
-    let module = sandbox.load_file(path)?;
+    let bytes = files::read_regular(path, files::Kind::Bot)?;
+    let module = sandbox.load(&path.display().to_string(), &bytes)?;
     let limit = sandbox.limits().fuel_per_decision;
     let mut variants = Vec::new();
     let mut first_faults = Vec::new();

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -167,7 +167,7 @@ struct ViewRound {
 /// viewer section says what is missing, and so does the returned warning.
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let path = &req.results;
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Results)?;
     if text.contains("\"rounds_requested\"") {
         bail!(
             "{} is the output of `pitboss play`; `pitboss report` draws a league's results.json (`pitboss run LEAGUE.toml --json results.json`)",

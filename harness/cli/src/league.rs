@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::{Banker, InsuranceOn, Rules, derive_seed};
-use pitboss_host::Sandbox;
+use pitboss_host::{Sandbox, files};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
@@ -361,6 +361,27 @@ pub struct LeagueResult {
     pub format: Format,
     /// Ranked by final balance (ties by name).
     pub standings: Vec<Standing>,
+    /// Folder and glob entries left out as not regular files, for the
+    /// command to warn about (not part of the results).
+    #[serde(skip)]
+    pub skipped: Vec<Skipped>,
+}
+
+/// An entry of a bot folder or glob left out because it is not a regular
+/// file (after following symlinks): a FIFO, a device, a socket, a folder,
+/// a dangling symlink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The entry.
+    pub path: PathBuf,
+    /// What it is: "a FIFO", "a dangling symlink".
+    pub found: String,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "skipped {:?}: {}, not a regular file", self.path, self.found)
+    }
 }
 
 /// Where a bot came from.
@@ -412,7 +433,7 @@ pub struct ResultsFile {
 /// Reads and checks a league file; errors name the file (and, for syntax
 /// and type errors, the line and column).
 pub fn parse(path: &Path) -> Result<LeagueFile> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read league file {}", path.display()))?;
+    let text = files::read_text(path, files::Kind::League)?;
     let mut league: LeagueFile = toml::from_str(&text).map_err(|e| {
         let at = e.span().map(|s| line_col(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
         anyhow::anyhow!("{}{at}: {}", path.display(), e.message())
@@ -463,6 +484,17 @@ pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<League
     run_with(league, path, sandbox, None, &|_| ()).map(|(result, _)| result)
 }
 
+/// A league's sessions as played, and where its bots came from.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Every bot and the hash of its file, in league order.
+    pub sources: Vec<BotSource>,
+    /// The sessions played, in order.
+    pub sessions: Vec<SessionResult>,
+    /// Folder and glob entries left out.
+    pub skipped: Vec<Skipped>,
+}
+
 /// Runs a league on `threads` threads (all cores when `None`); returns the
 /// standings and the full results file. The thread count never changes a
 /// byte of either: sessions are independent and merged in order.
@@ -473,8 +505,11 @@ pub fn run_with(
     threads: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(LeagueResult, ResultsFile)> {
-    let (sources, sessions) = run_sessions(league, path, sandbox, threads, progress, None)?;
-    Ok(assemble(league, path, sources, &sessions))
+    let played = run_sessions(league, path, sandbox, threads, progress, None)?;
+    let (mut result, mut file) = assemble(league, path, played.sources, &played.sessions);
+    result.skipped = played.skipped.clone();
+    file.result.skipped = played.skipped;
+    Ok((result, file))
 }
 
 /// Plays the league's sessions — all, or with `shard = Some((i, n))` the
@@ -486,14 +521,15 @@ pub fn run_sessions(
     threads: Option<usize>,
     progress: &(dyn Fn(u64) + Sync),
     shard: Option<(u64, u64)>,
-) -> Result<(Vec<BotSource>, Vec<SessionResult>)> {
+) -> Result<Played> {
     let rules = league_rules(league, path)?;
     let sandbox = match &league.limits {
         Some(l) => &l.sandbox(sandbox)?,
         None => sandbox,
     };
     let base = path.parent().unwrap_or(Path::new("."));
-    let (bots, sources) = expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
+    let Expanded { bots, sources, skipped } =
+        expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
     let n = bots.len();
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
@@ -503,7 +539,7 @@ pub fn run_sessions(
     let wanted: Vec<u64> = (0..league.sessions).filter(|s| shard.is_none_or(|(i, k)| s % k == i)).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     let sessions = pool.install(|| wanted.into_par_iter().map(play).collect::<Result<Vec<_>>>())?;
-    Ok((sources, sessions))
+    Ok(Played { sources, sessions, skipped })
 }
 
 /// Turns every session of a league, in order, into its standings and
@@ -555,6 +591,7 @@ pub fn assemble(
         sessions: league.sessions,
         format: league.format,
         standings,
+        skipped: Vec::new(),
     };
     let file = ResultsFile {
         pitboss_version: env!("CARGO_PKG_VERSION"),
@@ -598,11 +635,27 @@ pub(crate) fn league_rules(league: &LeagueFile, path: &Path) -> Result<Rules> {
     league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
+/// A league's `[[bot]]` entries, expanded.
+pub(crate) struct Expanded {
+    /// The bots, in league order.
+    pub bots: NamedBots,
+    /// Where each came from, with the hash of the bytes it was compiled from.
+    pub sources: Vec<BotSource>,
+    /// Folder and glob entries left out.
+    pub skipped: Vec<Skipped>,
+}
+
 /// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
 /// folder, or a builtin) into named bots, and records where each came from.
-pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<(NamedBots, Vec<BotSource>)> {
+pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<Expanded> {
     let mut bots: Vec<(String, Bot)> = Vec::new();
     let mut sources = Vec::new();
+    let mut skipped = Vec::new();
+    let mut matching = |pattern: &Path| -> Result<Vec<PathBuf>> {
+        let (files, left_out) = glob(pattern)?;
+        skipped.extend(left_out);
+        Ok(files)
+    };
     for entry in &league.bots {
         let label =
             entry.name.clone().unwrap_or_else(|| entry.path.clone().or(entry.folder.clone()).unwrap_or_default());
@@ -613,9 +666,9 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
                 sources.push(BotSource { name, source: format!("builtin:{b}"), sha256: None });
                 continue;
             }
-            (Some(p), _, _) if p.contains('*') => glob(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
+            (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
             (Some(p), _, _) => vec![base.join(p)],
-            (_, Some(f), _) => glob(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?,
+            (_, Some(f), _) => matching(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?,
             _ => unreachable!("checked by parse"),
         };
         if files.is_empty() {
@@ -627,13 +680,9 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
                 (Some(n), true) => n.clone(),
                 _ => file.file_stem().map_or(label.clone(), |s| s.to_string_lossy().into_owned()),
             };
-            let spec = file.to_string_lossy();
-            let bot = Bot::resolve(&spec, Path::new(""), sandbox).with_context(|| format!("bot `{name}`"))?;
-            sources.push(BotSource {
-                name: name.clone(),
-                source: spec.into_owned(),
-                sha256: Some(sha256_file(&file)?),
-            });
+            let (bot, sha256) = Bot::wasm_file(&file, sandbox).with_context(|| format!("bot `{name}`"))?;
+            let source = file.to_string_lossy().into_owned();
+            sources.push(BotSource { name: name.clone(), source, sha256: Some(sha256) });
             bots.push((name, bot));
         }
     }
@@ -642,24 +691,36 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             bail!("two bots are named `{name}`");
         }
     }
-    Ok((bots, sources))
+    Ok(Expanded { bots, sources, skipped })
 }
 
-/// The files matching `pattern`, whose last component may hold `*`
-/// wildcards; sorted by name, so the order never depends on the disk.
-fn glob(pattern: &Path) -> Result<Vec<PathBuf>> {
+/// The regular files matching `pattern`, whose last component may hold
+/// `*` wildcards, sorted by name so the order never depends on the disk;
+/// and the matching entries left out as not regular files (symlinks are
+/// followed; nothing is opened, so a FIFO cannot block).
+fn glob(pattern: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>)> {
     let dir = pattern.parent().unwrap_or(Path::new("."));
     let wanted = pattern.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read folder {}", dir.display()))? {
         let path = entry?.path();
         let name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-        if path.is_file() && wildcard(&wanted, &name) {
-            out.push(path);
+        if !wildcard(&wanted, &name) {
+            continue;
+        }
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => out.push(path),
+            Ok(meta) => skipped.push(Skipped { path, found: files::describe(meta.file_type()).to_string() }),
+            Err(e) if path.is_symlink() && e.kind() == std::io::ErrorKind::NotFound => {
+                skipped.push(Skipped { path, found: "a dangling symlink".to_string() })
+            }
+            Err(e) => skipped.push(Skipped { path, found: format!("unreadable ({e})") }),
         }
     }
     out.sort();
-    Ok(out)
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((out, skipped))
 }
 
 /// Does `name` match `pattern`, where `*` matches any run of characters?
@@ -682,14 +743,8 @@ fn wildcard(pattern: &str, name: &str) -> bool {
     true
 }
 
-/// SHA-256 of a file, hex.
-pub fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(sha256_hex(&bytes))
-}
-
 /// SHA-256 of some bytes, hex.
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

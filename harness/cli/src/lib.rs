@@ -22,7 +22,7 @@ pub mod tally;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use pitboss_engine::{Rules, derive_seed, parse_stacked};
 use pitboss_host::{Limits, Sandbox};
 use serde::Serialize;
@@ -100,8 +100,7 @@ pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
     }
     let stacked = match &opts.shoe {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read shoe file {}", path.display()))?;
+            let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Shoe)?;
             Some(parse_stacked(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?)
         }
         None => None,

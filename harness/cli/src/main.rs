@@ -14,7 +14,8 @@ macro_rules! out {
     ($($arg:tt)*) => { out_raw!("{}\n", format_args!($($arg)*)) };
 }
 
-/// Prints to stdout, exiting quietly on a closed pipe.
+/// Prints to stdout, exiting quietly on a closed pipe and with an error
+/// on any other failed write (`pitboss … > /dev/full`).
 macro_rules! out_raw {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
@@ -22,8 +23,17 @@ macro_rules! out_raw {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 std::process::exit(0);
             }
+            eprintln!("pitboss: error: cannot write to standard output: {e}");
+            std::process::exit(1);
         }
     }};
+}
+
+/// Warns about folder and glob entries a league left out.
+fn warn_skipped(skipped: &[league::Skipped]) {
+    for s in skipped {
+        eprintln!("pitboss: warning: {s}");
+    }
 }
 
 #[derive(Parser)]
@@ -283,6 +293,9 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Season { season, json, threads } => {
             let result = pitboss_cli::season::run(&season, threads)?;
+            for l in &result.leagues {
+                warn_skipped(&l.skipped);
+            }
             out!("{}", result.name);
             out!("{}", pitboss_cli::season::table(&result));
             if let Some(path) = json {
@@ -338,6 +351,7 @@ fn run(cli: Cli) -> Result<()> {
             let shard = pitboss_cli::shard::parse_shard(&shard)?;
             let out_path = json.context("--shard needs --json FILE for the shard file")?;
             let file = pitboss_cli::shard::run_shard(&path, shard, threads)?;
+            warn_skipped(&file.skipped);
             report::write_json(&out_path, &file)?;
             eprintln!("shard {} written to {}", file.shard, out_path.display());
         }
@@ -358,6 +372,7 @@ fn run(cli: Cli) -> Result<()> {
             let bar = progress_bar(total);
             let (result, results_file) = league::run_with(&file, &path, &sandbox, threads, &|n| bar.inc(n))?;
             bar.finish_and_clear();
+            warn_skipped(&result.skipped);
             out!(
                 "{} — {} session(s) × {} rounds of {} (seed {}, {} format)",
                 result.name,

@@ -1,6 +1,7 @@
 //! `pitboss new NAME`: scaffolds a bot crate outside this repository,
 //! depending on this checkout's SDK, built for wasm32 by default.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -28,8 +29,13 @@ pub fn scaffold(name: &str, parent: &Path) -> Result<PathBuf> {
     }
     let sdk = sdk_path()?;
     let lib = name.replace('-', "_");
-    std::fs::create_dir_all(dir.join("src"))?;
-    std::fs::create_dir_all(dir.join(".cargo"))?;
+    // `create_dir`, not `_all`: the crate's folder must be new, and so is
+    // every file in it (created exclusively, never through a symlink).
+    std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    std::fs::create_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for sub in ["src", ".cargo"] {
+        std::fs::create_dir(dir.join(sub)).with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+    }
     let manifest = format!(
         r#"[package]
 name = "{name}"
@@ -51,16 +57,26 @@ opt-level = "s"
 "#,
         sdk = sdk.display()
     );
-    std::fs::write(dir.join("Cargo.toml"), manifest)?;
-    std::fs::write(
-        dir.join(".cargo/config.toml"),
+    create_new(&dir.join("Cargo.toml"), &manifest)?;
+    create_new(
+        &dir.join(".cargo/config.toml"),
         "# Bots are WebAssembly: build for wasm32 unless told otherwise.\n[build]\ntarget = \"wasm32-unknown-unknown\"\n",
     )?;
     let source =
         TEMPLATE.replacen("`template`: the smallest complete Pitboss bot", &format!("`{name}`: a Pitboss bot"), 1);
-    std::fs::write(dir.join("src/lib.rs"), source)?;
-    std::fs::write(dir.join(".gitignore"), "/target\n")?;
+    create_new(&dir.join("src/lib.rs"), &source)?;
+    create_new(&dir.join(".gitignore"), "/target\n")?;
     Ok(dir)
+}
+
+/// Writes a file that must not exist yet, checking every step.
+fn create_new(path: &Path, text: &str) -> Result<()> {
+    let write = || -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Where `cargo build --release` puts the bot of the crate at `dir`.

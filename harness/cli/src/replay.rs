@@ -9,7 +9,9 @@ use anyhow::{Context, Result, bail};
 use pitboss_engine::{Recorder, TableEvent, derive_seed};
 use serde_json::Value;
 
-use crate::league::{self, expand_bots, league_rules, seating_for, sha256_file};
+use pitboss_host::files;
+
+use crate::league::{self, Expanded, expand_bots, league_rules, seating_for};
 use crate::report::{JsonLines, Transcript, event_json};
 use crate::session::replay_table;
 
@@ -50,7 +52,7 @@ impl Replayable {
     /// Opens the league behind `results`, refusing (naming the file) when
     /// the league file or a bot file is not the one that played.
     pub fn open(results: &Path) -> Result<Replayable> {
-        let text = std::fs::read_to_string(results).with_context(|| format!("cannot read {}", results.display()))?;
+        let text = files::read_text(results, files::Kind::Results)?;
         let v: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", results.display()))?;
         let league_path = PathBuf::from(field(&v, "league_file", results)?.as_str().unwrap_or_default());
         let file = league::parse(&league_path)?;
@@ -67,21 +69,21 @@ impl Replayable {
             None => crate::sandbox()?,
         };
         let base = league_path.parent().unwrap_or(Path::new("."));
-        let (bots, sources) = expand_bots(&file, base, &sandbox)?;
+        let Expanded { bots, sources, .. } = expand_bots(&file, base, &sandbox)?;
         let recorded_bots = field(&v, "bots", results)?.as_array().cloned().unwrap_or_default();
         for source in &sources {
             let Some(rec) = recorded_bots.iter().find(|b| b["name"] == source.name.as_str()) else {
                 bail!("bot `{}` did not play in {}", source.name, results.display());
             };
-            if let Some(expected) = rec["sha256"].as_str() {
-                let actual = sha256_file(Path::new(&source.source))?;
-                if actual != expected {
-                    bail!(
-                        "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); cannot replay",
-                        source.name,
-                        source.source
-                    );
-                }
+            // The hash of the bytes just compiled, not of a second read.
+            if let (Some(expected), Some(actual)) = (rec["sha256"].as_str(), &source.sha256)
+                && actual != expected
+            {
+                bail!(
+                    "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); cannot replay",
+                    source.name,
+                    source.source
+                );
             }
         }
         let rules = league_rules(&file, &league_path)?;
@@ -190,10 +192,22 @@ pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     match &req.log {
         None => replay_table(seed, rules, bankroll, limit, bots, &seats, (req.round, req.round), &mut filter, &mut ()),
         Some(path) => {
-            let file_out = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-            let mut log = JsonLines::new(std::io::BufWriter::new(file_out));
+            // Every line goes to a temp file renamed into place at the end;
+            // a failed write anywhere (a full disk) fails the command.
+            let mut output = files::Output::create(path)?;
             let span = (req.round, file.rounds);
-            replay_table(seed, rules, bankroll, limit, bots, &seats, span, &mut filter, &mut log)
+            replay_table(
+                seed,
+                rules,
+                bankroll,
+                limit,
+                bots,
+                &seats,
+                span,
+                &mut filter,
+                &mut JsonLines::new(&mut output),
+            )?;
+            Ok(output.finish()?)
         }
     }
 }

@@ -4,8 +4,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use pitboss_engine::{Recorder, TableEvent};
+use pitboss_host::files;
 use serde::Serialize;
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
@@ -133,26 +134,21 @@ pub fn standings_csv(standings: &[Standing]) -> String {
     out
 }
 
-/// Writes `text` to `path` atomically (temp file, then rename).
+/// Writes `text` to `path` whole or not at all (see
+/// [`pitboss_host::files::Output`]): a uniquely named temp file beside it,
+/// renamed into place once written and synced; any write error is
+/// returned, naming the file, and leaves no temp file behind.
 pub fn write_text(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
+    Ok(files::write_atomic(path, |out| out.write_all(text.as_bytes()))?)
 }
 
-/// Writes `value` as pretty JSON to `path` atomically: a temporary file in
-/// the same folder, then a rename, so no reader ever sees half a file.
+/// Writes `value` as pretty JSON to `path`, whole or not at all, like
+/// [`write_text`]: no reader ever sees half a file.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    write_text(path, &text)
+    Ok(files::write_atomic(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, value)?;
+        out.write_all(b"\n")
+    })?)
 }
 
 /// A recorder printing one line per event: deals, decisions, payouts.
@@ -293,6 +289,8 @@ impl<W: Write> Recorder for JsonLines<W> {
         if let serde_json::Value::Object(fields) = value {
             line.extend(fields);
         }
+        // A recorder cannot stop the table: a failed write is the writer's
+        // to keep (`files::Output` keeps the first and `finish` reports it).
         let _ = writeln!(self.out, "{}", serde_json::Value::Object(line));
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
 use tabled::builder::Builder;
 use tabled::settings::Style;
@@ -46,7 +46,7 @@ pub struct SeasonResult {
 
 /// Reads, runs and ranks a season.
 pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read season file {}", path.display()))?;
+    let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Season)?;
     let season: SeasonFile =
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
     if season.leagues.is_empty() {

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::Stats;
+use pitboss_host::files;
 use serde::{Deserialize, Serialize};
 
-use crate::league::{self, BotSource, LeagueResult, ResultsFile};
+use crate::league::{self, BotSource, LeagueResult, ResultsFile, Skipped};
 use crate::matchplay::FaultRecord;
 use crate::session::{KeyRound, SessionBot, SessionResult};
 use crate::tally::Tally;
@@ -28,6 +29,10 @@ pub struct ShardFile {
     pub bots: Vec<BotSource>,
     /// The sessions this shard played.
     pub sessions: Vec<ShardSession>,
+    /// Folder and glob entries left out, for the command to warn about
+    /// (not written).
+    #[serde(skip)]
+    pub skipped: Vec<Skipped>,
 }
 
 /// One session, losslessly.
@@ -188,13 +193,14 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
 pub fn run_shard(path: &Path, shard: (u64, u64), threads: Option<usize>) -> Result<ShardFile> {
     let league = league::parse(path)?;
     let sandbox = crate::sandbox()?;
-    let (bots, sessions) = league::run_sessions(&league, path, &sandbox, threads, &|_| (), Some(shard))?;
+    let played = league::run_sessions(&league, path, &sandbox, threads, &|_| (), Some(shard))?;
     Ok(ShardFile {
         shard: format!("{}/{}", shard.0, shard.1),
         league_file: path.display().to_string(),
         league_sha256: league.sha256.clone(),
-        bots,
-        sessions: sessions.iter().map(to_data).collect(),
+        bots: played.sources,
+        sessions: played.sessions.iter().map(to_data).collect(),
+        skipped: played.skipped,
     })
 }
 
@@ -202,7 +208,7 @@ pub fn run_shard(path: &Path, shard: (u64, u64), threads: Option<usize>) -> Resu
 pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
     let mut shards = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let text = files::read_text(f, files::Kind::Shard)?;
         let shard: ShardFile =
             serde_json::from_str(&text).with_context(|| format!("{} is not a Pitboss shard file", f.display()))?;
         shards.push((f, shard));

@@ -8,10 +8,15 @@
 //! kept on disk across runs) and instantiated once per table
 //! ([`BotModule::instantiate`]).
 //!
+//! [`files`] is how every file handed to Pitboss is read (regular files
+//! only, each kind under a size cap) and every output written (whole or
+//! not at all); the CLI uses it too.
+//!
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
 //! host never lets a bot panic the harness.
 
 mod cache;
+pub mod files;
 mod inspect;
 mod limits;
 mod load;

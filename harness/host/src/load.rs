@@ -113,10 +113,12 @@ impl Sandbox {
         self.limits
     }
 
-    /// Reads and loads the bot at `path`; its name is the file stem.
+    /// Reads and loads the bot at `path` (a regular file of at most
+    /// [`crate::files::BOT_CAP`] bytes); its name is the file stem.
     pub fn load_file(&self, path: &Path) -> Result<BotModule, LoadError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| LoadError::Read { name: name.clone(), source })?;
+        let bytes = crate::files::read_regular(path, crate::files::Kind::Bot)
+            .map_err(|e| LoadError::Read { name: name.clone(), source: e.without_path() })?;
         self.load(&name, &bytes)
     }
 
