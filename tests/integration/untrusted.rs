@@ -311,6 +311,29 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
     );
     let e = format!("{:#}", pitboss_cli::league::parse(&league).unwrap_err());
     assert!(e.ends_with("huge-memory.toml:7:14: limit `memory_mib` = 17592186044416 is outside 1..=1024"), "{e}");
+
+    let league_with = |name: &str, top: &str, rules: &str| {
+        let text = format!(
+            "name = \"n\"\nvariant = \"north-american\"\nseed = 1\n{top}\n[rules]\n{rules}\n[[bot]]\nbuiltin = \"basic\"\n"
+        );
+        let path = file(name, text.as_bytes());
+        let started = std::time::Instant::now();
+        let e = format!("{:#}", pitboss_cli::league::parse(&path).unwrap_err());
+        assert!(started.elapsed().as_secs() < 5, "refused at once, allocating nothing");
+        e
+    };
+    let e = league_with("sessions.toml", "rounds = 10\nbankroll = 100\nsessions = 1000000000", "");
+    assert!(e.ends_with("sessions.toml:6:12: sessions = 1000000000 is outside 1..=10000"), "{e}");
+    let e = league_with("bankroll.toml", "rounds = 10\nbankroll = 4611686018427387900", "");
+    assert!(e.ends_with("bankroll.toml:5:12: bankroll = 4611686018427387900 is outside 1..=1000000000000"), "{e}");
+    let e = league_with("rounds.toml", "rounds = 20000000000\nbankroll = 100", "");
+    assert!(e.ends_with("rounds.toml:4:10: rounds = 20000000000 is outside 1..=10000000000"), "{e}");
+    let e = league_with("range.toml", "rounds = 10000000000\nbankroll = 100", "max_bet = 1000000000000");
+    assert!(
+        e.contains("range.toml:4:10: 1 × (100 chips + 10000000000 rounds × up to")
+            && e.contains("could pass 2^62 chips"),
+        "{e}"
+    );
 }
 
 /// Inputs for the file fuzz: arbitrary bytes, and valid files with bytes

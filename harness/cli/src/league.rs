@@ -462,13 +462,52 @@ pub fn parse(path: &Path) -> Result<LeagueFile> {
             bail!("{}: bot `{what}` needs exactly one of `path`, `folder` or `builtin`", path.display());
         }
     }
-    if league.bankroll <= 0 {
-        bail!("{}: bankroll must be positive", path.display());
-    }
-    if league.sessions == 0 || league.rounds == 0 {
-        bail!("{}: rounds and sessions must be at least 1", path.display());
-    }
+    check_numbers(&league, &text).map_err(|(offset, problem)| {
+        let (line, col) = line_col(&text, offset);
+        anyhow::anyhow!("{}:{line}:{col}: {problem}", path.display())
+    })?;
     Ok(league)
+}
+
+/// The places of a league file's top-level numbers, for errors.
+#[derive(Deserialize)]
+struct NumberPlaces {
+    rounds: Option<Spanned<toml::Value>>,
+    sessions: Option<Spanned<toml::Value>>,
+    bankroll: Option<Spanned<toml::Value>>,
+}
+
+/// Checks a parsed league's numbers against their documented ranges
+/// (`leagues/README.md`), so nothing is sized from an unchecked number and
+/// no balance can leave the range chips are kept in. An error carries the
+/// offending value's byte offset.
+fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (usize, String)> {
+    let places: Option<NumberPlaces> = toml::from_str(text).ok();
+    let at = |pick: fn(&NumberPlaces) -> &Option<Spanned<toml::Value>>| {
+        places.as_ref().and_then(|p| pick(p).as_ref()).map_or(0, |v| v.span().start)
+    };
+    if !(1..=MAX_ROUNDS).contains(&league.rounds) {
+        return Err((at(|p| &p.rounds), format!("rounds = {} is outside 1..={MAX_ROUNDS}", league.rounds)));
+    }
+    if !(1..=MAX_SESSIONS).contains(&league.sessions) {
+        return Err((at(|p| &p.sessions), format!("sessions = {} is outside 1..={MAX_SESSIONS}", league.sessions)));
+    }
+    if !(1..=pitboss_engine::MAX_BANKROLL).contains(&league.bankroll) {
+        let problem = format!("bankroll = {} is outside 1..={}", league.bankroll, pitboss_engine::MAX_BANKROLL);
+        return Err((at(|p| &p.bankroll), problem));
+    }
+    if league.bots.len() > MAX_BOTS {
+        return Err((0, format!("{} [[bot]] entries; a league has at most {MAX_BOTS} bots", league.bots.len())));
+    }
+    // The rules were validated above; here only their chip range matters.
+    if let Some(rules) = Rules::variant_by_id(&league.variant)
+        .ok()
+        .and_then(|v| Rules::for_variant(v).ok())
+        .and_then(|d| league.rules.apply(d).ok())
+    {
+        rules.check_chip_range(league.bankroll, league.rounds, league.sessions).map_err(|e| (at(|p| &p.rounds), e))?;
+    }
+    Ok(())
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -531,6 +570,13 @@ pub fn run_sessions(
     let Expanded { bots, sources, skipped } =
         expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
     let n = bots.len();
+    if n as u64 * league.sessions > MAX_BOT_SESSIONS {
+        bail!(
+            "{}: {n} bots × {} sessions is over {MAX_BOT_SESSIONS} (results keep 200 balance samples of each)",
+            path.display(),
+            league.sessions
+        );
+    }
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
         let seats = seating_for(league.format, n, &rules, session);
@@ -648,8 +694,12 @@ pub(crate) struct Expanded {
 /// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
 /// folder, or a builtin) into named bots, and records where each came from.
 pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<Expanded> {
-    let mut bots: Vec<(String, Bot)> = Vec::new();
-    let mut sources = Vec::new();
+    /// A bot of the league, in league order, before its file is compiled.
+    enum Pending {
+        Builtin(String, Bot, BotSource),
+        File(String, PathBuf),
+    }
+    let mut pending = Vec::new();
     let mut skipped = Vec::new();
     let mut matching = |pattern: &Path| -> Result<Vec<PathBuf>> {
         let (files, left_out) = glob(pattern)?;
@@ -662,14 +712,15 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
         let files: Vec<PathBuf> = match (&entry.path, &entry.folder, &entry.builtin) {
             (_, _, Some(b)) => {
                 let name = entry.name.clone().unwrap_or_else(|| format!("builtin:{b}"));
-                bots.push((name.clone(), Bot::builtin(b).with_context(|| format!("bot `{label}`"))?));
-                sources.push(BotSource { name, source: format!("builtin:{b}"), sha256: None });
+                let bot = Bot::builtin(b).with_context(|| format!("bot `{label}`"))?;
+                let source = BotSource { name: name.clone(), source: format!("builtin:{b}"), sha256: None };
+                pending.push(Pending::Builtin(name, bot, source));
                 continue;
             }
             (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
             (Some(p), _, _) => vec![base.join(p)],
             (_, Some(f), _) => matching(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?,
-            _ => unreachable!("checked by parse"),
+            _ => bail!("bot `{label}` needs exactly one of `path`, `folder` or `builtin`"),
         };
         if files.is_empty() {
             bail!("bot `{label}`: no bot files match");
@@ -680,11 +731,33 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
                 (Some(n), true) => n.clone(),
                 _ => file.file_stem().map_or(label.clone(), |s| s.to_string_lossy().into_owned()),
             };
-            let (bot, sha256) = Bot::wasm_file(&file, sandbox).with_context(|| format!("bot `{name}`"))?;
-            let source = file.to_string_lossy().into_owned();
-            sources.push(BotSource { name: name.clone(), source, sha256: Some(sha256) });
-            bots.push((name, bot));
+            pending.push(Pending::File(name, file));
         }
+        if pending.len() > MAX_BOTS {
+            bail!("bot `{label}`: the league would have over {MAX_BOTS} bots");
+        }
+    }
+    // Compile the files in parallel (a league of 30 submissions starts in
+    // about half the time on two cores), then take the results in league
+    // order, so the error reported never depends on which thread finished
+    // first.
+    let loaded: Vec<Result<(String, Bot, BotSource)>> = pending
+        .par_iter()
+        .map(|p| match p {
+            Pending::Builtin(name, bot, source) => Ok((name.clone(), bot.clone(), source.clone())),
+            Pending::File(name, file) => {
+                let (bot, sha256) = Bot::wasm_file(file, sandbox).with_context(|| format!("bot `{name}`"))?;
+                let source = file.to_string_lossy().into_owned();
+                Ok((name.clone(), bot, BotSource { name: name.clone(), source, sha256: Some(sha256) }))
+            }
+        })
+        .collect();
+    let mut bots = Vec::new();
+    let mut sources = Vec::new();
+    for result in loaded {
+        let (name, bot, source) = result?;
+        bots.push((name, bot));
+        sources.push(source);
     }
     for (i, (name, _)) in bots.iter().enumerate() {
         if bots[..i].iter().any(|(n, _)| n == name) {

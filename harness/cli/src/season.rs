@@ -44,21 +44,29 @@ pub struct SeasonResult {
     pub standings: Vec<SeasonRow>,
 }
 
+/// Most leagues in a season.
+pub const MAX_LEAGUES: usize = 100;
+
 /// Reads, runs and ranks a season.
 pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
     let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Season)?;
     let season: SeasonFile =
         toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?;
-    if season.leagues.is_empty() {
-        bail!("{}: the season lists no leagues", path.display());
+    if season.leagues.is_empty() || season.leagues.len() > MAX_LEAGUES {
+        bail!("{}: a season lists 1 to {MAX_LEAGUES} leagues, this one {}", path.display(), season.leagues.len());
     }
     let base = path.parent().unwrap_or(Path::new("."));
-    let sandbox = crate::sandbox()?;
-    let mut leagues = Vec::new();
+    // Every league file is read and checked before any is played, so a
+    // typo in the last one does not cost the first ones' running time.
+    let mut parsed = Vec::new();
     for file in &season.leagues {
         let league_path: PathBuf = base.join(file);
-        let parsed = league::parse(&league_path)?;
-        let (result, _) = league::run_with(&parsed, &league_path, &sandbox, threads, &|_| ())?;
+        parsed.push((league::parse(&league_path)?, league_path));
+    }
+    let sandbox = crate::sandbox()?;
+    let mut leagues = Vec::new();
+    for (league, league_path) in &parsed {
+        let (result, _) = league::run_with(league, league_path, &sandbox, threads, &|_| ())?;
         leagues.push(result);
     }
     let mut names: Vec<String> = Vec::new();
@@ -72,12 +80,14 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
     let mut rows: Vec<SeasonRow> = names
         .into_iter()
         .map(|name| {
-            let mut net = 0;
+            let mut net: i64 = 0;
             let league_ranks = leagues
                 .iter()
                 .map(|l| {
                     let s = l.standings.iter().find(|s| s.result.name == name)?;
-                    net += s.result.net;
+                    // Each league's chips are bounded by 2^62 (its chip
+                    // range); a sum of many saturates rather than wraps.
+                    net = net.saturating_add(s.result.net);
                     Some(s.rank)
                 })
                 .collect();
