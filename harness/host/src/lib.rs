@@ -5,7 +5,8 @@
 //! (fuel, NaN canonicalisation, no threads, no relaxed SIMD). A module is
 //! compiled once per run ([`Sandbox::load`]; identical files share one
 //! compilation, and with [`Sandbox::with_cache_dir`] compiled modules are
-//! kept on disk across runs) and instantiated once per table
+//! kept on disk across runs, each bound by a MAC under a per-user key to
+//! the wasm it came from) and instantiated once per table
 //! ([`BotModule::instantiate`]).
 //!
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
@@ -17,7 +18,7 @@ mod limits;
 mod load;
 mod player;
 
-pub use cache::Origin;
+pub use cache::{CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable};
 pub use limits::Limits;
 pub use load::{BotModule, LoadError, Sandbox};
 pub use player::{FuelProfile, WasmPlayer};
