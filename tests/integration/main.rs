@@ -2,6 +2,8 @@
 
 /// Writing bots: `pitboss new`, and the C, WAT and Zig bots of the guide.
 mod authoring;
+/// The compiled-module cache: trusted only under the user's key; limits.
+mod cache;
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.

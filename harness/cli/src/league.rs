@@ -696,7 +696,7 @@ pub(crate) struct Expanded {
 pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<Expanded> {
     /// A bot of the league, in league order, before its file is compiled.
     enum Pending {
-        Builtin(String, Bot, BotSource),
+        Builtin(String, Box<Bot>, BotSource),
         File(String, PathBuf),
     }
     let mut pending = Vec::new();
@@ -714,7 +714,7 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
                 let name = entry.name.clone().unwrap_or_else(|| format!("builtin:{b}"));
                 let bot = Bot::builtin(b).with_context(|| format!("bot `{label}`"))?;
                 let source = BotSource { name: name.clone(), source: format!("builtin:{b}"), sha256: None };
-                pending.push(Pending::Builtin(name, bot, source));
+                pending.push(Pending::Builtin(name, Box::new(bot), source));
                 continue;
             }
             (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
@@ -744,7 +744,7 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
     let loaded: Vec<Result<(String, Bot, BotSource)>> = pending
         .par_iter()
         .map(|p| match p {
-            Pending::Builtin(name, bot, source) => Ok((name.clone(), bot.clone(), source.clone())),
+            Pending::Builtin(name, bot, source) => Ok((name.clone(), (**bot).clone(), source.clone())),
             Pending::File(name, file) => {
                 let (bot, sha256) = Bot::wasm_file(file, sandbox).with_context(|| format!("bot `{name}`"))?;
                 let source = file.to_string_lossy().into_owned();
@@ -817,7 +817,7 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 }
 
 /// SHA-256 of some bytes, hex.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

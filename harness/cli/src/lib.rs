@@ -65,15 +65,26 @@ pub struct PlayReport {
     pub table: TableResult,
 }
 
-/// A sandbox with the default limits.
+/// A sandbox with the default limits. When the compile cache cannot be
+/// used, says why on stderr, once per process however many sandboxes are
+/// made (a replay or a league's `[limits]` makes more than one).
 pub fn sandbox() -> Result<Sandbox> {
     let sandbox = Sandbox::new(Limits::default()).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
-    Ok(sandbox.with_cache_dir(cache_dir()))
+    let sandbox = sandbox.with_cache_dir(cache_dir());
+    if let Some(why) = sandbox.cache_unused() {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| eprintln!("pitboss: warning: {why}"));
+    }
+    Ok(sandbox)
 }
 
 /// Where compiled bots are kept between runs: `$PITBOSS_CACHE_DIR` (`off`
 /// or empty: nowhere), else `$XDG_CACHE_HOME/pitboss`, else
-/// `~/.cache/pitboss`.
+/// `~/.cache/pitboss`. Its files are signed with the key in
+/// `$PITBOSS_CACHE_KEY`, else `$XDG_CONFIG_HOME/pitboss/cache.key`, else
+/// `~/.config/pitboss/cache.key`, and hold at most
+/// `$PITBOSS_CACHE_MAX_MIB` (default 512) together; see
+/// [`pitboss_host::CacheConfig::from_env`].
 pub fn cache_dir() -> Option<PathBuf> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(v) = std::env::var_os("PITBOSS_CACHE_DIR") {

@@ -5,7 +5,8 @@
 //! (fuel, NaN canonicalisation, no threads, no relaxed SIMD). A module is
 //! compiled once per run ([`Sandbox::load`]; identical files share one
 //! compilation, and with [`Sandbox::with_cache_dir`] compiled modules are
-//! kept on disk across runs) and instantiated once per table
+//! kept on disk across runs, each bound by a MAC under a per-user key to
+//! the wasm it came from) and instantiated once per table
 //! ([`BotModule::instantiate`]).
 //!
 //! [`files`] is how every file handed to Pitboss is read (regular files
@@ -23,7 +24,7 @@ mod load;
 mod player;
 pub mod text;
 
-pub use cache::Origin;
+pub use cache::{CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable};
 pub use limits::{Limits, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use player::{FuelProfile, WasmPlayer};

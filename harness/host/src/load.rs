@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
 use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Module, ValType};
 
-use crate::cache::{ModuleCache, Origin};
+use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
 use crate::limits::{Limits, StoreState};
 use crate::player::WasmPlayer;
 
@@ -96,16 +96,36 @@ impl Sandbox {
         Ok(Sandbox { engine, linker: Arc::new(linker), limits, cache: ModuleCache::default() })
     }
 
-    /// This sandbox, keeping compiled modules in `dir` (see the `cache`
-    /// module) — or, with `None`, in memory only.
+    /// This sandbox, keeping compiled modules in `dir` with the key file
+    /// and size cap the environment names ([`CacheConfig::from_env`]) — or,
+    /// with `None`, in memory only. A folder or key unfit for use is no
+    /// error: modules are then kept in memory only, and
+    /// [`Sandbox::cache_unused`] says why.
     pub fn with_cache_dir(mut self, dir: Option<PathBuf>) -> Sandbox {
-        self.cache = ModuleCache::new(dir);
+        self.cache = match dir.map(CacheConfig::from_env) {
+            None => ModuleCache::default(),
+            Some(Ok(config)) => ModuleCache::open(&config),
+            Some(Err(unused)) => ModuleCache::unused(unused),
+        };
         self
     }
 
-    /// The folder compiled modules are kept in, if any.
+    /// This sandbox, keeping compiled modules as `config` says (see
+    /// [`Sandbox::with_cache_dir`]).
+    pub fn with_cache(mut self, config: &CacheConfig) -> Sandbox {
+        self.cache = ModuleCache::open(config);
+        self
+    }
+
+    /// The folder compiled modules are kept in, if one is in use.
     pub fn cache_dir(&self) -> Option<&Path> {
         self.cache.dir()
+    }
+
+    /// Why the cache folder asked for is not used, if it is not: one line
+    /// for the caller to print once per run.
+    pub fn cache_unused(&self) -> Option<&CacheUnused> {
+        self.cache.unused_reason()
     }
 
     /// The limits every instance gets.
