@@ -23,6 +23,9 @@ mod norwegian_home;
 mod properties;
 /// `pitboss report`: the HTML page, its hand viewer, Chromium.
 mod report;
+/// Honest standings: EV over own rounds, bots out of play, league-wide
+/// DQ, legend, verdict, season rule.
+mod standings;
 /// `swedish` rules on stacked shoes.
 mod swedish;
 /// Untrusted submissions: load-time caps, cap faults, quoted errors.

@@ -358,6 +358,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge { shards, json, csv } => {
             let (result, results_file) = pitboss_cli::shard::merge(&shards)?;
             out!("{}", report::standings_table(&result.standings));
+            out!("{}", report::standings_notes(&result));
             if let Some(path) = json {
                 report::write_json(&path, &results_file)?;
             }
@@ -383,6 +384,7 @@ fn run(cli: Cli) -> Result<()> {
                 result.format
             );
             out!("{}", report::standings_table(&result.standings));
+            out!("{}", report::standings_notes(&result));
             if let Some(path) = json {
                 report::write_json(&path, &results_file)?;
             }

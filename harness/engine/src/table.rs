@@ -292,6 +292,12 @@ impl Table {
     /// most a quarter of its balance). A seat that cannot is out for good:
     /// chips only reach a seat through its own stakes or its bank, and both
     /// need more than that.
+    /// Whether seat `p` is out for good: disqualified, or unable to stake
+    /// the table minimum (broke), which no later round can change.
+    pub fn out_for_good(&self, p: usize) -> bool {
+        !self.may_be_asked(p)
+    }
+
     fn may_be_asked(&self, p: usize) -> bool {
         !self.seats[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
     }
@@ -366,7 +372,10 @@ impl Table {
     /// Ends a round: statistics, `RoundEnd`.
     pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
         for s in &mut self.seats {
-            if s.round_bet > 0 {
+            // A round counts for a player that staked a hand, or whose
+            // chips moved all the same (a side bet alone cannot: it rides
+            // on the player's own box).
+            if s.round_bet > 0 || s.balance != s.round_start_balance {
                 s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
             }
         }
@@ -619,9 +628,9 @@ impl Table {
         };
         match side {
             Ok((side, amount)) => {
-                let seat = &mut self.seats[p];
-                seat.balance -= amount;
-                seat.round_bet += amount;
+                // A side bet is a proposition of its own, not a stake on a
+                // hand: it moves chips but not the EV's denominator.
+                self.seats[p].balance -= amount;
                 self.boxes[b].side = Some((side, amount));
                 rec.record(&TableEvent::SideBet { seat: b as u8, side, amount });
             }
