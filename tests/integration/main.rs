@@ -8,6 +8,8 @@ mod cache;
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
+/// The documents: rules text, the ABI's worked request, links.
+mod docs;
 /// Hostile paths and failing writes: FIFOs, devices, oversized files,
 /// full disks, planted symlinks, concurrent writers.
 mod files;
