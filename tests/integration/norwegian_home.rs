@@ -7,7 +7,7 @@
 
 use pitboss_engine::{Banker, FnPlayer, Outcome, Player, Request, Rules, Shoe, Table, TableEvent};
 use pitboss_sdk::{Action, Decision, event_kind};
-use pitboss_tests::{Script, boxed, play_stacked, settlements};
+use pitboss_tests::{Script, Tallied, boxed, play_stacked, play_tallied, settlements, stacked_table};
 
 fn nh() -> Rules {
     Rules::norwegian_home()
@@ -191,6 +191,18 @@ fn norwegian_home_a_round_whose_deck_runs_dry_is_void_and_refunded() {
     assert_eq!(total, 80_000);
     assert_eq!(table.rounds(), 20, "void rounds count as played");
     assert_eq!(table.seats()[0].stats.rounds, 0, "and add nothing to the statistics");
+    // Nor to the results tally, though busts were settled before the pack
+    // ran dry; the questions were asked all the same. A pack of 20 tens:
+    // 18 for the deal, two players bust, the third's card is missing.
+    let pack = vec![pitboss_sdk::Card::new(10).unwrap(); 20];
+    let mut table =
+        Table::new(nh(), Shoe::seeded_pack(pack, 0, 12), (0..8).map(|_| always_hit()).collect(), 10_000).unwrap();
+    let Tallied { tallies, events, .. } = play_tallied(&mut table, 20);
+    assert!(settlements(&events).iter().any(|s| s.4 == Outcome::Bust));
+    for t in &tallies {
+        assert_eq!((t.net(), t.hands.total()), (0, 0));
+        assert_eq!(t.decisions.bet, 20);
+    }
 }
 
 #[test]
@@ -226,4 +238,16 @@ fn norwegian_home_a_bot_that_cannot_cover_the_worst_round_passes_the_bank() {
         })
         .unwrap();
     assert_eq!(bankers, [None], "nobody can cover: the house banks");
+}
+
+#[test]
+fn norwegian_home_the_bank_s_chips_are_in_the_banker_s_tally() {
+    // Seat 0 banks and doubles; the player stands on 19 against 17 and
+    // wins 4 of the bank's chips.
+    let banker = Script::new(0, &[]).answer(Decision::BankerDouble, 1);
+    let players = vec![boxed(banker), boxed(Script::new(2, &[Action::Stand]))];
+    let mut table = stacked_table(seat0_banks(), "T 7  9 K", players);
+    let Tallied { tallies, .. } = play_tallied(&mut table, 1);
+    assert_eq!(tallies[0].bank, pitboss_cli::tally::Bank { rounds: 1, hands: 1, staked: 4, net: -4 });
+    assert_eq!((tallies[0].net(), tallies[1].net()), (-4, 4));
 }

@@ -65,14 +65,9 @@ pub(crate) fn play_round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<
     let house = table.house;
     match round(table, rec) {
         Ok(()) => {}
-        Err(_) if table.shoe.is_seeded() => {
-            table.house = house;
-            for s in &mut table.seats {
-                s.balance = s.round_start_balance;
-                s.round_bet = 0;
-            }
-            rec.record(&TableEvent::RoundVoid { round: table.round });
-        }
+        Err(_) if table.shoe.is_seeded() => table.void_round(house, rec),
+        // A stacked deck is never reshuffled: play ends, and
+        // `Table::play_round` voids the round.
         Err(e) => return Err(e),
     }
     table.end_round(rec);
