@@ -261,9 +261,12 @@ impl Table {
         &self.rules
     }
 
-    /// Plays one round. If the shoe runs out mid-round beyond recovery (a
-    /// stacked shoe, or the banker game's single deck) the round is void:
-    /// every chip goes back where it was and the error is returned.
+    /// Plays one round. If the shoe runs out mid-round beyond recovery the
+    /// round is void: every chip goes back where it was and observers are
+    /// told (`RoundVoid`). The banker game's seeded deck is shuffled anew
+    /// for the next round, so there the round still counts and `Ok` is
+    /// returned; otherwise (a stacked shoe) nothing more can be dealt, so
+    /// the round does not count and the error is returned.
     pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         let house = self.house;
         let result = if self.rules.variant == Variant::NorwegianHome {
@@ -272,14 +275,25 @@ impl Table {
             self.round_inner(rec)
         };
         if let Err(e) = result {
-            self.house = house;
-            for s in &mut self.seats {
-                s.balance = s.round_start_balance;
-            }
+            // Nothing more can be dealt, so the round does not count.
+            self.void_round(house, rec);
             self.round -= 1;
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Voids the current round: every chip goes back where it was when the
+    /// round began (`house` is the house's chips then), and observers are
+    /// told, so that whatever they booked from this round's bets and
+    /// settlements can be undone as well.
+    pub(crate) fn void_round<R: Recorder>(&mut self, house: i64, rec: &mut R) {
+        self.house = house;
+        for s in &mut self.seats {
+            s.balance = s.round_start_balance;
+            s.round_bet = 0;
+        }
+        rec.record(&TableEvent::RoundVoid { round: self.round });
     }
 
     #[inline]
