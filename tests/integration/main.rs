@@ -4,6 +4,9 @@
 mod authoring;
 /// The compiled-module cache: trusted only under the user's key; limits.
 mod cache;
+/// `pitboss check` on a batch: lines and a count, JSON verdicts, checking
+/// only what a league plays under its limits.
+mod check;
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.
