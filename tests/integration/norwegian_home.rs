@@ -294,3 +294,30 @@ fn norwegian_home_the_bank_s_chips_are_in_the_banker_s_tally() {
     assert_eq!(tallies[0].bank, pitboss_cli::tally::Bank { rounds: 1, hands: 1, staked: 4, net: -4 });
     assert_eq!((tallies[0].net(), tallies[1].net()), (-4, 4));
 }
+
+#[test]
+fn norwegian_home_players_stake_half_their_balance_against_the_house_and_a_quarter_against_a_player_bank() {
+    // The largest stake a BET request offers (offset 40), for a player
+    // holding 1000 chips: the house never doubles, a player's bank may.
+    let offered = |rules: Rules, players: usize| {
+        let seen: Arc<Mutex<Vec<i64>>> = Default::default();
+        let spy = |seen: Arc<Mutex<Vec<i64>>>| {
+            FnPlayer(move |r: &Request<'_>| {
+                let mut buf = [0u8; BUFFER_LEN];
+                let (kind, _) = r.encode_part(0, &mut buf);
+                if kind == Decision::Bet {
+                    let at = offset::MAX;
+                    seen.lock().unwrap().push(i64::from_le_bytes(buf[at..at + 8].try_into().unwrap()));
+                }
+                0
+            })
+        };
+        let all = (0..players).map(|_| boxed(spy(seen.clone()))).collect();
+        play_stacked(rules, "2 9  3 8  4 5 8", all, 1);
+        let seen = seen.lock().unwrap();
+        seen.last().copied().unwrap()
+    };
+    let uncapped = Rules { max_bet: 100_000, ..nh() };
+    assert_eq!(offered(uncapped.clone(), 1), 500, "half of 1000 against the house");
+    assert_eq!(offered(Rules { banker: Banker::Seat(0), ..uncapped }, 2), 250, "a quarter when a player banks");
+}

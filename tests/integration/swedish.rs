@@ -160,6 +160,20 @@ fn swedish_even_money_on_a_blackjack_against_an_ace() {
 }
 
 #[test]
+fn swedish_even_money_and_insurance_are_alternatives() {
+    // Taking even money settles the box: it is not asked about insurance.
+    let taker = Script::new(2, &[]).answer(Decision::EvenMoney, 1).insure(1);
+    let (events, balances) = play_stacked(se(), "A A K", vec![boxed(taker.clone())], 1);
+    assert_eq!(taker.kinds(), [Decision::Bet, Decision::SideBet, Decision::EvenMoney]);
+    assert!(!events.iter().any(|e| matches!(e, TableEvent::Insurance { .. })));
+    assert_eq!(balances, [1002]);
+    // Declining it, the box may insure like any other.
+    let decliner = Script::new(2, &[]).insure(1);
+    play_stacked(se(), "A A K  T", vec![boxed(decliner.clone())], 1);
+    assert_eq!(decliner.kinds(), [Decision::Bet, Decision::SideBet, Decision::EvenMoney, Decision::Insurance]);
+}
+
+#[test]
 fn swedish_over_under_13_pays_1_to_1_and_under_on_two_aces_pays_1_5() {
     let over = abi::side_bet_answer(SideBet::Over, 2);
     let under = abi::side_bet_answer(SideBet::Under, 2);
@@ -248,7 +262,7 @@ fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
     assert_eq!((t.decisions.insurance, t.decisions.even_money), (1, 1));
     assert_eq!(
         bot.kinds(),
-        [Decision::Bet, Decision::SideBet, Decision::Insurance, Decision::EvenMoney],
-        "asked before the shoe ran out"
+        [Decision::Bet, Decision::SideBet, Decision::EvenMoney, Decision::Insurance],
+        "asked before the shoe ran out: even money first, and insurance once it is refused"
     );
 }
