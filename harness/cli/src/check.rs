@@ -27,6 +27,11 @@ use crate::league::{self, LeagueFile};
 
 /// Rounds of each smoke match.
 pub const SMOKE_ROUNDS: u64 = 2_000;
+/// The seed of the smoke match, plus the rule set's code (0–3): the
+/// `--seed` of `pitboss play` that deals the same cards.
+pub const SMOKE_SEED: u64 = 24_301;
+/// Log texts a report shows per rule set.
+const SHOWN_LOGS: usize = 3;
 
 /// Chips the bot starts each smoke match with, whatever a league's
 /// `bankroll`: a bot that went broke early would be asked nothing more.
@@ -105,6 +110,13 @@ pub struct FirstFault {
     pub kind: &'static str,
     /// What went wrong, one line, control bytes escaped.
     pub message: String,
+    /// What the bot logged while making that decision (its panic message,
+    /// for a Rust bot), one line, escaped.
+    pub log: Option<String>,
+    /// The command that plays that round again with a transcript, where
+    /// `pitboss play` can (the rule set's defaults under the default
+    /// limits).
+    pub replay: Option<String>,
 }
 
 /// One rule set's smoke match.
@@ -119,6 +131,10 @@ pub struct RuleSetReport {
     pub decisions: Vec<KindReport>,
     /// The first fault, if any.
     pub first_fault: Option<FirstFault>,
+    /// Decisions during which the bot logged something.
+    pub logged: u64,
+    /// The first few log texts, one line each, escaped.
+    pub first_logs: Vec<String>,
 }
 
 impl RuleSetReport {
@@ -173,6 +189,12 @@ impl CheckReport {
             out.push('\n');
         }
         for r in &self.rule_sets {
+            if r.logged > 0 {
+                out.push_str(&format!("{}: logged in {} decisions, first:\n", r.rule_set.id(), r.logged));
+                for line in &r.first_logs {
+                    out.push_str(&format!("  | {line}\n"));
+                }
+            }
             if let Some(f) = &r.first_fault {
                 out.push_str(&format!(
                     "{}: first fault in round {}, {} decision: {} ({})\n",
@@ -182,6 +204,12 @@ impl CheckReport {
                     f.message,
                     f.kind
                 ));
+                if let Some(log) = &f.log {
+                    out.push_str(&format!("  it logged: {log}\n"));
+                }
+                if let Some(replay) = &f.replay {
+                    out.push_str(&format!("  replay: {replay}\n"));
+                }
             }
         }
         match self.faults() {
@@ -265,7 +293,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
         .sandbox
         .load(&name, &bytes)
         .map_err(anyhow::Error::from)
-        .and_then(|module| plan.rule_sets.iter().map(|rules| smoke(&module, rules, plan.fuel_limit())).collect());
+        .and_then(|module| plan.rule_sets.iter().map(|rules| smoke(&module, rules, plan, path)).collect());
     match played {
         Ok(rule_sets) => {
             report.rule_sets = rule_sets;
@@ -278,7 +306,8 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
 
 /// Plays [`SMOKE_ROUNDS`] rounds of `rules` with the bot in seat 0 and
 /// counts its decisions, faults and fuel.
-fn smoke(module: &BotModule, rules: &Rules, limit: u64) -> Result<RuleSetReport> {
+fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<RuleSetReport> {
+    let limit = plan.fuel_limit();
     let variant = rules.variant;
     let mut player = module.instantiate()?;
     let profile = player.profile();
@@ -288,14 +317,41 @@ fn smoke(module: &BotModule, rules: &Rules, limit: u64) -> Result<RuleSetReport>
         // bank against, or the bot is never asked the banker's decisions.
         players.push(Bot::builtin("basic")?.player()?);
     }
-    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(0x5eed, variant as u64));
+    // Dealt as `pitboss play --seed` deals, so a fault's round can be
+    // played again by a command.
+    let seed = SMOKE_SEED + variant as u64;
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(seed, 0));
+    let replayable = players.len() == 1
+        && Rules::for_variant(variant).is_ok_and(|d| d == *rules)
+        && plan.sandbox.limits() == pitboss_host::Limits::default();
+    let replay = |round: u64| {
+        replayable.then(|| {
+            format!(
+                "pitboss play --variant {} --bot {} --seed {seed} --rounds {round} --fault-limit 0 --transcript",
+                variant.id(),
+                shown(path)
+            )
+        })
+    };
     let mut table = Table::new(rules.clone(), shoe, players, SMOKE_BANKROLL)?;
     let mut asked = [0u64; Decision::ALL.len()];
     let mut faults = [0u64; Decision::ALL.len()];
     let mut first_fault = None;
+    let (mut logged, mut first_logs, mut last_log) = (0u64, Vec::new(), None::<String>);
     for _ in 0..SMOKE_ROUNDS {
         let played = table.play_round(&mut |e: &TableEvent| match e {
-            TableEvent::Asked { kind, player: 0, .. } => asked[*kind as usize] += 1,
+            TableEvent::Asked { kind, player: 0, .. } => {
+                asked[*kind as usize] += 1;
+                last_log = None;
+            }
+            TableEvent::BotLog { text, player: 0, .. } => {
+                logged += 1;
+                let line = excerpt(text, 200);
+                if first_logs.len() < SHOWN_LOGS {
+                    first_logs.push(line.clone());
+                }
+                last_log = Some(line);
+            }
             TableEvent::Fault { kind, fault, round, player: 0, .. } => {
                 faults[*kind as usize] += 1;
                 first_fault.get_or_insert_with(|| FirstFault {
@@ -303,6 +359,8 @@ fn smoke(module: &BotModule, rules: &Rules, limit: u64) -> Result<RuleSetReport>
                     decision: kind.name(),
                     kind: fault.kind.name(),
                     message: excerpt(&fault.message, 1_000),
+                    log: last_log.clone(),
+                    replay: replay(*round),
                 });
             }
             _ => {}
@@ -326,7 +384,7 @@ fn smoke(module: &BotModule, rules: &Rules, limit: u64) -> Result<RuleSetReport>
             }
         })
         .collect();
-    Ok(RuleSetReport { rule_set: variant, rounds: SMOKE_ROUNDS, decisions, first_fault })
+    Ok(RuleSetReport { rule_set: variant, rounds: SMOKE_ROUNDS, decisions, first_fault, logged, first_logs })
 }
 
 #[cfg(test)]
@@ -340,9 +398,17 @@ mod tests {
             decision: "act",
             kind: "trap",
             message: "wasm trap: unreachable".into(),
+            log: None,
+            replay: None,
         });
-        let rule_set =
-            RuleSetReport { rule_set: Variant::NorthAmerican, rounds: 2_000, decisions: vec![row], first_fault };
+        let rule_set = RuleSetReport {
+            rule_set: Variant::NorthAmerican,
+            rounds: 2_000,
+            decisions: vec![row],
+            first_fault,
+            logged: 0,
+            first_logs: Vec::new(),
+        };
         CheckReport {
             file: file.into(),
             sha256: Some("00".into()),

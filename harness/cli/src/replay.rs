@@ -222,6 +222,7 @@ impl<R: Recorder> Recorder for OnlyBox<'_, R> {
     fn record(&mut self, event: &TableEvent) {
         let seat = match event {
             TableEvent::Asked { seat, .. }
+            | TableEvent::BotLog { seat, .. }
             | TableEvent::Fault { seat, .. }
             | TableEvent::Disqualified { seat, .. }
             | TableEvent::Bet { seat, .. }

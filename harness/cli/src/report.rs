@@ -211,6 +211,10 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::Shuffle(kind) => format!("shuffle ({kind:?})"),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             TableEvent::Asked { .. } => return,
+            TableEvent::BotLog { seat, kind, text, .. } => {
+                let text = pitboss_host::text::excerpt(text, pitboss_host::LOG_PER_DECISION);
+                format!("box {seat}: log during {}: {text}", kind.name())
+            }
             TableEvent::Fault { seat, kind, fault, .. } => {
                 format!("box {seat}: FAULT in {} ({}): {}", kind.name(), fault.kind.name(), fault.message)
             }
@@ -271,6 +275,9 @@ pub fn event_json(event: &TableEvent) -> serde_json::Value {
         TableEvent::Asked { seat, player, kind, legal, answer } => {
             let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
             json!({"event": "asked", "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
+        }
+        TableEvent::BotLog { seat, player, kind, text } => {
+            json!({"event": "log", "box": seat, "player": player, "decision": kind.name(), "text": text})
         }
         TableEvent::Fault { seat, player, kind, fault, .. } => {
             json!({"event": "fault", "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})

@@ -81,11 +81,23 @@ pub struct Fault {
 pub trait Player {
     /// Answers one request (see `sdk/ABI.md` for the meaning of the `i64`).
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault>;
+
+    /// What the player logged (`pitboss.log`) while deciding, since the
+    /// last call; `None` when it logged nothing. The table records it as a
+    /// [`crate::TableEvent::BotLog`] after each decision. Bounded by the
+    /// player (the wasm host caps it per decision and per session).
+    fn take_log(&mut self) -> Option<String> {
+        None
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         (**self).decide(request)
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        (**self).take_log()
     }
 }
 

@@ -53,6 +53,17 @@ pub enum TableEvent {
         /// The raw answer, if the player produced one.
         answer: Option<i64>,
     },
+    /// What a player logged while deciding (never shown to the bots).
+    BotLog {
+        /// The box the decision was about.
+        seat: u8,
+        /// The player that logged.
+        player: u8,
+        /// The decision it was deciding.
+        kind: Decision,
+        /// The text, as the player's host bounded it.
+        text: String,
+    },
     /// The answer could not be used; the safe default was applied.
     Fault {
         /// The box the decision was about.

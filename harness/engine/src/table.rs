@@ -146,6 +146,9 @@ fn ask_seat<R: Recorder>(
         legal: header.legal,
         answer: result.as_ref().ok().copied(),
     });
+    if let Some(text) = seat.player.take_log() {
+        rec.record(&TableEvent::BotLog { seat: header.seat, player: player as u8, kind: header.kind, text });
+    }
     result
 }
 

@@ -16,6 +16,7 @@
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
 //! host never lets a bot panic the harness.
 
+mod botlog;
 mod cache;
 pub mod files;
 mod inspect;
@@ -24,6 +25,7 @@ mod load;
 mod player;
 pub mod text;
 
+pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION, LOG_PER_TABLE};
 pub use cache::{CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable};
 pub use limits::{Limits, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};

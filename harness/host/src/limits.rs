@@ -95,11 +95,12 @@ pub(crate) struct StoreState {
     pub(crate) memory_total: usize,
     pub(crate) table_total: usize,
     pub(crate) cap_hit: Option<CapHit>,
+    pub(crate) log: crate::botlog::BotLog,
 }
 
 impl StoreState {
     pub(crate) fn new(limits: Limits) -> StoreState {
-        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None }
+        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None, log: Default::default() }
     }
 
     /// One line saying which cap was hit, if one was.

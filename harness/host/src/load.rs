@@ -65,7 +65,7 @@ impl std::fmt::Debug for Sandbox {
 }
 
 /// The one host function of ABI v1: `pitboss.log(ptr, len)`. Bots may
-/// import it for debugging; the host accepts and ignores the text.
+/// import it for debugging; the text is kept within caps (`botlog`).
 const LOG_MODULE: &str = "pitboss";
 const LOG_NAME: &str = "log";
 
@@ -92,7 +92,7 @@ impl Sandbox {
         let engine = Engine::new(&config)?;
         start_watchdog(&engine);
         let mut linker = Linker::new(&engine);
-        linker.func_wrap(LOG_MODULE, LOG_NAME, |_ptr: i32, _len: i32| {})?;
+        linker.func_wrap(LOG_MODULE, LOG_NAME, crate::botlog::log)?;
         Ok(Sandbox { engine, linker: Arc::new(linker), limits, cache: ModuleCache::default() })
     }
 

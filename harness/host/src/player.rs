@@ -22,6 +22,8 @@ pub struct WasmPlayer {
     fuel: u64,
     deadline: u64,
     profile: Option<Arc<Mutex<FuelProfile>>>,
+    /// The log of a decision that trapped, kept across the restart.
+    trapped_log: Option<String>,
 }
 
 /// Fuel used per decision, by decision kind — what `pitboss check`
@@ -42,7 +44,7 @@ impl WasmPlayer {
     ) -> Self {
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
-        WasmPlayer { module, store, memory, decide, buffer, fuel, deadline, profile: None }
+        WasmPlayer { module, store, memory, decide, buffer, fuel, deadline, profile: None, trapped_log: None }
     }
 
     /// Starts recording the fuel each call uses; the handle reads it.
@@ -74,12 +76,27 @@ impl WasmPlayer {
     fn restart(&mut self) {
         if let Ok(mut fresh) = self.module.instantiate() {
             fresh.profile = self.profile.take();
+            // The log cap is per table, not per instance: a bot cannot
+            // reset it by trapping.
+            fresh.store.data_mut().log.kept = self.store.data().log.kept;
+            fresh.trapped_log = self.trapped_log.take();
             *self = fresh;
         }
     }
 }
 
+/// The last "panicked at …" line of a log, cut to one short line.
+fn panic_line(log: &str) -> Option<String> {
+    let at = log.rfind("panicked at ")?;
+    let line = log[at..].lines().next().unwrap_or_default();
+    Some(crate::text::excerpt(line, 300))
+}
+
 impl Player for WasmPlayer {
+    fn take_log(&mut self) -> Option<String> {
+        self.trapped_log.take().or_else(|| self.store.data_mut().log.take())
+    }
+
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         let mut from = 0;
         loop {
@@ -103,7 +120,15 @@ impl Player for WasmPlayer {
                     None => return Ok(answer),
                 },
                 Err(e) => {
-                    let fault = self.classify(&e);
+                    let mut fault = self.classify(&e);
+                    let log = self.store.data_mut().log.take();
+                    // A Rust bot's panic handler logs "panicked at FILE:LINE:
+                    // MESSAGE" before trapping: that line says more than
+                    // "unreachable executed".
+                    if let Some(panic) = log.as_deref().and_then(panic_line) {
+                        fault.message = format!("{panic} ({})", fault.message);
+                    }
+                    self.trapped_log = log;
                     self.restart();
                     return Err(fault);
                 }
