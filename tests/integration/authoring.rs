@@ -208,8 +208,8 @@ fn a_zig_bot_from_pitboss_new_builds_and_passes_check() {
 
 #[test]
 fn an_assemblyscript_bot_from_pitboss_new_builds_and_passes_check() {
-    if !runs("npm", &["--version"]) {
-        return skip("the scaffolded AssemblyScript bot", "npm is not installed");
+    if !has_node_20() {
+        return skip("the scaffolded AssemblyScript bot", "Node.js 20 or later with npm is not installed");
     }
     let dir = new_bot("my-bot", Lang::AssemblyScript);
     build_check_and_league(&dir, "my-bot", Lang::AssemblyScript);
@@ -236,6 +236,14 @@ fn runs(program: &str, args: &[&str]) -> bool {
 
 fn has_clang() -> bool {
     runs("clang", &["--version"]) && runs("wasm-ld", &["--version"])
+}
+
+/// Node.js 20 or later and npm: what AssemblyScript 0.28 asks for.
+fn has_node_20() -> bool {
+    let version =
+        Command::new("node").arg("--version").output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    let major = version.ok().and_then(|v| v.trim().trim_start_matches('v').split('.').next()?.parse::<u32>().ok());
+    major.is_some_and(|m| m >= 20) && runs("npm", &["--version"])
 }
 
 fn has_zig() -> bool {

@@ -197,57 +197,74 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
         File::new("league.toml", league(name, lang)),
         File::new("ABI.md", ABI),
     ];
-    let text = match lang {
+    let built = bot_file(name, lang);
+    if let Some(commands) = build_commands(name, lang) {
+        files.push(File::script("build.sh", script(&built, &commands)));
+    }
+    let ignored = match lang {
+        Lang::Rust => format!("/target\n/{built}\n"),
+        Lang::Zig => format!("/{built}\n/{built}.o\n/.zig-cache/\n"),
+        Lang::AssemblyScript => format!("/{built}\n/node_modules/\n"),
+        Lang::C => format!("/{built}\n"),
+        Lang::Wat => String::new(), // the source is the bot
+    };
+    if !ignored.is_empty() {
+        files.push(File::new(".gitignore", ignored));
+    }
+    let example = match lang {
         Lang::Rust => {
             files.extend(rust_files(name));
             return files;
         }
         Lang::C => C_BOT,
         Lang::Zig => ZIG_BOT,
-        Lang::AssemblyScript => AS_BOT,
+        Lang::AssemblyScript => {
+            files.push(File::new("package.json", package_json(name)));
+            AS_BOT
+        }
         Lang::Wat => WAT_BOT,
     };
-    // The examples name themselves `bot.*` and their contract `sdk/ABI.md`.
-    let mut text = text.replace("sdk/ABI.md", "ABI.md");
+    // The examples call themselves `bot.*` and their contract `sdk/ABI.md`.
+    let mut text = example.replace("sdk/ABI.md", "ABI.md");
     for ext in ["c", "zig", "ts", "wat", "wasm"] {
         text = text.replace(&format!("bot.{ext}"), &format!("{name}.{ext}"));
     }
     files.push(File::new(source_file(name, lang), text));
-    let built = bot_file(name, lang);
-    let build = match lang {
-        Lang::C => Some(format!("clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o {built} {name}.c\n")),
-        Lang::Zig => Some(format!(
-            "# Zig from PyPI (`pip install ziglang`) where no `zig` is installed.\n\
-             if command -v zig >/dev/null; then zig=zig; else zig=\"python3 -m ziglang\"; fi\n\
-             $zig build-exe {name}.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall -femit-bin={built}\n"
-        )),
-        Lang::AssemblyScript => {
-            files.push(File::new("package.json", package_json(name)));
-            Some(format!(
-                "# The compiler comes from npm into node_modules/ on the first build.\n\
-                 [ -x node_modules/.bin/asc ] || npm install --prefer-offline --no-audit --no-fund\n\
-                 # The stub runtime and no `abort` import keep the module plain.\n\
-                 node_modules/.bin/asc {name}.ts -o {built} -O3 --runtime stub --use abort=\n"
-            ))
-        }
-        Lang::Wat | Lang::Rust => None,
-    };
-    if let Some(body) = build {
-        files.push(File::script("build.sh", script(&built, &body)));
-    }
-    let ignore = match lang {
-        Lang::Zig => format!("/{built}\n/{built}.o\n/.zig-cache/\n"),
-        Lang::AssemblyScript => format!("/{built}\n/node_modules/\n"),
-        Lang::Wat => String::new(),
-        _ => format!("/{built}\n"),
-    };
-    if !ignore.is_empty() {
-        files.push(File::new(".gitignore", ignore));
-    }
     files
 }
 
-/// A Rust bot: the template as `src/lib.rs`, and the SDK beside it.
+/// What `build.sh` runs to make the bot's wasm file; `None` for WAT,
+/// which Pitboss reads as it is.
+fn build_commands(name: &str, lang: Lang) -> Option<String> {
+    let built = bot_file(name, lang);
+    Some(match lang {
+        Lang::Rust => format!(
+            "# Bots run as WebAssembly; `cargo test` stays native. Add the target once.\n\
+             if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then\n\
+             \x20   rustup target add wasm32-unknown-unknown\n\
+             fi\n\
+             cargo build --release --target wasm32-unknown-unknown\n\
+             cp \"${{CARGO_TARGET_DIR:-target}}/wasm32-unknown-unknown/release/{lib}.wasm\" {built}\n",
+            lib = name.replace('-', "_")
+        ),
+        Lang::C => format!("clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o {built} {name}.c\n"),
+        Lang::Zig => format!(
+            "# Zig from PyPI (`pip install ziglang`) where no `zig` is installed.\n\
+             if command -v zig >/dev/null; then zig=zig; else zig=\"python3 -m ziglang\"; fi\n\
+             $zig build-exe {name}.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall -femit-bin={built}\n"
+        ),
+        Lang::AssemblyScript => format!(
+            "# The compiler comes from npm into node_modules/ on the first build.\n\
+             [ -x node_modules/.bin/asc ] || npm install --prefer-offline --no-audit --no-fund\n\
+             # The stub runtime and no `abort` import keep the module plain.\n\
+             node_modules/.bin/asc {name}.ts -o {built} -O3 --runtime stub --use abort=\n"
+        ),
+        Lang::Wat => return None,
+    })
+}
+
+/// A Rust bot's own files: its manifest, the template as `src/lib.rs`, and
+/// the SDK beside it.
 fn rust_files(name: &str) -> Vec<File> {
     let lib = name.replace('-', "_");
     let manifest = format!(
@@ -274,20 +291,9 @@ pitboss-sdk = {{ path = "pitboss-sdk", features = ["alloc"] }}
     let body = RUST_TEMPLATE.split_once("\n//!\n").map_or(RUST_TEMPLATE, |(_, rest)| rest);
     let source = format!("//! `{name}`: a Pitboss bot, made by `pitboss new` from the template.\n//!\n{body}")
         .replace("`sdk/ABI.md`", "`ABI.md`");
-    let built = bot_file(name, Lang::Rust);
-    let build = format!(
-        "# Bots run as WebAssembly; `cargo test` stays native. Add the target once.\n\
-         if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then\n\
-         \x20   rustup target add wasm32-unknown-unknown\n\
-         fi\n\
-         cargo build --release --target wasm32-unknown-unknown\n\
-         cp \"${{CARGO_TARGET_DIR:-target}}/wasm32-unknown-unknown/release/{lib}.wasm\" {built}\n"
-    );
     let mut files = vec![
         File::new("Cargo.toml", manifest),
         File::new("src/lib.rs", source),
-        File::script("build.sh", script(&built, &build)),
-        File::new(".gitignore", format!("/target\n/{built}\n")),
         File::new("pitboss-sdk/Cargo.toml", sdk_manifest()),
     ];
     files.extend(SDK_SOURCES.iter().map(|(file, text)| File::new(format!("pitboss-sdk/src/{file}"), *text)));
@@ -426,6 +432,12 @@ mod tests {
             assert_eq!(Lang::from_str(lang.id(), false), Ok(lang));
         }
         assert_eq!(Lang::value_variants(), Lang::ALL);
+    }
+
+    #[test]
+    fn setup_caches_the_assemblyscript_the_scaffolds_pin() {
+        let setup = include_str!("../../../scripts/setup");
+        assert!(setup.contains(&format!("assemblyscript@{ASSEMBLYSCRIPT_VERSION}")));
     }
 
     #[test]
