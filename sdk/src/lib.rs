@@ -25,7 +25,7 @@
 //!
 //! The crate is `#![no_std]` and needs no runtime on
 //! `wasm32-unknown-unknown`. Its one feature, `alloc` (on in the template
-//! that `pitboss new` copies), re-exports the [`alloc`] crate (`Vec`,
+//! that `pitboss new` copies), re-exports the `alloc` crate (`Vec`,
 //! `String`, `Box`, `BTreeMap`, `vec!`, `format!`) and, on wasm32, installs
 //! a small allocator of its own as the bot's global allocator (`heap.rs`).
 //! It has no dependencies, so a scaffolded bot builds offline.
