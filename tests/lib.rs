@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use pitboss_cli::tally::{SeatLog, Tally};
 use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
 use pitboss_sdk::{Action, Decision};
 
@@ -220,8 +221,7 @@ pub fn play_stacked(
     players: Vec<Box<dyn Player + Send>>,
     rounds: u64,
 ) -> (Vec<TableEvent>, Vec<i64>) {
-    let shoe = Shoe::stacked(parse_stacked(cards).expect("test shoe parses"));
-    let mut table = Table::new(rules, shoe, players, 1000).expect("valid table");
+    let mut table = stacked_table(rules, cards, players);
     let mut events = Vec::new();
     for _ in 0..rounds {
         table.play_round(&mut |e: &TableEvent| events.push(e.clone())).expect("shoe long enough");
@@ -229,6 +229,13 @@ pub fn play_stacked(
     let balances: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
     assert_eq!(balances.iter().sum::<i64>() - 1000 * balances.len() as i64, -table.house(), "chips conserved");
     (events, balances)
+}
+
+/// A table of `rules` dealing a stacked shoe (`cards` in shoe file
+/// syntax), `players` in box order, each with 1000 chips.
+pub fn stacked_table(rules: Rules, cards: &str, players: Vec<Box<dyn Player + Send>>) -> Table {
+    let shoe = Shoe::stacked(parse_stacked(cards).expect("test shoe parses"));
+    Table::new(rules, shoe, players, 1000).expect("valid table")
 }
 
 /// The `Settled` events as `(seat, hand, bet, returned, outcome)`.
@@ -256,4 +263,51 @@ pub fn faults(events: &[TableEvent]) -> Vec<(u8, Decision)> {
 /// Boxes a player.
 pub fn boxed<P: Player + Send + 'static>(p: P) -> Box<dyn Player + Send> {
     Box::new(p)
+}
+
+/// What [`play_tallied`] saw: each player's tally, every event, and
+/// whether play ended on a void round (a stacked shoe ran out).
+pub struct Tallied {
+    /// Per player, in seat order.
+    pub tallies: Vec<Tally>,
+    /// Every table event, in order.
+    pub events: Vec<TableEvent>,
+    /// The last round was void.
+    pub void: bool,
+}
+
+/// Plays `table` through the results tally (`SeatLog`, as `pitboss play`
+/// and leagues do) for up to `rounds` rounds, stopping when a stacked shoe
+/// runs out (that round is void). After every round, void ones included,
+/// chips must be conserved, no balance may be below zero, and each
+/// player's tally parts must add up to its balance change since the call
+/// ([`Tally::net`]).
+pub fn play_tallied(table: &mut Table, rounds: u64) -> Tallied {
+    let start: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+    let chips = start.iter().sum::<i64>() + table.house();
+    let mut events = Vec::new();
+    let mut keep = |e: &TableEvent| events.push(e.clone());
+    let mut log = SeatLog::new(&mut keep, start.len(), table.rules().boxes_per_player as usize);
+    let mut void = false;
+    for _ in 0..rounds {
+        void = table.play_round(&mut log).is_err();
+        let players: i64 = table.seats().iter().map(|s| s.balance).sum();
+        assert_eq!(players + table.house(), chips, "chips conserved after round {}", table.rounds());
+        assert!(table.seats().iter().all(|s| s.balance >= 0), "no balance below zero");
+        for (p, (tally, seat)) in log.tallies().iter().zip(table.seats()).enumerate() {
+            let net = seat.balance - start[p];
+            assert_eq!(
+                tally.net(),
+                net,
+                "player {p} after round {}{}: the tally's parts do not add up to the net\n{tally:#?}",
+                table.rounds() + void as u64,
+                if void { " (void)" } else { "" },
+            );
+        }
+        if void {
+            break;
+        }
+    }
+    let tallies = log.finish().into_iter().map(|(t, _)| t).collect();
+    Tallied { tallies, events, void }
 }

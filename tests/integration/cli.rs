@@ -274,7 +274,9 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     assert_eq!(results_one.sessions.len(), 4);
     let csv = pitboss_cli::report::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
-    assert!(csv.starts_with("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n"));
+    assert!(csv.starts_with(
+        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n"
+    ));
 }
 
 #[test]
@@ -341,9 +343,11 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
         (0..3).map(|i| BotResult::new(format!("bot{i}"), &stats[i], 1000 + stats[i].net as i64, 1000, false)).collect();
     let standings = league::rank_with_intervals(results, &stats, &pairs, n);
     assert_eq!(standings[0].result.name, "bot1");
-    let expected = 1.96 * 2.0 / (n as f64).sqrt() * 100.0;
+    // EV per chip staked: ±2 on a stake of 2 is ±1 a chip, so the 95 %
+    // half-width is 1.96 / sqrt(n) (with the n/(n−1) correction), in %.
+    let expected = 1.96 / (n as f64).sqrt() * (n as f64 / (n as f64 - 1.0)).sqrt() * 100.0;
     let bot0 = standings.iter().find(|s| s.result.name == "bot0").unwrap();
-    assert!((bot0.ci95 - expected).abs() < 1e-9, "{} vs {expected}", bot0.ci95);
+    assert!((bot0.ev_ci95_pct - expected).abs() < 1e-9, "{} vs {expected}", bot0.ev_ci95_pct);
     assert_eq!(standings[0].ahead_of_next, Some(true), "+1 every round is significant");
     assert_eq!(standings[1].ahead_of_next, Some(false), "identical results are not");
     assert_eq!(standings[2].ahead_of_next, None);

@@ -179,21 +179,24 @@ fn the_wall_clock_watchdog_is_a_separate_fault_kind() {
 
 #[test]
 fn pitboss_check_passes_our_bots_and_fails_hostile_ones() {
-    let sandbox = pitboss_cli::sandbox().unwrap();
-    let good = pitboss_cli::check::check(&wasm_path("basic"), &sandbox).unwrap();
-    assert!(!good.faulted(), "{}", good.render());
+    use pitboss_cli::check::{Plan, check};
+    let plan = Plan::every_rule_set(&pitboss_cli::sandbox().unwrap()).unwrap();
+    let good = check(&wasm_path("basic"), &plan);
+    assert!(good.passed && !good.faulted(), "{}", good.render());
     let text = good.render();
     assert!(text.contains("north-american: 2000 rounds") && text.contains("act"), "{text}");
-    let rows = &good.variants[0].1;
+    let rows = &good.rule_sets[0].decisions;
     assert!(rows.iter().all(|r| r.fuel_max > 0 && r.fuel_max < r.limit), "{text}");
 
-    let bad = pitboss_cli::check::check(&fixture("sometimes"), &sandbox).unwrap();
-    assert!(bad.faulted());
+    let bad = check(&fixture("sometimes"), &plan);
+    assert!(bad.faulted() && !bad.passed);
     let text = bad.render();
     let round: u64 =
         text.split("first fault in round ").nth(1).and_then(|r| r.split(',').next()).unwrap().parse().unwrap();
     assert!(round.is_multiple_of(64) && text.contains(", act decision: wasm trap"), "{text}");
 
-    let e = format!("{:#}", pitboss_cli::check::check(&fixture("unknown-import"), &sandbox).unwrap_err());
-    assert!(e.contains("imports `wasi_snapshot_preview1.fd_write`"), "{e}");
+    let refused = check(&fixture("unknown-import"), &plan);
+    assert!(!refused.passed && refused.rule_sets.is_empty());
+    let e = refused.refusal.unwrap();
+    assert!(e.starts_with("imports `wasi_snapshot_preview1.fd_write`"), "{e}");
 }

@@ -4,10 +4,15 @@
 mod authoring;
 /// The compiled-module cache: trusted only under the user's key; limits.
 mod cache;
+/// `pitboss check` on a batch: lines and a count, JSON verdicts, checking
+/// only what a league plays under its limits.
+mod check;
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
+/// The documents: rules text, the ABI's worked request, links.
+mod docs;
 /// Hostile paths and failing writes: FIFOs, devices, oversized files,
 /// full disks, planted symlinks, concurrent writers.
 mod files;
@@ -23,6 +28,9 @@ mod norwegian_home;
 mod properties;
 /// `pitboss report`: the HTML page, its hand viewer, Chromium.
 mod report;
+/// Honest standings: EV over own rounds, bots out of play, league-wide
+/// DQ, legend, verdict, season rule.
+mod standings;
 /// `swedish` rules on stacked shoes.
 mod swedish;
 /// Untrusted submissions: load-time caps, cap faults, quoted errors.

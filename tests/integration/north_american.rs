@@ -202,6 +202,22 @@ fn a_table_may_forbid_sitting_out() {
 }
 
 #[test]
+fn a_faulted_bet_stakes_the_minimum_where_sitting_out_is_forbidden() {
+    // ABI.md's fault table: BET's safe default is to sit out, except at a
+    // table that forbids it, where the minimum is staked.
+    let rules = Rules { sit_out: false, ..na() };
+    let bot = Script::new(3, &[Action::Stand]);
+    let (events, balances) = play_stacked(rules, "T 9 8  9", vec![boxed(bot)], 1);
+    assert_eq!(faults(&events), [(0, Decision::Bet)], "3 is off the bet unit");
+    assert!(events.contains(&TableEvent::Bet { seat: 0, amount: 2 }), "and the minimum is staked");
+    assert_eq!(balances, [1000], "18 v 18 pushes");
+    let bot = Script::new(3, &[Action::Stand]);
+    let (events, _) = play_stacked(na(), "T 9 8  9", vec![boxed(bot)], 1);
+    assert_eq!(faults(&events), [(0, Decision::Bet)]);
+    assert!(!events.iter().any(|e| matches!(e, TableEvent::Bet { .. })), "where sitting out is allowed, it sits out");
+}
+
+#[test]
 fn a_split_pair_of_tens_keeps_each_card_on_its_own_hand() {
     let bot = Script::new(2, &[Action::Split, Action::Stand, Action::Stand]);
     let (events, _) = play_stacked(na(), "K 7 Q T  5 9", vec![boxed(bot.clone())], 1);

@@ -5,9 +5,12 @@
 //! banker's double; an open card to each player, then the banker; then
 //! drawing rounds and the banker's turn.
 
+use std::sync::{Arc, Mutex};
+
 use pitboss_engine::{Banker, FnPlayer, Outcome, Player, Request, Rules, Shoe, Table, TableEvent};
+use pitboss_sdk::abi::{BUFFER_LEN, offset};
 use pitboss_sdk::{Action, Decision, event_kind};
-use pitboss_tests::{Script, boxed, play_stacked, settlements};
+use pitboss_tests::{Script, Tallied, boxed, play_stacked, play_tallied, settlements, stacked_table};
 
 fn nh() -> Rules {
     Rules::norwegian_home()
@@ -191,6 +194,18 @@ fn norwegian_home_a_round_whose_deck_runs_dry_is_void_and_refunded() {
     assert_eq!(total, 80_000);
     assert_eq!(table.rounds(), 20, "void rounds count as played");
     assert_eq!(table.seats()[0].stats.rounds, 0, "and add nothing to the statistics");
+    // Nor to the results tally, though busts were settled before the pack
+    // ran dry; the questions were asked all the same. A pack of 20 tens:
+    // 18 for the deal, two players bust, the third's card is missing.
+    let pack = vec![pitboss_sdk::Card::new(10).unwrap(); 20];
+    let mut table =
+        Table::new(nh(), Shoe::seeded_pack(pack, 0, 12), (0..8).map(|_| always_hit()).collect(), 10_000).unwrap();
+    let Tallied { tallies, events, .. } = play_tallied(&mut table, 20);
+    assert!(settlements(&events).iter().any(|s| s.4 == Outcome::Bust));
+    for t in &tallies {
+        assert_eq!((t.net(), t.hands.total()), (0, 0));
+        assert_eq!(t.decisions.bet, 20);
+    }
 }
 
 #[test]
@@ -226,4 +241,83 @@ fn norwegian_home_a_bot_that_cannot_cover_the_worst_round_passes_the_bank() {
         })
         .unwrap();
     assert_eq!(bankers, [None], "nobody can cover: the house banks");
+}
+
+#[test]
+fn norwegian_home_every_request_says_the_seat_holds_one_hand() {
+    // Byte 6 of the request as the bot reads it, with the hand it shows:
+    // the players' bets (their hidden card), draws and stands, the
+    // banker's double and draw.
+    type Log = Arc<Mutex<Vec<(Decision, u8, usize)>>>;
+    let log: Log = Default::default();
+    let spy = |answers: [i64; 9], log: Log| {
+        FnPlayer(move |r: &Request<'_>| {
+            let mut buf = [0u8; BUFFER_LEN];
+            let (kind, _) = r.encode_part(0, &mut buf);
+            log.lock().unwrap().push((kind, buf[offset::HAND_COUNT], r.hand.len()));
+            answers[kind as usize]
+        })
+    };
+    use Decision::*;
+    let answers = |pairs: &[(Decision, i64)]| {
+        let mut a = [0; 9];
+        for &(kind, answer) in pairs {
+            a[kind as usize] = answer;
+        }
+        a
+    };
+    let banker = answers(&[(BankerDouble, 1)]);
+    let hitter = answers(&[(Bet, 2), (Act, Action::Hit as i64)]);
+    let stander = answers(&[(Bet, 2), (Act, Action::Stand as i64)]);
+    // The player holds 2 and 3 and draws 4, 5 and 8 (22); the banker 9 8.
+    let players = vec![boxed(spy(banker, log.clone())), boxed(spy(hitter, log.clone()))];
+    play_stacked(seat0_banks(), "2 9  3 8  4 5 8", players, 1);
+    // The player stands on 18; the banker is asked to draw on 17.
+    let players = vec![boxed(spy(banker, log.clone())), boxed(spy(stander, log.clone()))];
+    play_stacked(seat0_banks(), "T 9  8 8", players, 1);
+    let log = log.lock().unwrap();
+    let kinds: Vec<Decision> = log.iter().map(|l| l.0).collect();
+    assert_eq!(kinds, [Bet, BankerDouble, Act, Act, Act, Bet, BankerDouble, Act, BankerDraw]);
+    for (kind, hands, cards) in log.iter() {
+        assert_eq!(*hands, 1, "{kind:?} showing {cards} cards says {hands} hands");
+    }
+}
+
+#[test]
+fn norwegian_home_the_bank_s_chips_are_in_the_banker_s_tally() {
+    // Seat 0 banks and doubles; the player stands on 19 against 17 and
+    // wins 4 of the bank's chips.
+    let banker = Script::new(0, &[]).answer(Decision::BankerDouble, 1);
+    let players = vec![boxed(banker), boxed(Script::new(2, &[Action::Stand]))];
+    let mut table = stacked_table(seat0_banks(), "T 7  9 K", players);
+    let Tallied { tallies, .. } = play_tallied(&mut table, 1);
+    assert_eq!(tallies[0].bank, pitboss_cli::tally::Bank { rounds: 1, hands: 1, staked: 4, net: -4 });
+    assert_eq!((tallies[0].net(), tallies[1].net()), (-4, 4));
+}
+
+#[test]
+fn norwegian_home_players_stake_half_their_balance_against_the_house_and_a_quarter_against_a_player_bank() {
+    // The largest stake a BET request offers (offset 40), for a player
+    // holding 1000 chips: the house never doubles, a player's bank may.
+    let offered = |rules: Rules, players: usize| {
+        let seen: Arc<Mutex<Vec<i64>>> = Default::default();
+        let spy = |seen: Arc<Mutex<Vec<i64>>>| {
+            FnPlayer(move |r: &Request<'_>| {
+                let mut buf = [0u8; BUFFER_LEN];
+                let (kind, _) = r.encode_part(0, &mut buf);
+                if kind == Decision::Bet {
+                    let at = offset::MAX;
+                    seen.lock().unwrap().push(i64::from_le_bytes(buf[at..at + 8].try_into().unwrap()));
+                }
+                0
+            })
+        };
+        let all = (0..players).map(|_| boxed(spy(seen.clone()))).collect();
+        play_stacked(rules, "2 9  3 8  4 5 8", all, 1);
+        let seen = seen.lock().unwrap();
+        seen.last().copied().unwrap()
+    };
+    let uncapped = Rules { max_bet: 100_000, ..nh() };
+    assert_eq!(offered(uncapped.clone(), 1), 500, "half of 1000 against the house");
+    assert_eq!(offered(Rules { banker: Banker::Seat(0), ..uncapped }, 2), 250, "a quarter when a player banks");
 }

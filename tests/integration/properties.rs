@@ -1,10 +1,14 @@
 //! Properties over random legal and illegal answers: chips are conserved,
-//! no card is dealt twice per shuffle, illegal answers are always refused
-//! and legal ones always applied; plus both reshuffle rules at a table.
+//! each bot's results tally adds up to its net after every round (void
+//! rounds of random stacked shoes included), no card is dealt twice per
+//! shuffle, illegal answers are always refused and legal ones always
+//! applied; plus both reshuffle rules at a table.
 
-use pitboss_engine::{FnPlayer, Player, Request, Rules, Shoe, ShuffleKind, Table, TableEvent};
+use pitboss_engine::{Banker, FnPlayer, Player, Request, Rules, Shoe, ShuffleKind, Table, TableEvent};
 use pitboss_sdk::{Action, Card, Decision};
+use pitboss_tests::{Tallied, play_tallied};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 use rand_like::Lcg;
 
 /// A tiny deterministic generator for bot answers, so a proptest case is
@@ -62,18 +66,15 @@ struct Run {
     events: Vec<TableEvent>,
 }
 
+/// Plays `rounds` rounds of chaos bots on a seeded shoe, checking after
+/// every round that chips are conserved and each tally adds up.
 fn run(rules: Rules, seed: u64, bots: usize, rounds: u64, bankroll: i64) -> Run {
     let players = (0..bots).map(|i| chaos(seed.wrapping_add(i as u64 * 7919))).collect();
     let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
     let mut table = Table::new(rules, shoe, players, bankroll).unwrap();
-    let mut events = Vec::new();
-    let total = bankroll * bots as i64;
-    for _ in 0..rounds {
-        table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
-        let players: i64 = table.seats().iter().map(|s| s.balance).sum();
-        assert_eq!(players + table.house(), total, "chips conserved after round {}", table.rounds());
-        assert!(table.seats().iter().all(|s| s.balance >= 0), "no balance below zero");
-    }
+    let Tallied { events, void, .. } = play_tallied(&mut table, rounds);
+    assert!(!void, "a seeded shoe never runs out for good");
+    assert_eq!(table.rounds(), rounds);
     Run { events }
 }
 
@@ -89,7 +90,7 @@ fn variant_rules(variant: u8, decks: u8, cut_fraction: u16, boxes_per_player: u8
         1 => Rules { decks, cut_card: cut(decks), boxes_per_player, ..Rules::swedish() },
         2 => Rules { decks, cut_card: cut(decks), ..Rules::danish() },
         _ => Rules {
-            banker: if rotate { pitboss_engine::Banker::Rotate } else { pitboss_engine::Banker::House },
+            banker: if rotate { Banker::Rotate } else { Banker::House },
             max_bet: 10,
             ..Rules::norwegian_home()
         },
@@ -154,6 +155,58 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// The rule set `variant` (0–3) for a stacked shoe, with `per` boxes per
+/// player and the Over/Under 13 side bet in every dealer game where
+/// `side_bets`; the banker game banks by the house or in rotation.
+fn stacked_rules(variant: u8, per: u8, side_bets: bool, rotate: bool) -> Rules {
+    let dealer =
+        |rules: Rules| Rules { boxes_per_player: per, over_under_13: rules.over_under_13 || side_bets, ..rules };
+    match variant {
+        0 => dealer(Rules::north_american()),
+        1 => dealer(Rules::swedish()),
+        2 => dealer(Rules::danish()),
+        _ => Rules {
+            banker: if rotate { Banker::Rotate } else { Banker::House },
+            max_bet: 10,
+            ..Rules::norwegian_home()
+        },
+    }
+}
+
+proptest! {
+    // A fixed seed: the same shoes, rules and bots on every run.
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        rng_seed: RngSeed::Fixed(0x7a11_7011),
+        ..ProptestConfig::default()
+    })]
+
+    /// Short random stacked shoes run out mid-round, so most cases end on
+    /// a void round, after insurance, side and back bets, even money,
+    /// naturals or busts may already have been settled: every chip goes
+    /// back, and each tally must say so (`play_tallied` checks it after
+    /// every round).
+    #[test]
+    fn each_tally_adds_up_to_the_net_every_round_void_rounds_of_stacked_shoes_included(
+        // Aces and tens weighted up: more naturals, insurance, even money.
+        ranks in prop::collection::vec(prop_oneof![1 => Just(1u8), 1 => 10u8..=13, 3 => 1u8..=13], 0..90),
+        seed in any::<u64>(),
+        variant in 0u8..4,
+        bots in 1usize..=4,
+        two_boxes in any::<bool>(),
+        side_bets in any::<bool>(),
+        rotate in any::<bool>(),
+    ) {
+        let per = if two_boxes && bots <= 3 { 2 } else { 1 };
+        let rules = stacked_rules(variant, per, side_bets, rotate);
+        let cards = ranks.iter().map(|&r| Card::new(r).unwrap()).collect();
+        let players = (0..bots).map(|i| chaos(seed.wrapping_add(i as u64 * 7919))).collect();
+        let mut table = Table::new(rules, Shoe::stacked(cards), players, 200).unwrap();
+        // Bots may all sit out, and then a stacked shoe is never dealt.
+        play_tallied(&mut table, 200);
     }
 }
 

@@ -86,7 +86,7 @@ fn the_report_is_self_contained_and_shows_every_part() {
     assert!(html.contains("sometimes &lt;b&gt;x&lt;/b&gt;"));
     // Standings, both charts, per-bot play, faults.
     assert!(html.matches("<tr").count() >= 3 * 3);
-    assert!(html.contains(r#"aria-label="EV per 100 rounds""#));
+    assert!(html.contains(r#"aria-label="EV, % of the initial stakes""#));
     assert_eq!(html.matches(r#"<g class="bar""#).count(), 3);
     // One balance chart for the sum and one per session, a line per bot.
     assert_eq!(html.matches(r#"<figure class="series""#).count(), 3);
@@ -220,7 +220,7 @@ fn the_class_report_opens_in_chromium_and_its_hand_viewer_steps() {
     let browser = Browser::start(1280, 1000).unwrap();
     browser.open(&page).unwrap();
     // Standings: a row per bot.
-    assert_eq!(browser.count("#standings tbody tr").unwrap(), 30);
+    assert_eq!(browser.count("#standings tbody tr:not(.group)").unwrap(), 30);
     assert!(browser.text("#standings").unwrap().contains("student"));
     // Charts drawn: EV bars and a line per bot in the visible balance chart.
     assert_eq!(browser.count("#ev svg g.bar").unwrap(), 30);

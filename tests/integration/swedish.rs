@@ -4,9 +4,10 @@
 //! card, each box's second card; the boxes play; then the dealer's second
 //! card and draws.
 
+use pitboss_cli::tally::Wager;
 use pitboss_engine::{Outcome, Rules, TableEvent};
 use pitboss_sdk::{Action, Card, Decision, SideBet, abi};
-use pitboss_tests::{Script, boxed, faults, play_stacked, settlements};
+use pitboss_tests::{Script, boxed, faults, play_stacked, play_tallied, settlements, stacked_table};
 
 fn se() -> Rules {
     Rules::swedish()
@@ -159,6 +160,20 @@ fn swedish_even_money_on_a_blackjack_against_an_ace() {
 }
 
 #[test]
+fn swedish_even_money_and_insurance_are_alternatives() {
+    // Taking even money settles the box: it is not asked about insurance.
+    let taker = Script::new(2, &[]).answer(Decision::EvenMoney, 1).insure(1);
+    let (events, balances) = play_stacked(se(), "A A K", vec![boxed(taker.clone())], 1);
+    assert_eq!(taker.kinds(), [Decision::Bet, Decision::SideBet, Decision::EvenMoney]);
+    assert!(!events.iter().any(|e| matches!(e, TableEvent::Insurance { .. })));
+    assert_eq!(balances, [1002]);
+    // Declining it, the box may insure like any other.
+    let decliner = Script::new(2, &[]).insure(1);
+    play_stacked(se(), "A A K  T", vec![boxed(decliner.clone())], 1);
+    assert_eq!(decliner.kinds(), [Decision::Bet, Decision::SideBet, Decision::EvenMoney, Decision::Insurance]);
+}
+
+#[test]
 fn swedish_over_under_13_pays_1_to_1_and_under_on_two_aces_pays_1_5() {
     let over = abi::side_bet_answer(SideBet::Over, 2);
     let under = abi::side_bet_answer(SideBet::Under, 2);
@@ -209,4 +224,45 @@ fn swedish_dealer_bust_pays_every_hand_still_standing() {
     );
     assert_eq!(outcome_of(&events), [(0, Outcome::Bust), (4, Outcome::Win)]);
     assert!(events.contains(&TableEvent::DealerCard { card: Card::new(9).unwrap(), hole: false }));
+}
+
+/// Bets 10 with 2 on Under 13, insures 5, refuses even money, stands.
+fn under_bettor() -> Script {
+    Script::new(10, &[Action::Stand]).answer(Decision::SideBet, 2 << 32 | 2).insure(5)
+}
+
+#[test]
+fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
+    // Round 1: T+8 is over 13 (the side bet loses 2) and loses the tie on
+    // 18 (10 more). Round 2 stakes 10 and 2 on Under, then the shoe runs
+    // out before the deal is done: void, both stakes back. `play_tallied`
+    // checks the tally against the balance after each round.
+    let mut table = stacked_table(se(), "T 9 8  9", vec![boxed(under_bettor())]);
+    let run = play_tallied(&mut table, 10);
+    assert!(run.void);
+    assert_eq!(table.seats()[0].balance, 988);
+    let t = &run.tallies[0];
+    assert_eq!(t.net(), -12);
+    assert_eq!(t.side_bets, Wager { placed: 1, won: 0, staked: 2, returned: 0 }, "round 2's side bet came back");
+    assert_eq!((t.hands.lose, t.hands.total()), (1, 1));
+    assert_eq!((t.decisions.bet, t.decisions.side_bet), (2, 2), "the void round's questions were asked");
+
+    // A natural facing an ace: Under (A+K = 11) pays 2 at once, 5 are
+    // insured, even money is refused; the dealer's second card is missing.
+    let bot = under_bettor();
+    let mut table = stacked_table(se(), "A A K", vec![boxed(bot.clone())]);
+    let run = play_tallied(&mut table, 10);
+    assert!(run.void);
+    assert!(run.events.iter().any(|e| matches!(e, TableEvent::SideBetSettled { returned: 4, .. })));
+    assert_eq!(table.seats()[0].balance, 1000);
+    let t = &run.tallies[0];
+    assert_eq!(t.net(), 0);
+    assert_eq!((t.insurance, t.side_bets), (Wager::default(), Wager::default()));
+    assert_eq!(t.hands.total(), 0);
+    assert_eq!((t.decisions.insurance, t.decisions.even_money), (1, 1));
+    assert_eq!(
+        bot.kinds(),
+        [Decision::Bet, Decision::SideBet, Decision::EvenMoney, Decision::Insurance],
+        "asked before the shoe ran out: even money first, and insurance once it is refused"
+    );
 }

@@ -1,21 +1,78 @@
-//! `pitboss check BOT.wasm`: validate a module, play a short smoke match
-//! in every playable rule set, and report per decision kind how often it
-//! was asked, how often it faulted and how much fuel it used.
+//! `pitboss check BOT.wasm …`: validate each module, play a short smoke
+//! match in each rule set checked, and report per decision kind how often
+//! it was asked, how often it faulted and how much fuel it used.
+//!
+//! A [`Plan`] says what a bot is checked against: every rule set under the
+//! default limits, one rule set, or exactly what a league plays (its rule
+//! set with its overrides, under its `[limits]`), so a bot is never failed
+//! for a game its league does not play. [`check`] returns a
+//! [`CheckReport`] per bot, refused or not; the caller chooses the form:
+//! the full report ([`CheckReport::render`]), one line
+//! ([`CheckReport::line`]) with a count ([`summary`]), or JSON (the report
+//! serialized, fields in a fixed order, no clock).
 
 use std::path::Path;
 
 use anyhow::Result;
-use pitboss_engine::{Player, Rules, Shoe, Table, TableEvent, derive_seed};
-use pitboss_host::{Sandbox, files};
+use pitboss_engine::{Banker, Player, Rules, Shoe, Table, TableEvent, derive_seed};
+use pitboss_host::text::excerpt;
+use pitboss_host::{BotModule, Sandbox, files};
 use pitboss_sdk::{Decision, Variant};
+use serde::{Serialize, Serializer};
 use tabled::Tabled;
 use tabled::settings::Style;
+
+use crate::bots::Bot;
+use crate::league::{self, LeagueFile};
 
 /// Rounds of each smoke match.
 pub const SMOKE_ROUNDS: u64 = 2_000;
 
+/// Chips the bot starts each smoke match with, whatever a league's
+/// `bankroll`: a bot that went broke early would be asked nothing more.
+const SMOKE_BANKROLL: i64 = 1_000_000;
+
+/// What bots are checked against: rule sets, and the sandbox whose limits
+/// (fuel, memory, module caps) apply.
+#[derive(Clone)]
+pub struct Plan {
+    rule_sets: Vec<Rules>,
+    sandbox: Sandbox,
+}
+
+impl Plan {
+    /// Every rule set with its defaults, under `sandbox`'s limits.
+    pub fn every_rule_set(sandbox: &Sandbox) -> Result<Plan> {
+        let rule_sets = Variant::ALL.into_iter().map(Rules::for_variant).collect::<Result<_, _>>()?;
+        Ok(Plan { rule_sets, sandbox: sandbox.clone() })
+    }
+
+    /// One rule set with its defaults, under `sandbox`'s limits.
+    pub fn rule_set(variant: Variant, sandbox: &Sandbox) -> Result<Plan> {
+        Ok(Plan { rule_sets: vec![Rules::for_variant(variant)?], sandbox: sandbox.clone() })
+    }
+
+    /// What the league file at `path` plays: its rule set with its rule
+    /// overrides (and its format's banker), under its `[limits]` on top of
+    /// `sandbox`'s. The league's bots are not read.
+    pub fn league(path: &Path, sandbox: &Sandbox) -> Result<Plan> {
+        let file: LeagueFile = league::parse(path)?;
+        let rules = league::league_rules(&file, path)?;
+        let sandbox = match &file.limits {
+            Some(limits) => limits.sandbox(sandbox)?,
+            None => sandbox.clone(),
+        };
+        Ok(Plan { rule_sets: vec![rules], sandbox })
+    }
+
+    /// The fuel a decision may use.
+    pub fn fuel_limit(&self) -> u64 {
+        self.sandbox.limits().fuel_per_decision
+    }
+}
+
 /// One row of the report: a decision kind in one rule set.
-#[derive(Clone, Debug, PartialEq, Eq, Tabled)]
+#[derive(Clone, Debug, PartialEq, Eq, Tabled, Serialize)]
 pub struct KindReport {
     /// Decision kind.
     #[tabled(rename = "decision")]
@@ -37,99 +94,288 @@ pub struct KindReport {
     pub limit: u64,
 }
 
+/// The first fault of a smoke match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstFault {
+    /// The round it happened in (1-based).
+    pub round: u64,
+    /// The decision that faulted.
+    pub decision: &'static str,
+    /// The fault's kind: `trap`, `out-of-fuel`, `illegal`, …
+    pub kind: &'static str,
+    /// What went wrong, one line, control bytes escaped.
+    pub message: String,
+}
+
+/// One rule set's smoke match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleSetReport {
+    /// The rule set (its id in JSON).
+    #[serde(serialize_with = "variant_id")]
+    pub rule_set: Variant,
+    /// Rounds played.
+    pub rounds: u64,
+    /// The decision kinds the bot was asked, in code order.
+    pub decisions: Vec<KindReport>,
+    /// The first fault, if any.
+    pub first_fault: Option<FirstFault>,
+}
+
+impl RuleSetReport {
+    /// Faults over every decision kind.
+    pub fn faults(&self) -> u64 {
+        self.decisions.iter().map(|d| d.faults).sum()
+    }
+}
+
+fn variant_id<S: Serializer>(variant: &Variant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(variant.id())
+}
+
 /// The outcome of checking one bot.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CheckReport {
-    /// Per rule set: the variant and its rows (empty if unplayable yet).
-    pub variants: Vec<(Variant, Vec<KindReport>)>,
-    /// First fault message per rule set, if any.
-    pub first_faults: Vec<String>,
+    /// The file as given, control bytes escaped ([`shown`]).
+    pub file: String,
+    /// SHA-256 (hex) of the file's bytes; absent if it could not be read.
+    pub sha256: Option<String>,
+    /// Loaded, and no decision faulted in any smoke match.
+    pub passed: bool,
+    /// Why the bot could not be played (the load-time refusal), one line
+    /// without the file name; absent if it loaded.
+    pub refusal: Option<String>,
+    /// Per rule set checked, in id order; empty if refused.
+    pub rule_sets: Vec<RuleSetReport>,
 }
 
 impl CheckReport {
-    /// Did any decision fault?
-    pub fn faulted(&self) -> bool {
-        self.variants.iter().flat_map(|(_, rows)| rows).any(|r| r.faults > 0)
+    /// Faults over every rule set.
+    pub fn faults(&self) -> u64 {
+        self.rule_sets.iter().map(RuleSetReport::faults).sum()
     }
 
-    /// The report as text.
+    /// Did any decision fault?
+    pub fn faulted(&self) -> bool {
+        self.faults() > 0
+    }
+
+    /// The full report: the load verdict, a table per rule set, the first
+    /// faults, and the verdict.
     pub fn render(&self) -> String {
-        let mut out = String::new();
-        for (variant, rows) in &self.variants {
-            if rows.is_empty() {
-                out.push_str(&format!("{}: not playable yet, skipped\n", variant.id()));
-                continue;
-            }
-            out.push_str(&format!("{}: {SMOKE_ROUNDS} rounds\n", variant.id()));
-            out.push_str(&tabled::Table::new(rows).with(Style::rounded()).to_string());
+        let file = &self.file;
+        if let Some(refusal) = &self.refusal {
+            return format!("{file}: FAILED: {refusal}\n");
+        }
+        let mut out = format!("{file}: loads as a bot (ABI v1)\n");
+        for r in &self.rule_sets {
+            out.push_str(&format!("{}: {} rounds\n", r.rule_set.id(), r.rounds));
+            out.push_str(&tabled::Table::new(&r.decisions).with(Style::rounded()).to_string());
             out.push('\n');
         }
-        for line in &self.first_faults {
-            out.push_str(line);
-            out.push('\n');
+        for r in &self.rule_sets {
+            if let Some(f) = &r.first_fault {
+                out.push_str(&format!(
+                    "{}: first fault in round {}, {} decision: {} ({})\n",
+                    r.rule_set.id(),
+                    f.round,
+                    f.decision,
+                    f.message,
+                    f.kind
+                ));
+            }
+        }
+        match self.faults() {
+            0 => out.push_str(&format!("{file}: OK\n")),
+            n => out.push_str(&format!("{file}: FAILED: {n} {} in the smoke match\n", plural(n, "fault"))),
         }
         out
     }
+
+    /// The report as one line, the file name padded to `width` characters:
+    /// `OK    a.wasm   4 rule sets, 0 faults, fuel max 405 / 1000000`.
+    pub fn line(&self, width: usize) -> String {
+        let verdict = if self.passed { "OK" } else { "FAIL" };
+        let faults = self.faults();
+        let first = self.rule_sets.iter().find_map(|r| r.first_fault.as_ref().map(|f| (r.rule_set, f)));
+        let detail = match (&self.refusal, first) {
+            (Some(refusal), _) => format!("refused: {refusal}"),
+            (None, Some((rule_set, f))) => format!(
+                "{faults} {} (first: {} round {}, {}: {})",
+                plural(faults, "fault"),
+                rule_set.id(),
+                f.round,
+                f.decision,
+                f.message
+            ),
+            (None, None) => {
+                let rows = || self.rule_sets.iter().flat_map(|r| &r.decisions);
+                format!(
+                    "{} {}, {faults} {}, fuel max {} / {}",
+                    self.rule_sets.len(),
+                    plural(self.rule_sets.len() as u64, "rule set"),
+                    plural(faults, "fault"),
+                    rows().map(|d| d.fuel_max).max().unwrap_or(0),
+                    rows().map(|d| d.limit).max().unwrap_or(0)
+                )
+            }
+        };
+        format!("{verdict:<6}{:<width$}   {detail}", self.file)
+    }
 }
 
-/// Loads `path` (an error is the load-time refusal) and smoke-tests it.
-pub fn check(path: &Path, sandbox: &Sandbox) -> Result<CheckReport> {
-    let bytes = files::read_regular(path, files::Kind::Bot)?;
-    let module = sandbox.load(&path.display().to_string(), &bytes)?;
-    let limit = sandbox.limits().fuel_per_decision;
-    let mut variants = Vec::new();
-    let mut first_faults = Vec::new();
-    for variant in Variant::ALL {
-        let Ok(rules) = Rules::for_variant(variant) else {
-            variants.push((variant, Vec::new()));
-            continue;
-        };
-        let mut player = module.instantiate()?;
-        let profile = player.profile();
-        let players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
-        let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(0x5eed, variant as u64));
-        let mut table = Table::new(rules, shoe, players, 1_000_000)?;
-        let mut asked = [0u64; Decision::ALL.len()];
-        let mut faults = [0u64; Decision::ALL.len()];
-        let mut first = None;
-        for _ in 0..SMOKE_ROUNDS {
-            let played = table.play_round(&mut |e: &TableEvent| match e {
-                TableEvent::Asked { kind, .. } => asked[*kind as usize] += 1,
-                TableEvent::Fault { kind, fault, round, .. } => {
-                    faults[*kind as usize] += 1;
-                    first.get_or_insert_with(|| {
-                        format!(
-                            "{}: first fault in round {round}, {} decision: {} ({})",
-                            variant.id(),
-                            kind.name(),
-                            fault.message,
-                            fault.kind.name()
-                        )
-                    });
-                }
-                _ => {}
-            });
-            played?;
+/// The count after the lines: `12 bots: 10 passed, 2 failed`.
+pub fn summary(reports: &[CheckReport]) -> String {
+    let passed = reports.iter().filter(|r| r.passed).count() as u64;
+    let all = reports.len() as u64;
+    format!("{all} {}: {passed} passed, {} failed", plural(all, "bot"), all - passed)
+}
+
+/// A path as one short line, control bytes escaped: file names are
+/// chosen by whoever submitted the bot.
+pub fn shown(path: &Path) -> String {
+    excerpt(&path.display().to_string(), 300)
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 { word.to_string() } else { format!("{word}s") }
+}
+
+/// Loads `path` and smoke-tests it in each of the plan's rule sets. A
+/// refusal, or anything else that stops the bot from being played, is in
+/// the report, so one bad file never stops a batch.
+pub fn check(path: &Path, plan: &Plan) -> CheckReport {
+    let mut report =
+        CheckReport { file: shown(path), sha256: None, passed: false, refusal: None, rule_sets: Vec::new() };
+    let name = path.display().to_string();
+    // Load errors start with the file's name, which the report already has.
+    let refusal = |e: anyhow::Error| {
+        let text = format!("{e:#}");
+        let text = text.strip_prefix(&format!("{name}: ")).unwrap_or(&text);
+        excerpt(text, 1_000)
+    };
+    let bytes = match files::read_regular(path, files::Kind::Bot) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            report.refusal = Some(refusal(e.into()));
+            return report;
         }
-        first_faults.extend(first);
-        let profile = profile.lock().expect("profile lock");
-        let rows = Decision::ALL
-            .into_iter()
-            .filter(|k| asked[*k as usize] > 0)
-            .map(|k| {
-                let mut used = profile.used[k as usize].clone();
-                used.sort_unstable();
-                KindReport {
-                    decision: k.name(),
-                    asked: asked[k as usize],
-                    faults: faults[k as usize],
-                    fuel_median: used.get(used.len() / 2).copied().unwrap_or(0),
-                    fuel_max: used.last().copied().unwrap_or(0),
-                    limit,
-                }
-            })
-            .collect();
-        variants.push((variant, rows));
+    };
+    report.sha256 = Some(league::sha256_hex(&bytes));
+    let played = plan
+        .sandbox
+        .load(&name, &bytes)
+        .map_err(anyhow::Error::from)
+        .and_then(|module| plan.rule_sets.iter().map(|rules| smoke(&module, rules, plan.fuel_limit())).collect());
+    match played {
+        Ok(rule_sets) => {
+            report.rule_sets = rule_sets;
+            report.passed = !report.faulted();
+        }
+        Err(e) => report.refusal = Some(refusal(e)),
     }
-    Ok(CheckReport { variants, first_faults })
+    report
+}
+
+/// Plays [`SMOKE_ROUNDS`] rounds of `rules` with the bot in seat 0 and
+/// counts its decisions, faults and fuel.
+fn smoke(module: &BotModule, rules: &Rules, limit: u64) -> Result<RuleSetReport> {
+    let variant = rules.variant;
+    let mut player = module.instantiate()?;
+    let profile = player.profile();
+    let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
+    if rules.banker != Banker::House {
+        // A player-banked game (a league's `bank` format) needs someone to
+        // bank against, or the bot is never asked the banker's decisions.
+        players.push(Bot::builtin("basic")?.player()?);
+    }
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(0x5eed, variant as u64));
+    let mut table = Table::new(rules.clone(), shoe, players, SMOKE_BANKROLL)?;
+    let mut asked = [0u64; Decision::ALL.len()];
+    let mut faults = [0u64; Decision::ALL.len()];
+    let mut first_fault = None;
+    for _ in 0..SMOKE_ROUNDS {
+        let played = table.play_round(&mut |e: &TableEvent| match e {
+            TableEvent::Asked { kind, player: 0, .. } => asked[*kind as usize] += 1,
+            TableEvent::Fault { kind, fault, round, player: 0, .. } => {
+                faults[*kind as usize] += 1;
+                first_fault.get_or_insert_with(|| FirstFault {
+                    round: *round,
+                    decision: kind.name(),
+                    kind: fault.kind.name(),
+                    message: excerpt(&fault.message, 1_000),
+                });
+            }
+            _ => {}
+        });
+        played?;
+    }
+    let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
+    let decisions = Decision::ALL
+        .into_iter()
+        .filter(|k| asked[*k as usize] > 0)
+        .map(|k| {
+            let mut used = profile.used[k as usize].clone();
+            used.sort_unstable();
+            KindReport {
+                decision: k.name(),
+                asked: asked[k as usize],
+                faults: faults[k as usize],
+                fuel_median: used.get(used.len() / 2).copied().unwrap_or(0),
+                fuel_max: used.last().copied().unwrap_or(0),
+                limit,
+            }
+        })
+        .collect();
+    Ok(RuleSetReport { rule_set: variant, rounds: SMOKE_ROUNDS, decisions, first_fault })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(file: &str, faults: u64, refusal: Option<&str>) -> CheckReport {
+        let row = KindReport { decision: "act", asked: 10, faults, fuel_median: 300, fuel_max: 405, limit: 1_000_000 };
+        let first_fault = (faults > 0).then(|| FirstFault {
+            round: 3,
+            decision: "act",
+            kind: "trap",
+            message: "wasm trap: unreachable".into(),
+        });
+        let rule_set =
+            RuleSetReport { rule_set: Variant::NorthAmerican, rounds: 2_000, decisions: vec![row], first_fault };
+        CheckReport {
+            file: file.into(),
+            sha256: Some("00".into()),
+            passed: faults == 0 && refusal.is_none(),
+            refusal: refusal.map(String::from),
+            rule_sets: if refusal.is_some() { vec![] } else { vec![rule_set] },
+        }
+    }
+
+    #[test]
+    fn one_line_per_bot_and_a_count() {
+        let reports = [
+            report("a.wasm", 0, None),
+            report("long-name.wasm", 0, Some("has 10003 functions; the cap is 10000")),
+            report("b.wasm", 12, None),
+        ];
+        let lines: Vec<String> = reports.iter().map(|r| r.line(14)).collect();
+        assert_eq!(lines[0], "OK    a.wasm           1 rule set, 0 faults, fuel max 405 / 1000000");
+        assert_eq!(lines[1], "FAIL  long-name.wasm   refused: has 10003 functions; the cap is 10000");
+        assert_eq!(
+            lines[2],
+            "FAIL  b.wasm           12 faults (first: north-american round 3, act: wasm trap: unreachable)"
+        );
+        assert_eq!(summary(&reports), "3 bots: 1 passed, 2 failed");
+        assert_eq!(summary(&reports[..1]), "1 bot: 1 passed, 0 failed");
+    }
+
+    #[test]
+    fn json_fields_come_in_a_fixed_order() {
+        let text = serde_json::to_string(&report("b.wasm", 1, None)).unwrap();
+        let order =
+            ["\"file\"", "\"sha256\"", "\"passed\"", "\"refusal\"", "\"rule_sets\"", "\"rule_set\":\"north-american\""];
+        let at: Vec<usize> = order.iter().map(|k| text.find(k).unwrap_or_else(|| panic!("{k}: {text}"))).collect();
+        assert!(at.is_sorted(), "{text}");
+    }
 }

@@ -46,6 +46,8 @@ struct Results {
     format: String,
     standings: Vec<StandingIn>,
     #[serde(default)]
+    warnings: Vec<String>,
+    #[serde(default)]
     series_rounds: Vec<u64>,
     sessions: Vec<SessionIn>,
 }
@@ -53,8 +55,9 @@ struct Results {
 #[derive(Debug, Deserialize)]
 struct StandingIn {
     rank: usize,
-    ev_per_100: f64,
-    ci95: f64,
+    status: crate::league::Status,
+    ev_pct: f64,
+    ev_ci95_pct: f64,
     ahead_of_next: Option<bool>,
     name: String,
     rounds: u64,
@@ -62,6 +65,8 @@ struct StandingIn {
     balance: i64,
     faults: u64,
     disqualified: bool,
+    #[serde(default)]
+    broke_sessions: u64,
     #[serde(default)]
     fault_log: Vec<FaultRecord>,
     #[serde(default)]
@@ -447,15 +452,15 @@ fn line_chart(rounds: &[u64], lines: &[(usize, &str, Vec<i64>)]) -> String {
     s
 }
 
-/// EV per 100 rounds with its 95 % interval, one bar per bot, in rank
-/// order. Outliers far beyond the rest are cut at the edge (marked, with
+/// EV (net per 100 chips initially staked) with its 95 % interval, one
+/// bar per bot, in rank order; bots out of play are greyed and marked. Outliers far beyond the rest are cut at the edge (marked, with
 /// their true value beside them) so the rest stay readable.
 fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
     let row = 24.0;
     let (label_w, right, top, bottom) = (190.0, 90.0, 8.0, 40.0);
     let h = top + bottom + row * results.standings.len() as f64;
     let items: Vec<(f64, f64, f64)> =
-        results.standings.iter().map(|s| (s.ev_per_100 - s.ci95, s.ev_per_100 + s.ci95, s.ev_per_100)).collect();
+        results.standings.iter().map(|s| (s.ev_pct - s.ev_ci95_pct, s.ev_pct + s.ev_ci95_pct, s.ev_pct)).collect();
     let full = (items.iter().map(|i| i.0).fold(0f64, f64::min), items.iter().map(|i| i.1).fold(0f64, f64::max));
     let (lo, hi) = zoom_range(&items).unwrap_or(full);
     let (lo, hi) = if hi - lo < 1e-6 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
@@ -463,7 +468,10 @@ fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
     let (lo, hi) = (lo - pad, hi + pad);
     let px = |x: f64| label_w + (x.clamp(lo, hi) - lo) / (hi - lo) * (W - label_w - right);
     let mut s = String::new();
-    let _ = write!(s, r#"<svg class="chart" viewBox="0 0 {W} {h:.0}" role="img" aria-label="EV per 100 rounds">"#);
+    let _ = write!(
+        s,
+        r#"<svg class="chart" viewBox="0 0 {W} {h:.0}" role="img" aria-label="EV, % of the initial stakes">"#
+    );
     for t in ticks(lo, hi, 8) {
         let x = px(t);
         let class = if t == 0.0 { "zero" } else { "grid" };
@@ -477,39 +485,43 @@ fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
     }
     let _ = write!(
         s,
-        r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="end">chips per 100 rounds</text>"#,
+        r#"<text class="axis" x="{:.1}" y="{:.1}" text-anchor="end">EV, % of the initial stakes</text>"#,
         W - 4.0,
         h - 2.0
     );
     for (k, st) in results.standings.iter().enumerate() {
         let i = index(&st.name);
         let y = top + row * k as f64;
-        let (a, b) = (px(0.0).min(px(st.ev_per_100)), px(0.0).max(px(st.ev_per_100)));
-        let name: String = if st.name.chars().count() > 26 {
+        let (a, b) = (px(0.0).min(px(st.ev_pct)), px(0.0).max(px(st.ev_pct)));
+        let out = st.status != crate::league::Status::Active;
+        let short_name: String = if st.name.chars().count() > 26 {
             st.name.chars().take(25).chain(['…']).collect()
         } else {
             st.name.clone()
         };
-        let (w_lo, w_hi) = (px(st.ev_per_100 - st.ci95), px(st.ev_per_100 + st.ci95));
+        let name = if out { format!("{} {short_name}", st.status.label()) } else { short_name };
+        let (w_lo, w_hi) = (px(st.ev_pct - st.ev_ci95_pct), px(st.ev_pct + st.ev_ci95_pct));
         let cy = y + row / 2.0;
-        let cut = st.ev_per_100 < lo || st.ev_per_100 > hi;
+        let cut = st.ev_pct < lo || st.ev_pct > hi;
         let _ = write!(
             s,
-            r#"<g class="bar" data-bot="{i}"><title>{}: {:+.2} ± {:.2}</title><text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{a:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
+            r#"<g class="bar{}" data-bot="{i}"><title>{}{}: {:+.3} % ± {:.3}</title><text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{a:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
+            if out { " out" } else { "" },
             esc(&st.name),
-            st.ev_per_100,
-            st.ci95,
+            if out { format!(" ({})", if st.disqualified { "disqualified" } else { "broke" }) } else { String::new() },
+            st.ev_pct,
+            st.ev_ci95_pct,
             label_w - 8.0,
             cy + 4.0,
             esc(&name),
             y + 5.0,
             (b - a).max(1.0),
             row - 10.0,
-            colour(i),
+            if out { "#bbb".to_string() } else { colour(i) },
         );
         if cut {
             // A zig-zag where the bar leaves the chart.
-            let x = if st.ev_per_100 < lo { a + 6.0 } else { b - 6.0 };
+            let x = if st.ev_pct < lo { a + 6.0 } else { b - 6.0 };
             let _ = write!(s, r#"<path class="cut" d="M{:.1} {:.1} l4 4 l-4 4 l4 4 l-4 4"/>"#, x - 2.0, y + 4.0);
         } else {
             let _ = write!(
@@ -523,10 +535,10 @@ fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
         }
         let _ = write!(
             s,
-            r#"<text class="value" x="{:.1}" y="{:.1}">{:+.2}{}</text></g>"#,
+            r#"<text class="value" x="{:.1}" y="{:.1}">{:+.3} %{}</text></g>"#,
             if cut { b.max(px(0.0)) + 6.0 } else { w_hi.max(b) + 6.0 },
             cy + 4.0,
-            st.ev_per_100,
+            st.ev_pct,
             if cut { " (off the scale)" } else { "" }
         );
     }
@@ -548,6 +560,21 @@ fn wager_cells(w: &Wager) -> String {
 
 fn signed(n: i64) -> String {
     if n > 0 { format!("+{}", chips(n)) } else { chips(n) }
+}
+
+/// The standings' verdict in words, as `pitboss run` prints it.
+fn verdict_of(r: &Results) -> String {
+    let active: Vec<&StandingIn> = r.standings.iter().filter(|s| s.status == crate::league::Status::Active).collect();
+    match active.as_slice() {
+        [] => "no bot finished in play: every one went broke or was disqualified".to_string(),
+        [only] => format!("{} leads; no other bot finished in play", only.name),
+        [first, second, ..] => format!(
+            "{} leads; its lead over {} is {}significant at 95 %",
+            first.name,
+            second.name,
+            if first.ahead_of_next == Some(true) { "" } else { "not " }
+        ),
+    }
 }
 
 /// The whole page.
@@ -584,34 +611,67 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     );
 
     // Standings.
-    h.push_str(r#"<section id="standings"><h2>Standings</h2><table class="standings"><thead><tr><th>#</th><th class=l>bot</th><th>final chips</th><th>net</th><th>rounds</th><th>EV / 100 rounds (95 %)</th><th title="significantly ahead of the next bot (paired difference, 95 %)">vs next</th><th>faults</th></tr></thead><tbody>"#);
+    h.push_str(r#"<section id="standings"><h2>Standings</h2><table class="standings"><thead><tr><th>#</th><th class=l>bot</th><th>final chips</th><th>net chips</th><th>rounds played</th><th title="net chips per 100 chips initially staked, over the rounds the bot played; ± is the 95 % interval">EV % of stake (± 95 %)</th><th title="significantly ahead of the next bot in play (paired difference, 95 %)">vs next</th><th>faults</th></tr></thead><tbody>"#);
+    let mut group = crate::league::Status::Active;
     for s in &r.standings {
-        let rank = if s.disqualified { "DQ".to_string() } else { s.rank.to_string() };
+        if s.status != group {
+            group = s.status;
+            let title = match group {
+                crate::league::Status::Broke => {
+                    "Broke in every session they played: out of play, not compared with the bots above"
+                }
+                _ => {
+                    "Disqualified at the fault limit: chips frozen for the rest of the league, not compared with the bots above"
+                }
+            };
+            let _ = write!(h, r#"<tr class="group"><th colspan="8" class=l>{title}</th></tr>"#);
+        }
+        let rank = match s.status {
+            crate::league::Status::Active => s.rank.to_string(),
+            out => format!("{} {}", s.rank, out.label()),
+        };
         let mark = match s.ahead_of_next {
             Some(true) => r#"<span class="ahead" title="significantly ahead of the next bot">&gt;</span>"#,
             Some(false) => r#"<span title="not significantly ahead of the next bot">≈</span>"#,
             None => "",
         };
+        let broke_note = match s.broke_sessions {
+            0 => String::new(),
+            k if s.status == crate::league::Status::Active => {
+                format!(r#" <span class="note">(broke in {k} session{})</span>"#, if k == 1 { "" } else { "s" })
+            }
+            _ => String::new(),
+        };
         let _ = write!(
             h,
-            r#"<tr{}><td>{rank}</td><td class=l>{}{}</td><td class=n>{}</td><td class="n {}">{}</td><td class=n>{}</td><td class=n>{:+.2} ± {:.2}</td><td class=c>{mark}</td><td class=n>{}{}</td></tr>"#,
-            if s.disqualified { r#" class="dq""# } else { "" },
+            r#"<tr{}><td>{rank}</td><td class=l>{}{}{broke_note}</td><td class=n>{}</td><td class="n {}">{}</td><td class=n>{}</td><td class=n>{:+.3} % ± {:.3}</td><td class=c>{mark}</td><td class=n>{}{}</td></tr>"#,
+            if s.status != crate::league::Status::Active { r#" class="dq""# } else { "" },
             swatch(&s.name),
             esc(&s.name),
             chips(s.balance),
             if s.net < 0 { "neg" } else { "pos" },
             signed(s.net),
             chips(s.rounds as i64),
-            s.ev_per_100,
-            s.ci95,
+            s.ev_pct,
+            s.ev_ci95_pct,
             chips(s.faults as i64),
             if s.disqualified { " DQ" } else { "" }
         );
     }
-    h.push_str("</tbody></table></section>");
+    h.push_str("</tbody></table>");
+    let _ = write!(
+        h,
+        r#"<p class="verdict">{}.</p><p class="note">{}</p>"#,
+        esc(&verdict_of(r)),
+        esc(crate::league::LEGEND)
+    );
+    for w in &r.warnings {
+        let _ = write!(h, r#"<p class="warning">Warning: {}</p>"#, esc(w));
+    }
+    h.push_str("</section>");
 
     // EV chart.
-    h.push_str(r#"<section id="ev"><h2>EV per 100 rounds</h2><p class="note">Bars: net chips per 100 rounds; whiskers: the 95 % confidence interval.</p>"#);
+    h.push_str(r#"<section id="ev"><h2>EV, % of the initial stakes</h2><p class="note">Bars: net chips per 100 chips initially staked (box and back bets), over the rounds each bot played; whiskers: the 95 % confidence interval. Grey bars: bots out of play (broke or disqualified).</p>"#);
     h.push_str(&ev_chart(r, &index));
     h.push_str("</section>");
 

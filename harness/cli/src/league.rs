@@ -325,17 +325,47 @@ pub struct BotEntry {
     pub builtin: Option<String>,
 }
 
+/// Where a bot finished: in play, or out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Played the league to its end in at least one session.
+    Active,
+    /// Ran out of chips (could not stake the table minimum) in every
+    /// session it played.
+    Broke,
+    /// Reached the fault limit: out for the rest of the league.
+    Disqualified,
+}
+
+impl Status {
+    /// The word shown in tables.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Status::Active => "",
+            Status::Broke => "broke",
+            Status::Disqualified => "DQ",
+        }
+    }
+}
+
 /// One row of the standings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Standing {
-    /// 1-based rank by final balance.
+    /// 1-based rank: bots in play by final chips, then broke bots, then
+    /// disqualified ones.
     pub rank: usize,
-    /// Net chips per 100 rounds.
-    pub ev_per_100: f64,
-    /// Half-width of its 95 % confidence interval.
-    pub ci95: f64,
-    /// Significantly ahead of the next bot (paired difference, 95 %);
-    /// `None` for the last.
+    /// In play, broke or disqualified.
+    pub status: Status,
+    /// EV: net chips per 100 chips initially staked, over the rounds this
+    /// bot played (see [`pitboss_engine::Stats`] for what counts).
+    pub ev_pct: f64,
+    /// Half-width of the EV's 95 % confidence interval, in percentage
+    /// points.
+    pub ev_ci95_pct: f64,
+    /// Significantly ahead of the next bot in play (paired difference of
+    /// round-by-round chips, 95 %); `None` for the last bot in play and
+    /// for bots out of play.
     pub ahead_of_next: Option<bool>,
     /// The bot's result.
     #[serde(flatten)]
@@ -359,8 +389,12 @@ pub struct LeagueResult {
     pub sessions: u64,
     /// Seating.
     pub format: Format,
-    /// Ranked by final balance (ties by name).
+    /// Bots in play ranked by final chips (ties by name), then broke and
+    /// disqualified bots.
     pub standings: Vec<Standing>,
+    /// What a reader of the standings should know (e.g. seating that has
+    /// not yet rotated fairly).
+    pub warnings: Vec<String>,
     /// Folder and glob entries left out as not regular files, for the
     /// command to warn about (not part of the results).
     #[serde(skip)]
@@ -601,13 +635,25 @@ pub fn assemble(
     let mut stats = vec![Stats::default(); n];
     let mut pairs = vec![0i128; n * n];
     let mut results: Vec<BotResult> = Vec::with_capacity(n);
+    let mut sessions = sessions.to_vec();
     for (b, source) in sources.iter().enumerate() {
         let mut r = BotResult::new(source.name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
-        for s in sessions {
-            let sb = &s.bots[b];
+        let mut played = 0;
+        for s in &mut sessions {
+            let sb = &mut s.bots[b];
+            if r.disqualified {
+                // A disqualification holds for the rest of the league, in
+                // session order: the sessions are played independently (in
+                // parallel, or as shards), so this bot was seated in later
+                // ones too, but they do not count; it keeps its bankroll.
+                *sb = SessionBot { after_dq: true, series: vec![0; sb.series.len()], ..SessionBot::default() };
+                continue;
+            }
+            played += 1;
             stats[b].merge(&sb.stats);
             r.net += sb.net;
             r.disqualified |= sb.disqualified;
+            r.broke_sessions += u64::from(sb.broke);
             r.tally.merge(&sb.tally);
             let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
             r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
@@ -620,15 +666,24 @@ pub fn assemble(
         r.ev = stats[b].ev();
         r.ev_se = stats[b].ev_standard_error();
         r.faults = stats[b].faults;
+        r.broke = !r.disqualified && played > 0 && r.broke_sessions == played;
         results.push(r);
     }
-    for s in sessions {
+    for s in &sessions {
         for (total, x) in pairs.iter_mut().zip(&s.pairs) {
             *total += x;
         }
     }
     let rounds_total = league.rounds * league.sessions;
     let standings = rank_with_intervals(results, &stats, &pairs, rounds_total);
+    let mut warnings = Vec::new();
+    if league.format != Format::Solo && n > 1 && !league.sessions.is_multiple_of(n as u64) {
+        warnings.push(format!(
+            "seating rotates one place a session, so every bot sits in every position equally often only over a \
+             multiple of {n} sessions (one per bot); this league has {}: positions are not yet balanced",
+            league.sessions
+        ));
+    }
     let result = LeagueResult {
         name: league.name.clone(),
         variant: league.variant.clone(),
@@ -637,6 +692,7 @@ pub fn assemble(
         sessions: league.sessions,
         format: league.format,
         standings,
+        warnings,
         skipped: Vec::new(),
     };
     let file = ResultsFile {
@@ -822,38 +878,71 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Ranks results by final chips, highest first, disqualified bots last
-/// (ties by name), and adds each bot's EV per 100 rounds with its 95 %
-/// interval and whether it is significantly ahead of the next bot (paired
-/// per-round difference).
+/// Ranks results: bots in play by final chips, highest first (ties by
+/// name), then broke bots, then disqualified ones. Adds each bot's EV (net
+/// per 100 chips initially staked, over its own rounds) with its 95 %
+/// interval, and, between two consecutive bots in play, whether the upper
+/// one is significantly ahead (paired per-round difference of chips over
+/// the league's `rounds`, 95 %).
 pub fn rank_with_intervals(results: Vec<BotResult>, stats: &[Stats], pairs: &[i128], rounds: u64) -> Vec<Standing> {
     let n = results.len();
+    let status = |r: &BotResult| {
+        if r.disqualified {
+            Status::Disqualified
+        } else if r.broke {
+            Status::Broke
+        } else {
+            Status::Active
+        }
+    };
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&results[a], &results[b]);
-        ra.disqualified.cmp(&rb.disqualified).then(rb.balance.cmp(&ra.balance)).then_with(|| ra.name.cmp(&rb.name))
+        status(ra).cmp(&status(rb)).then(rb.balance.cmp(&ra.balance)).then_with(|| ra.name.cmp(&rb.name))
     });
     let rounds_f = rounds.max(1) as f64;
     let mean = |i: usize| stats[i].net as f64 / rounds_f;
-    let var = |i: usize| (stats[i].net_sq as f64 / rounds_f - mean(i).powi(2)).max(0.0);
     order
         .iter()
         .enumerate()
         .map(|(k, &i)| {
-            let half_width = 1.96 * (var(i) / rounds_f).sqrt() * 100.0;
-            let ahead_of_next = order.get(k + 1).map(|&j| {
+            let in_play = |j: usize| status(&results[j]) == Status::Active;
+            let ahead_of_next = order.get(k + 1).filter(|&&j| in_play(i) && in_play(j)).map(|&j| {
                 let d = mean(i) - mean(j);
                 let e_d2 = (stats[i].net_sq + stats[j].net_sq - 2 * pairs[i * n + j]) as f64 / rounds_f;
                 let se = ((e_d2 - d * d).max(0.0) / rounds_f).sqrt();
                 se == 0.0 && d != 0.0 || se > 0.0 && (d / se).abs() > 1.96
             });
+            let r = &results[i];
             Standing {
                 rank: k + 1,
-                ev_per_100: mean(i) * 100.0,
-                ci95: half_width,
+                status: status(r),
+                ev_pct: r.ev * 100.0,
+                ev_ci95_pct: 1.96 * r.ev_se * 100.0,
                 ahead_of_next,
-                result: results[i].clone(),
+                result: r.clone(),
             }
         })
         .collect()
+}
+
+/// What `>` and `≈` and the EV column mean, in one line.
+pub const LEGEND: &str = "EV: net chips per 100 chips initially staked (box and back bets; side bets, insurance, \
+doubles and splits count in the net only), over the rounds the bot played; ± is the 95 % interval. \
+> : significantly ahead of the next bot in play (paired test of round-by-round chips, 95 %); ≈ : the gap could be luck.";
+
+/// The standings in one sentence of words, e.g. "basic leads; its lead
+/// over hilo is not significant at 95 %".
+pub fn verdict(standings: &[Standing]) -> String {
+    let active: Vec<&Standing> = standings.iter().filter(|s| s.status == Status::Active).collect();
+    match active.as_slice() {
+        [] => "no bot finished in play: every one went broke or was disqualified".to_string(),
+        [only] => format!("{} leads; no other bot finished in play", only.result.name),
+        [first, second, ..] => format!(
+            "{} leads; its lead over {} is {}significant at 95 %",
+            first.result.name,
+            second.result.name,
+            if first.ahead_of_next == Some(true) { "" } else { "not " }
+        ),
+    }
 }

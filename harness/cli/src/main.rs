@@ -75,12 +75,18 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
-    /// Validate bot files and smoke-test them; exits non-zero on any problem.
-    Check {
-        /// The .wasm (or .wat) files to check.
-        #[arg(required = true)]
-        bots: Vec<PathBuf>,
-    },
+    /// Validate bot files and smoke-test them; exit status 0 when every bot
+    /// passed, 1 otherwise.
+    ///
+    /// Each file is loaded (a module that breaks the ABI or a cap is refused
+    /// in one line) and plays a short smoke match in every rule set, or only
+    /// in what `--variant` or `--league` names. One file gets the full
+    /// report; several get one line each and a count.
+    ///
+    /// A bot fails when it is refused or any decision faults. Status 1 also
+    /// when the command itself fails (an unreadable league file, a --json
+    /// file that cannot be written); 2 is a usage error.
+    Check(CheckArgs),
     /// Print a rule set (or all four) in plain words, generated from the
     /// rules the engine enforces.
     Rules {
@@ -190,6 +196,38 @@ enum Command {
     },
 }
 
+/// `pitboss check`'s arguments.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The .wasm (or .wat) files to check.
+    #[arg(required = true)]
+    bots: Vec<PathBuf>,
+    /// Check only this rule set (its defaults).
+    #[arg(long, value_parser = variant_parser(), conflicts_with = "league")]
+    variant: Option<pitboss_sdk::Variant>,
+    /// Check only what this league file plays: its rule set with its rule
+    /// overrides, under its [limits] (fuel, memory, module caps).
+    #[arg(long, value_name = "FILE.toml")]
+    league: Option<PathBuf>,
+    /// Also write the verdicts as JSON to FILE (`-`: standard output, the
+    /// text then going to standard error).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// The full report for each bot, even for several files.
+    #[arg(long, conflicts_with = "summary")]
+    details: bool,
+    /// One line per bot and a count, even for one file.
+    #[arg(long)]
+    summary: bool,
+}
+
+/// `--variant`: a rule set by its id; `--help` lists them.
+fn variant_parser() -> impl clap::builder::TypedValueParser<Value = pitboss_sdk::Variant> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(pitboss_sdk::Variant::ALL.map(|v| v.id()))
+        .try_map(|id: String| pitboss_engine::Rules::variant_by_id(&id))
+}
+
 /// `--threads`: 1 to 256 (rayon would try to start as many as asked).
 fn threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -200,11 +238,8 @@ fn threads(text: &str) -> Result<usize, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Check { bots } = &cli.command {
-        return check(bots);
-    }
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("pitboss: error: {}", quoted(&e));
             ExitCode::FAILURE
@@ -219,41 +254,44 @@ fn quoted(e: &anyhow::Error) -> String {
     pitboss_host::text::excerpt(&format!("{e:#}"), 1_000)
 }
 
-/// `pitboss check`: every file is checked; the status says whether all
-/// passed.
-fn check(bots: &[PathBuf]) -> ExitCode {
-    let sandbox = match pitboss_cli::sandbox() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("pitboss: error: {}", quoted(&e));
-            return ExitCode::FAILURE;
+/// `pitboss check`: every file is checked against the plan (`--variant`,
+/// `--league`, or every rule set); prints a line or the full report per
+/// bot as it goes, then a count, and writes `--json`. Says whether every
+/// bot passed.
+fn check(args: &CheckArgs) -> Result<bool> {
+    use pitboss_cli::check::{self, Plan};
+    let sandbox = pitboss_cli::sandbox()?;
+    let plan = match (&args.league, args.variant) {
+        (Some(path), _) => Plan::league(path, &sandbox)?,
+        (None, Some(variant)) => Plan::rule_set(variant, &sandbox)?,
+        (None, None) => Plan::every_rule_set(&sandbox)?,
+    };
+    // With the JSON on standard output, the text goes to standard error.
+    let json_on_stdout = args.json.as_deref() == Some(std::path::Path::new("-"));
+    let say = |text: String| {
+        if json_on_stdout {
+            eprintln!("{text}");
+        } else {
+            out!("{text}");
         }
     };
-    let mut ok = true;
-    for path in bots {
-        match pitboss_cli::check::check(path, &sandbox) {
-            Ok(report) => {
-                out!("{}: loads as a bot (ABI v1)", shown(path));
-                out_raw!("{}", report.render());
-                if report.faulted() {
-                    out!("{}: FAILED: faults in the smoke match", shown(path));
-                    ok = false;
-                } else {
-                    out!("{}: OK", shown(path));
-                }
-            }
-            Err(e) => {
-                out!("{}: FAILED: {}", shown(path), quoted(&e));
-                ok = false;
-            }
-        }
+    let lines = args.summary || (args.bots.len() > 1 && !args.details);
+    let width = args.bots.iter().map(|p| check::shown(p).chars().count()).max().unwrap_or(0);
+    let mut reports = Vec::with_capacity(args.bots.len());
+    for path in &args.bots {
+        let report = check::check(path, &plan);
+        say(if lines { report.line(width) } else { report.render().trim_end().to_string() });
+        reports.push(report);
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
-}
-
-/// A path as one short line, control bytes escaped.
-fn shown(path: &std::path::Path) -> String {
-    pitboss_host::text::excerpt(&path.display().to_string(), 300)
+    if lines || reports.len() > 1 {
+        say(check::summary(&reports));
+    }
+    match &args.json {
+        Some(_) if json_on_stdout => out!("{}", serde_json::to_string_pretty(&reports)?),
+        Some(path) => report::write_json(path, &reports)?,
+        None => {}
+    }
+    Ok(reports.iter().all(|r| r.passed))
 }
 
 /// A progress bar with rounds per second and an ETA on a terminal;
@@ -270,9 +308,15 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
-fn run(cli: Cli) -> Result<()> {
+/// Runs the command; the status is a failure only where `check` says some
+/// bot failed (errors are the caller's to print).
+fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Check { .. } => unreachable!("handled in main"),
+        Command::Check(args) => {
+            if !check(&args)? {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
         Command::New { name, dir, lang } => {
             let created = pitboss_cli::new::scaffold(&name, &dir, lang)?;
             out!("created {}, a bot in {}; next:", created.display(), lang.title());
@@ -360,6 +404,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Merge { shards, json, csv } => {
             let (result, results_file) = pitboss_cli::shard::merge(&shards)?;
             out!("{}", report::standings_table(&result.standings));
+            out!("{}", report::standings_notes(&result));
             if let Some(path) = json {
                 report::write_json(&path, &results_file)?;
             }
@@ -385,6 +430,7 @@ fn run(cli: Cli) -> Result<()> {
                 result.format
             );
             out!("{}", report::standings_table(&result.standings));
+            out!("{}", report::standings_notes(&result));
             if let Some(path) = json {
                 report::write_json(&path, &results_file)?;
             }
@@ -393,5 +439,5 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }

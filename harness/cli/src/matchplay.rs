@@ -65,8 +65,15 @@ pub struct BotResult {
     pub ev_se: f64,
     /// Decisions that faulted.
     pub faults: u64,
-    /// Reached the fault limit; chips frozen since.
+    /// Reached the fault limit; chips frozen since (for a league: for the
+    /// rest of the league).
     pub disqualified: bool,
+    /// Could not stake the table minimum at the end (for a league: in
+    /// every session it played).
+    pub broke: bool,
+    /// Sessions it ended unable to stake the minimum (leagues only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub broke_sessions: u64,
     /// The first faults (at most [`FAULT_LOG_CAP`]).
     pub fault_log: Vec<FaultRecord>,
     /// Decisions, hand outcomes, actions, extra bets and faults, counted.
@@ -86,10 +93,16 @@ impl BotResult {
             ev_se: stats.ev_standard_error(),
             faults: stats.faults,
             disqualified,
+            broke: false,
+            broke_sessions: 0,
             fault_log: Vec::new(),
             tally: Tally::default(),
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The outcome of one table.
@@ -137,9 +150,11 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
         .iter()
         .zip(table.seats())
         .zip(rec.finish())
-        .map(|(((name, _), seat), (tally, log))| BotResult {
+        .enumerate()
+        .map(|(k, (((name, _), seat), (tally, log)))| BotResult {
             fault_log: log,
             tally,
+            broke: !seat.disqualified && table.out_for_good(k),
             ..BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll, seat.disqualified)
         })
         .collect();

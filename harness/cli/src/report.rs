@@ -13,7 +13,7 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify};
 use tabled::{Table, Tabled};
 
-use crate::league::Standing;
+use crate::league::{Standing, Status};
 use crate::matchplay::BotResult;
 
 #[derive(Tabled)]
@@ -22,16 +22,25 @@ struct Row {
     rank: String,
     #[tabled(rename = "bot")]
     name: String,
-    #[tabled(rename = "balance")]
+    #[tabled(rename = "final chips")]
     balance: i64,
     #[tabled(rename = "net chips")]
     net: i64,
-    #[tabled(rename = "rounds")]
+    #[tabled(rename = "rounds played")]
     rounds: u64,
-    #[tabled(rename = "EV per bet")]
+    #[tabled(rename = "EV % of stake (± 95 %)")]
     ev: String,
     #[tabled(rename = "faults")]
     faults: String,
+}
+
+/// EV with its 95 % interval, both in percent of the initial stakes.
+fn ev_cell(ev_pct: f64, ci95_pct: f64) -> String {
+    format!("{ev_pct:+.3} % ± {ci95_pct:.3}")
+}
+
+fn faults_cell(r: &BotResult) -> String {
+    if r.disqualified { format!("{} DQ", r.faults) } else { r.faults.to_string() }
 }
 
 fn row(rank: String, r: &BotResult) -> Row {
@@ -41,8 +50,8 @@ fn row(rank: String, r: &BotResult) -> Row {
         balance: r.balance,
         net: r.net,
         rounds: r.rounds,
-        ev: format!("{:+.4}% ± {:.4}%", r.ev * 100.0, r.ev_se * 100.0),
-        faults: if r.disqualified { format!("{} DQ", r.faults) } else { r.faults.to_string() },
+        ev: ev_cell(r.ev * 100.0, 1.96 * r.ev_se * 100.0),
+        faults: faults_cell(r),
     }
 }
 
@@ -50,9 +59,12 @@ fn render(rows: Vec<Row>) -> String {
     Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
 }
 
-/// The result table of `pitboss play`, in seat order.
+/// The result table of `pitboss play`, in seat order, with a line saying
+/// what the EV column means.
 pub fn results_table(results: &[BotResult]) -> String {
-    render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect())
+    let mut out = render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect());
+    out.push_str("\nEV: net chips per 100 chips initially staked (box and back bets; side bets, insurance, doubles and splits count in the net only); ± is the 95 % interval.");
+    out
 }
 
 #[derive(Tabled)]
@@ -63,11 +75,11 @@ struct StandingRow {
     name: String,
     #[tabled(rename = "final chips")]
     balance: i64,
-    #[tabled(rename = "net")]
+    #[tabled(rename = "net chips")]
     net: i64,
-    #[tabled(rename = "rounds")]
+    #[tabled(rename = "rounds played")]
     rounds: u64,
-    #[tabled(rename = "EV / 100 rounds (95 %)")]
+    #[tabled(rename = "EV % of stake (± 95 %)")]
     ev: String,
     #[tabled(rename = "vs next")]
     next: String,
@@ -75,28 +87,52 @@ struct StandingRow {
     faults: String,
 }
 
-/// The standings table of a league. "vs next" says whether a bot is
-/// significantly ahead of the one below it (paired difference, 95 %):
-/// `>` it is, `≈` the difference could be luck.
+/// The standings table of a league, then its legend, its verdict in words
+/// and any warnings. "vs next" says whether a bot in play is significantly
+/// ahead of the next one (paired difference, 95 %): `>` it is, `≈` the gap
+/// could be luck. Broke and disqualified bots are ranked below every bot
+/// in play, marked, and never compared with them.
 pub fn standings_table(standings: &[Standing]) -> String {
     let rows: Vec<StandingRow> = standings
         .iter()
         .map(|s| StandingRow {
-            rank: if s.result.disqualified { "DQ".into() } else { s.rank.to_string() },
-            name: s.result.name.clone(),
+            rank: match s.status {
+                Status::Active => s.rank.to_string(),
+                out => format!("{} {}", s.rank, out.label()),
+            },
+            name: match s.result.broke_sessions {
+                k if k > 0 && s.status == Status::Active => {
+                    format!("{} (broke in {k} session{})", s.result.name, plural(k))
+                }
+                _ => s.result.name.clone(),
+            },
             balance: s.result.balance,
             net: s.result.net,
             rounds: s.result.rounds,
-            ev: format!("{:+.2} ± {:.2}", s.ev_per_100, s.ci95),
+            ev: ev_cell(s.ev_pct, s.ev_ci95_pct),
             next: match s.ahead_of_next {
                 Some(true) => ">".into(),
                 Some(false) => "≈".into(),
                 None => String::new(),
             },
-            faults: if s.result.disqualified { format!("{} DQ", s.result.faults) } else { s.result.faults.to_string() },
+            faults: faults_cell(&s.result),
         })
         .collect();
     Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+}
+
+/// The lines printed under a league's standings: legend, verdict and
+/// warnings.
+pub fn standings_notes(result: &crate::league::LeagueResult) -> String {
+    let mut out = format!("{}\n{}.", crate::league::LEGEND, crate::league::verdict(&result.standings));
+    for w in &result.warnings {
+        out.push_str(&format!("\nwarning: {w}"));
+    }
+    out
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// A text cell of a CSV file: RFC 4180 quoting, and a cell that a
@@ -112,22 +148,28 @@ pub fn csv_cell(text: &str) -> String {
 /// [`csv_cell`]).
 pub fn standings_csv(standings: &[Standing]) -> String {
     let quote = csv_cell;
-    let mut out =
-        String::from("rank,bot,final_chips,net,rounds,ev_per_100,ci95_low,ci95_high,faults,dq,ahead_of_next\n");
+    let mut out = String::from(
+        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n",
+    );
     for s in standings {
         let r = &s.result;
+        let status = match s.status {
+            Status::Active => "active",
+            Status::Broke => "broke",
+            Status::Disqualified => "disqualified",
+        };
         out.push_str(&format!(
-            "{},{},{},{},{},{:.4},{:.4},{:.4},{},{},{}\n",
+            "{},{},{status},{},{},{},{:.4},{:.4},{:.4},{},{},{}\n",
             s.rank,
             quote(&r.name),
             r.balance,
             r.net,
             r.rounds,
-            s.ev_per_100,
-            s.ev_per_100 - s.ci95,
-            s.ev_per_100 + s.ci95,
+            s.ev_pct,
+            s.ev_pct - s.ev_ci95_pct,
+            s.ev_pct + s.ev_ci95_pct,
             r.faults,
-            r.disqualified,
+            r.broke_sessions,
             s.ahead_of_next.map_or(String::new(), |a| a.to_string())
         ));
     }

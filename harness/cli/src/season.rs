@@ -1,5 +1,13 @@
-//! Seasons: a file listing leagues; overall standings by total net chips
-//! across them, with each league's rank beside it.
+//! Seasons: a file listing leagues; overall standings by season points,
+//! with each league's rank beside it.
+//!
+//! **The ranking rule:** in each league a bot earns one point for every
+//! bot it finished above, plus one (so last place earns 1, a league's
+//! winner as many points as the league has bots); a disqualified bot earns
+//! none, and so does a league the bot did not enter. Points rank the
+//! season; total net chips break ties. Skipping a league therefore never
+//! helps: entering it earns at least one point. (Summed chips, the old
+//! rule, let a bot entered in one league outrank one that won three.)
 
 use std::path::{Path, PathBuf};
 
@@ -27,7 +35,11 @@ pub struct SeasonRow {
     pub rank: usize,
     /// The bot's name (the same name across leagues is the same bot).
     pub name: String,
-    /// Net chips summed over its leagues.
+    /// Season points: in each league it entered, one point for every bot
+    /// it finished above plus one (last place: 1), none if disqualified;
+    /// a league it skipped gives none.
+    pub points: u64,
+    /// Net chips summed over its leagues (breaks ties on points).
     pub net: i64,
     /// Its rank in each league, `None` where it did not play.
     pub league_ranks: Vec<Option<usize>>,
@@ -80,7 +92,7 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
     let mut rows: Vec<SeasonRow> = names
         .into_iter()
         .map(|name| {
-            let mut net: i64 = 0;
+            let (mut net, mut points): (i64, u64) = (0, 0);
             let league_ranks = leagues
                 .iter()
                 .map(|l| {
@@ -88,13 +100,16 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
                     // Each league's chips are bounded by 2^62 (its chip
                     // range); a sum of many saturates rather than wraps.
                     net = net.saturating_add(s.result.net);
+                    if s.status != league::Status::Disqualified {
+                        points += (l.standings.len() + 1 - s.rank) as u64;
+                    }
                     Some(s.rank)
                 })
                 .collect();
-            SeasonRow { rank: 0, name, net, league_ranks }
+            SeasonRow { rank: 0, name, points, net, league_ranks }
         })
         .collect();
-    rows.sort_by(|a, b| b.net.cmp(&a.net).then_with(|| a.name.cmp(&b.name)));
+    rows.sort_by(|a, b| b.points.cmp(&a.points).then(b.net.cmp(&a.net)).then_with(|| a.name.cmp(&b.name)));
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
@@ -105,13 +120,15 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
 /// column per league.
 pub fn table(season: &SeasonResult) -> String {
     let mut builder = Builder::default();
-    let mut header = vec!["#".to_string(), "bot".to_string(), "total net".to_string()];
+    let mut header = vec!["#".to_string(), "bot".to_string(), "points".to_string(), "total net chips".to_string()];
     header.extend(season.leagues.iter().map(|l| l.name.clone()));
     builder.push_record(header);
     for row in &season.standings {
-        let mut record = vec![row.rank.to_string(), row.name.clone(), row.net.to_string()];
+        let mut record = vec![row.rank.to_string(), row.name.clone(), row.points.to_string(), row.net.to_string()];
         record.extend(row.league_ranks.iter().map(|r| r.map_or("-".to_string(), |r| r.to_string())));
         builder.push_record(record);
     }
-    builder.build().with(Style::rounded()).to_string()
+    let mut out = builder.build().with(Style::rounded()).to_string();
+    out.push_str("\nPoints: in each league, one for every bot finished above, plus one; none when disqualified or absent. League columns: rank in that league, - if absent.");
+    out
 }

@@ -85,6 +85,12 @@ pub struct SessionBot {
     pub rounds: u64,
     /// Reached the fault limit.
     pub disqualified: bool,
+    /// Ended the session unable to stake the table minimum.
+    pub broke: bool,
+    /// Not counted: the bot was disqualified in an earlier session, and a
+    /// disqualification holds for the rest of the league.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub after_dq: bool,
     /// Its first faults.
     #[serde(skip)]
     pub fault_log: Vec<FaultRecord>,
@@ -205,7 +211,7 @@ pub fn play_session(
     let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds };
     let mut series = series.into_iter();
     for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
-        for ((seat, &b), (tally, mut faults)) in table.seats().iter().zip(seats).zip(log.finish()) {
+        for (k, ((seat, &b), (tally, mut faults))) in table.seats().iter().zip(seats).zip(log.finish()).enumerate() {
             for f in &mut faults {
                 f.session = session;
             }
@@ -214,6 +220,8 @@ pub fn play_session(
                 net: seat.balance - bankroll,
                 rounds: table.rounds(),
                 disqualified: seat.disqualified,
+                broke: !seat.disqualified && table.out_for_good(k),
+                after_dq: false,
                 fault_log: faults,
                 series: Vec::new(),
                 tally,

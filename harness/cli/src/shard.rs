@@ -61,6 +61,8 @@ pub struct ShardBot {
     pub rounds: u64,
     /// Disqualified.
     pub disqualified: bool,
+    /// Ended unable to stake the minimum.
+    pub broke: bool,
     /// First faults.
     pub fault_log: Vec<FaultRecord>,
     /// Net chips at the league's sample rounds.
@@ -92,6 +94,7 @@ fn to_data(s: &SessionResult) -> ShardSession {
                     net: b.net,
                     rounds: b.rounds,
                     disqualified: b.disqualified,
+                    broke: b.broke,
                     fault_log: b.fault_log.clone(),
                     series: b.series.clone(),
                     tally: b.tally,
@@ -121,6 +124,8 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
             net: b.net,
             rounds: b.rounds,
             disqualified: b.disqualified,
+            broke: b.broke,
+            after_dq: false,
             fault_log: b.fault_log.clone(),
             series: b.series.clone(),
             tally: b.tally,

@@ -1,7 +1,13 @@
 //! What each bot did and how it fared, counted while a table plays:
 //! decisions by kind, hand outcomes, actions, insurance, side and back
-//! bets, faults by kind. Exact integer counts, merged by addition, so a
-//! league's tallies are the same for any thread count or sharding.
+//! bets, the bank, faults by kind. Exact integer counts, merged by
+//! addition, so a league's tallies are the same for any thread count or
+//! sharding.
+//!
+//! **Invariant:** the chip parts add up to the bot's net, round by round
+//! ([`Tally::net`]). A void round returns every chip, so its chip parts
+//! are taken back too; its questions, actions and faults stay counted, as
+//! the bot was asked and did answer.
 
 use pitboss_engine::{Outcome, Recorder, TableEvent};
 use pitboss_sdk::{Action, Decision};
@@ -81,6 +87,23 @@ impl Wager {
     }
 }
 
+/// Banker game: the rounds a bot held the bank, and the players' hands
+/// settled against it (their final stakes, and its net chips from them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bank {
+    pub rounds: u64,
+    pub hands: u64,
+    pub staked: i64,
+    pub net: i64,
+}
+
+impl Bank {
+    /// Never banked (always so in the dealer games).
+    pub fn is_empty(&self) -> bool {
+        *self == Bank::default()
+    }
+}
+
 /// Faults by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -111,12 +134,38 @@ pub struct Tally {
     pub insurance: Wager,
     pub side_bets: Wager,
     pub back_bets: Wager,
+    /// Left out of results where the bot never banked, so dealer-game
+    /// results carry no always-zero field.
+    #[serde(default, skip_serializing_if = "Bank::is_empty")]
+    pub bank: Bank,
     pub faults: FaultKinds,
     /// Its hands by the dealer's up card: ace, 2, …, 9, ten-valued.
     pub by_dealer_up: [UpCard; 10],
 }
 
 impl Tally {
+    /// The bot's net chips, as the sum of its chip parts: its hands (every
+    /// hand settles after the up card shows, so `by_dealer_up` holds them
+    /// all, even money included), insurance, side bets, back bets and the
+    /// bank. Equal to its balance change over the rounds counted.
+    pub fn net(&self) -> i64 {
+        let hands: i64 = self.by_dealer_up.iter().map(|u| u.net).sum();
+        hands + self.insurance.net() + self.side_bets.net() + self.back_bets.net() + self.bank.net
+    }
+
+    /// Takes back what a void round added to the chip parts: they go
+    /// back to `before`, the tally as it stood when the round began, as
+    /// the round's chips all went back where they were. Its questions,
+    /// actions and faults stay counted.
+    fn void_chips(&mut self, before: &Tally) {
+        self.hands = before.hands;
+        self.by_dealer_up = before.by_dealer_up;
+        self.insurance = before.insurance;
+        self.side_bets = before.side_bets;
+        self.back_bets = before.back_bets;
+        self.bank = before.bank;
+    }
+
     /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Tally) {
         let (d, o) = (&mut self.decisions, &other.decisions);
@@ -153,6 +202,11 @@ impl Tally {
             w.staked += o.staked;
             w.returned += o.returned;
         }
+        let (b, o) = (&mut self.bank, &other.bank);
+        b.rounds += o.rounds;
+        b.hands += o.hands;
+        b.staked += o.staked;
+        b.net += o.net;
         for (u, o) in self.by_dealer_up.iter_mut().zip(&other.by_dealer_up) {
             u.hands += o.hands;
             u.staked += o.staked;
@@ -257,44 +311,94 @@ fn settle(w: &mut Wager, returned: i64) {
 
 /// Keeps each player's tally and first faults, passing every event on.
 /// Events name boxes; a player holds `per` consecutive boxes.
-pub(crate) struct SeatLog<'a, R> {
+///
+/// A round can turn out void (the cards ran out mid-round) and give every
+/// chip back, so the tallies as they stood when it began are kept: a void
+/// round's chip parts go back to them, as the table's balances go back to
+/// where they were. One copy of each tally a round costs about 1 % of a
+/// seven-bot round natively; holding each round's chip events to book
+/// at its end cost more (cloned events, a second pass).
+pub struct SeatLog<'a, R> {
     inner: &'a mut R,
     per: usize,
     /// This round's dealer up card (index into `Tally::by_dealer_up`).
     up: Option<usize>,
+    /// This round's banking player (banker game).
+    banker: Option<usize>,
     tallies: Vec<Tally>,
+    /// The tallies when this round began.
+    round_start: Vec<Tally>,
     faults: Vec<Vec<FaultRecord>>,
 }
 
 impl<'a, R> SeatLog<'a, R> {
     /// A log for `players` players of `per` boxes each, in front of `inner`.
-    pub(crate) fn new(inner: &'a mut R, players: usize, per: usize) -> Self {
+    pub fn new(inner: &'a mut R, players: usize, per: usize) -> Self {
         SeatLog {
             inner,
             per: per.max(1),
             up: None,
+            banker: None,
             tallies: vec![Tally::default(); players],
+            round_start: vec![Tally::default(); players],
             faults: vec![Vec::new(); players],
         }
     }
 
+    /// Each player's tally so far, in seat order.
+    pub fn tallies(&self) -> &[Tally] {
+        &self.tallies
+    }
+
     /// Each player's tally and first faults.
-    pub(crate) fn finish(self) -> Vec<(Tally, Vec<FaultRecord>)> {
+    pub fn finish(self) -> Vec<(Tally, Vec<FaultRecord>)> {
         self.tallies.into_iter().zip(self.faults).collect()
     }
 
-    /// The player an event is about, if it is about one.
+    /// Keeps track of the round (its start, up card, banker, a void) and
+    /// returns the player the event is about, if it is about one.
     #[inline]
-    fn player(&self, event: &TableEvent) -> Option<usize> {
+    fn follow(&mut self, event: &TableEvent) -> Option<usize> {
         let b = match event {
+            TableEvent::RoundStart { .. } => {
+                self.up = None;
+                self.banker = None;
+                self.round_start.copy_from_slice(&self.tallies);
+                return None;
+            }
+            TableEvent::DealerCard { card, hole: false } => {
+                if self.up.is_none() {
+                    self.up = Some(card.value() as usize - 1);
+                }
+                return None;
+            }
+            TableEvent::Banker { seat } => {
+                self.banker = seat.map(usize::from);
+                if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
+                    bank.bank.rounds += 1;
+                }
+                return None;
+            }
+            TableEvent::RoundVoid { .. } => {
+                self.void_round();
+                return None;
+            }
             // Back bets, and the questions and faults about them, belong
             // to the betting player, not the box's holder.
             TableEvent::BackBet { player, .. }
             | TableEvent::BackSettled { player, .. }
             | TableEvent::Asked { player, .. }
             | TableEvent::Fault { player, .. } => return Some(*player as usize),
+            TableEvent::Settled { seat, bet, returned, .. } => {
+                // Banker game: the hand was played against the bank.
+                if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
+                    bank.bank.hands += 1;
+                    bank.bank.staked += bet;
+                    bank.bank.net += bet - returned;
+                }
+                *seat as usize
+            }
             TableEvent::Acted { seat, .. }
-            | TableEvent::Settled { seat, .. }
             | TableEvent::Insurance { seat, .. }
             | TableEvent::InsuranceSettled { seat, .. }
             | TableEvent::SideBet { seat, .. }
@@ -302,6 +406,15 @@ impl<'a, R> SeatLog<'a, R> {
             _ => return None,
         };
         Some(b / self.per)
+    }
+
+    /// Every chip of the round went back: so do the chip parts.
+    #[cold]
+    #[inline(never)]
+    fn void_round(&mut self) {
+        for (tally, before) in self.tallies.iter_mut().zip(&self.round_start) {
+            tally.void_chips(before);
+        }
     }
 
     /// Faults are rare: keep this off the per-card path.
@@ -326,14 +439,7 @@ impl<'a, R> SeatLog<'a, R> {
 impl<R: Recorder> Recorder for SeatLog<'_, R> {
     #[inline]
     fn record(&mut self, event: &TableEvent) {
-        match event {
-            TableEvent::RoundStart { .. } => self.up = None,
-            TableEvent::DealerCard { card, hole: false } if self.up.is_none() => {
-                self.up = Some(card.value() as usize - 1);
-            }
-            _ => {}
-        }
-        if let Some(p) = self.player(event)
+        if let Some(p) = self.follow(event)
             && let Some(tally) = self.tallies.get_mut(p)
         {
             tally.count(event, self.up);
@@ -382,5 +488,36 @@ mod tests {
         assert_eq!(out[1].0.decisions.back_bet, 1);
         assert_eq!(out[1].1[0].round, 7);
         assert!(out[0].1.is_empty());
+    }
+
+    #[test]
+    fn a_void_round_takes_back_its_chips_but_not_its_questions() {
+        use pitboss_sdk::{ActionSet, Card};
+        let mut sink = ();
+        let mut log = SeatLog::new(&mut sink, 2, 1);
+        let ten = Card::new(10).unwrap();
+        // Round 1: player 1 banks and wins player 0's stake of 4.
+        log.record(&TableEvent::RoundStart { round: 1 });
+        log.record(&TableEvent::Banker { seat: Some(1) });
+        log.record(&TableEvent::DealerCard { card: ten, hole: false });
+        log.record(&TableEvent::Settled { seat: 0, hand: 0, bet: 4, returned: 0, outcome: Outcome::Lose });
+        log.record(&TableEvent::RoundEnd { round: 1 });
+        // Round 2: player 0 hits and busts, then the deck runs dry.
+        log.record(&TableEvent::RoundStart { round: 2 });
+        log.record(&TableEvent::Banker { seat: Some(1) });
+        log.record(&TableEvent::DealerCard { card: ten, hole: false });
+        let legal = ActionSet::EMPTY.with(Action::Hit);
+        log.record(&TableEvent::Asked { seat: 0, player: 0, kind: Decision::Act, legal, answer: Some(1) });
+        log.record(&TableEvent::Acted { seat: 0, hand: 0, action: Action::Hit });
+        log.record(&TableEvent::Settled { seat: 0, hand: 0, bet: 2, returned: 0, outcome: Outcome::Bust });
+        log.record(&TableEvent::RoundVoid { round: 2 });
+        log.record(&TableEvent::RoundEnd { round: 2 });
+        let out = log.finish();
+        let (player, banker) = (&out[0].0, &out[1].0);
+        assert_eq!((player.net(), banker.net()), (-4, 4));
+        assert_eq!(banker.bank, Bank { rounds: 1, hands: 1, staked: 4, net: 4 });
+        assert_eq!((player.hands.lose, player.hands.bust), (1, 0));
+        assert_eq!(player.by_dealer_up[9], UpCard { hands: 1, staked: 4, net: -4 });
+        assert_eq!((player.decisions.act, player.actions.hit), (1, 1), "the bot was asked and answered");
     }
 }

@@ -7,7 +7,7 @@
 //! **Invariant:** no player's request ever carries another player's hidden
 //! card, and the banker's carries none before the showdown.
 
-use pitboss_sdk::abi::event_kind;
+use pitboss_sdk::abi::{Header, event_kind};
 use pitboss_sdk::{Action, ActionSet, Card, Decision, Total, is_natural};
 
 use crate::player::{Fault, FaultKind};
@@ -58,6 +58,14 @@ fn choose_banker(table: &Table) -> Option<usize> {
     }
 }
 
+/// A request to `seat` about its own cards. Every request of the banker
+/// game shows the seat's one hand (a player's, from its hidden card on, or
+/// the banker's), so it says one hand; the table's header counts the
+/// dealer games' boxes, which the banker game leaves empty.
+fn header_for(table: &Table, seat: usize, kind: Decision, bet: i64, limits: (i64, i64, i64)) -> Header {
+    Header { hand_count: 1, ..table.header(seat as u8, kind, bet, limits) }
+}
+
 /// Plays one round of the banker game. A deck that runs dry voids the
 /// round: every stake goes back and play goes on.
 pub(crate) fn play_round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
@@ -65,14 +73,9 @@ pub(crate) fn play_round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<
     let house = table.house;
     match round(table, rec) {
         Ok(()) => {}
-        Err(_) if table.shoe.is_seeded() => {
-            table.house = house;
-            for s in &mut table.seats {
-                s.balance = s.round_start_balance;
-                s.round_bet = 0;
-            }
-            rec.record(&TableEvent::RoundVoid { round: table.round });
-        }
+        Err(_) if table.shoe.is_seeded() => table.void_round(house, rec),
+        // A stacked deck is never reshuffled: play ends, and
+        // `Table::play_round` voids the round.
         Err(e) => return Err(e),
     }
     table.end_round(rec);
@@ -127,7 +130,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     for st in &mut stakes {
         let seat = st.seat;
         let max = table.stake_cap(seat);
-        let header = table.header(seat as u8, Decision::Bet, 0, (min, max, unit));
+        let header = header_for(table, seat, Decision::Bet, 0, (min, max, unit));
         let answer = table.ask(seat, header, &[st.hidden], rec);
         st.stake = table.checked_bet(seat, seat as u8, answer, (min, max, unit), rec);
         if st.stake > 0 {
@@ -149,7 +152,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     let doubles = match banker {
         None => false,
         Some(b) => {
-            let header = table.header(b as u8, Decision::BankerDouble, covered, (0, 1, 1));
+            let header = header_for(table, b, Decision::BankerDouble, covered, (0, 1, 1));
             let answer = table.ask(b, header, &[banker_hidden], rec);
             table.checked_flag(b, b as u8, Decision::BankerDouble, answer, rec)
         }
@@ -206,7 +209,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
                 st.stood = true;
                 continue;
             }
-            let mut header = table.header(st.seat as u8, Decision::Act, st.stake, (0, 0, 1));
+            let mut header = header_for(table, st.seat, Decision::Act, st.stake, (0, 0, 1));
             header.legal = hit_or_stand;
             header.dealer_up = Some(banker_up);
             let answer = table.ask(st.seat, header, st.cards(), rec);
@@ -267,7 +270,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
                 match banker {
                     None => false,
                     Some(b) => {
-                        let header = table.header(b as u8, Decision::BankerDraw, covered, (0, 1, 1));
+                        let header = header_for(table, b, Decision::BankerDraw, covered, (0, 1, 1));
                         let answer = table.ask(b, header, &bank, rec);
                         table.checked_flag(b, b as u8, Decision::BankerDraw, answer, rec)
                     }

@@ -141,7 +141,12 @@ pub enum TableEvent {
         /// The card.
         card: Card,
     },
-    /// The round was void (the deck ran out) and every stake returned.
+    /// The round was void: the cards ran out mid-round beyond recovery
+    /// (the banker game's single deck, a stacked shoe) and every chip went
+    /// back where it was when the round began, so nothing this round's
+    /// `Bet`, `Settled` and other chip events booked stands. With the
+    /// banker game's deck play goes on and `RoundEnd` follows; otherwise
+    /// play ends, and the round does not count (see `Table::play_round`).
     RoundVoid {
         /// 1-based round number.
         round: u64,

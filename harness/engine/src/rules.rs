@@ -452,7 +452,10 @@ impl Rules {
                     .into(),
             );
             out.push("banker: draws to 17, then as it likes; ties and lower totals lose to the banker; a banker bust pays every standing player".into());
-            out.push("players may bet at most a quarter of their balance (a doubled stake can be lost twice); no splits, doubles, insurance or surrender".into());
+            out.push(match self.banker {
+                Banker::House => "players may bet at most half their balance (the house banker never doubles); no splits, doubles, insurance or surrender".into(),
+                _ => "players may bet at most a quarter of their balance when a player banks (a stake the banker doubles can be lost twice); no splits, doubles, insurance or surrender".into(),
+            });
             return out;
         }
         out.push(format!(
@@ -475,7 +478,14 @@ impl Rules {
             )
         });
         out.push(format!("dealer: {} soft 17", if self.dealer_hits_soft_17 { "hits" } else { "stands on" }));
-        out.push(format!("blackjack pays {num}:{den}; even money: {}", yes_no(self.even_money)));
+        out.push(format!(
+            "blackjack pays {num}:{den}; even money: {}",
+            if self.even_money && !self.hole_card {
+                "yes (asked before insurance; taking it settles the box, which is then not offered insurance)"
+            } else {
+                yes_no(self.even_money)
+            }
+        ));
         out.push(match self.insurance_on {
             InsuranceOn::Never => "insurance: none".to_string(),
             on => format!(

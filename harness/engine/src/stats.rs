@@ -3,6 +3,13 @@
 
 /// Running sums over the rounds a player bet in. All exact integers; the
 /// float estimates are derived only for display.
+///
+/// The bet of a round is the player's **initial stakes on hands**: its
+/// boxes' bets and its back bets, placed before the cards (for the banker,
+/// the stakes it covers). Side bets, insurance, even money, doubles and
+/// split stakes are not in it. The net of a round is everything the
+/// player's chips moved, all of those included. [`Stats::ev`] is therefore
+/// the net per chip initially staked, Pitboss's one headline measure.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Rounds in which the player staked at least one box.

@@ -12,7 +12,7 @@ use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, SideBet, Total, Vari
 
 use crate::player::{Fault, FaultKind, Player, Request};
 use crate::record::{Outcome, Recorder, TableEvent};
-use crate::rules::{InsuranceOn, Rules, RulesError};
+use crate::rules::{Banker, InsuranceOn, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 
@@ -261,9 +261,12 @@ impl Table {
         &self.rules
     }
 
-    /// Plays one round. If the shoe runs out mid-round beyond recovery (a
-    /// stacked shoe, or the banker game's single deck) the round is void:
-    /// every chip goes back where it was and the error is returned.
+    /// Plays one round. If the shoe runs out mid-round beyond recovery the
+    /// round is void: every chip goes back where it was and observers are
+    /// told (`RoundVoid`). The banker game's seeded deck is shuffled anew
+    /// for the next round, so there the round still counts and `Ok` is
+    /// returned; otherwise (a stacked shoe) nothing more can be dealt, so
+    /// the round does not count and the error is returned.
     pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         let house = self.house;
         let result = if self.rules.variant == Variant::NorwegianHome {
@@ -272,14 +275,25 @@ impl Table {
             self.round_inner(rec)
         };
         if let Err(e) = result {
-            self.house = house;
-            for s in &mut self.seats {
-                s.balance = s.round_start_balance;
-            }
+            // Nothing more can be dealt, so the round does not count.
+            self.void_round(house, rec);
             self.round -= 1;
             return Err(e);
         }
         Ok(())
+    }
+
+    /// Voids the current round: every chip goes back where it was when the
+    /// round began (`house` is the house's chips then), and observers are
+    /// told, so that whatever they booked from this round's bets and
+    /// settlements can be undone as well.
+    pub(crate) fn void_round<R: Recorder>(&mut self, house: i64, rec: &mut R) {
+        self.house = house;
+        for s in &mut self.seats {
+            s.balance = s.round_start_balance;
+            s.round_bet = 0;
+        }
+        rec.record(&TableEvent::RoundVoid { round: self.round });
     }
 
     #[inline]
@@ -287,21 +301,35 @@ impl Table {
         self.log.push(Event { kind, seat, hand, card });
     }
 
+    /// Whether seat `p` is out for good: disqualified, or unable to stake
+    /// the table minimum (broke), which no later round can change.
+    pub fn out_for_good(&self, p: usize) -> bool {
+        !self.may_be_asked(p)
+    }
+
     /// Whether seat `p` can still be asked anything: not disqualified, and
     /// able to stake the minimum (in the banker game a player stakes at
-    /// most a quarter of its balance). A seat that cannot is out for good:
-    /// chips only reach a seat through its own stakes or its bank, and both
-    /// need more than that.
+    /// most a quarter or a half of its balance). A seat that cannot is out
+    /// for good: chips only reach a seat through its own stakes or its
+    /// bank, and both need more than that.
     fn may_be_asked(&self, p: usize) -> bool {
         !self.seats[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
     }
 
     /// The largest main bet seat `p` may stake now: its balance (in the
-    /// banker game, a quarter of it, as a doubled stake can be lost twice)
-    /// in whole units, capped at the table maximum.
+    /// banker game a quarter of it when the banker may double, half when
+    /// the house banks) in whole units, capped at the table maximum.
     pub(crate) fn stake_cap(&self, p: usize) -> i64 {
         let balance = self.seats[p].balance;
-        let balance = if self.rules.variant == Variant::NorwegianHome { balance / 4 } else { balance };
+        // In the banker game a player must be able to pay its worst round:
+        // a doubled stake doubled again by a banker's blackjack when the
+        // banker may double (a player banks), twice its stake when it
+        // cannot (the house banker never doubles).
+        let balance = match (self.rules.variant, self.rules.banker) {
+            (Variant::NorwegianHome, Banker::House) => balance / 2,
+            (Variant::NorwegianHome, _) => balance / 4,
+            _ => balance,
+        };
         Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
     }
 
@@ -366,7 +394,10 @@ impl Table {
     /// Ends a round: statistics, `RoundEnd`.
     pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
         for s in &mut self.seats {
-            if s.round_bet > 0 {
+            // A round counts for a player that staked a hand, or whose
+            // chips moved all the same (a side bet alone cannot: it rides
+            // on the player's own box).
+            if s.round_bet > 0 || s.balance != s.round_start_balance {
                 s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
             }
         }
@@ -619,9 +650,9 @@ impl Table {
         };
         match side {
             Ok((side, amount)) => {
-                let seat = &mut self.seats[p];
-                seat.balance -= amount;
-                seat.round_bet += amount;
+                // A side bet is a proposition of its own, not a stake on a
+                // hand: it moves chips but not the EV's denominator.
+                self.seats[p].balance -= amount;
                 self.boxes[b].side = Some((side, amount));
                 rec.record(&TableEvent::SideBet { seat: b as u8, side, amount });
             }
@@ -685,6 +716,12 @@ impl Table {
             InsuranceOn::Ace => up.is_ace(),
             InsuranceOn::AceOrTen => up.is_ace() || up.is_ten(),
         };
+        // Even money and insurance are alternatives: a blackjack facing an
+        // ace is asked about even money first, and a box that takes it is
+        // settled and not offered insurance (RULES.md, swedish).
+        if self.hole.is_none() && self.rules.even_money && up.is_ace() {
+            self.offer_even_money(rec);
+        }
         if offered {
             self.offer_insurance(rec);
         }
@@ -698,8 +735,6 @@ impl Table {
             }
             self.settle_insurance(false, rec);
             self.pay_naturals(rec);
-        } else if self.rules.even_money && up.is_ace() {
-            self.offer_even_money(rec);
         }
 
         for i in 0..self.active.len() {
@@ -733,6 +768,9 @@ impl Table {
     fn offer_insurance<R: Recorder>(&mut self, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
+            if self.boxes[b].hands[0].state == HandState::Settled {
+                continue; // Took even money: settled, and insurance is its alternative.
+            }
             let p = self.boxes[b].seat;
             let base = self.boxes[b].base_bet;
             let half = base / 2;

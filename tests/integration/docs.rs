@@ -1,0 +1,303 @@
+//! The documents stay true to the code and to the checkout:
+//! `docs/rules.md` shows what `pitboss rules` prints for each rule set,
+//! the worked request in `sdk/ABI.md` is the bytes the engine writes, and
+//! every relative link in a Markdown file resolves inside the repository.
+//!
+//! `PITBOSS_BLESS=1` rewrites the generated blocks of `docs/rules.md`
+//! instead of failing; the prose around them is for a person to update.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use pitboss_engine::{FnPlayer, Request, Rules};
+use pitboss_sdk::{Action, Decision, Variant, abi};
+use pitboss_tests::{boxed, play_stacked};
+
+/// Closes every generated block.
+const END: &str = "<!-- end -->";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the repository").to_path_buf()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The text between `start` and the next [`END`], as a range of `doc`.
+fn block(doc: &str, start: &str) -> Option<Range<usize>> {
+    let from = doc.find(start)? + start.len();
+    let len = doc[from..].find(END)?;
+    Some(from..from + len)
+}
+
+#[test]
+fn rules_doc_shows_what_pitboss_rules_prints() {
+    let path = repo().join("docs/rules.md");
+    let mut doc = read(&path);
+    let mut stale = Vec::new();
+    for variant in Variant::ALL {
+        let id = variant.id();
+        let marker = format!("<!-- pitboss rules {id} -->");
+        let range = block(&doc, &marker).unwrap_or_else(|| panic!("docs/rules.md lacks a `{marker}` … `{END}` block"));
+        let section = doc[..range.start].rfind("\n## ").map_or("", |at| doc[at + 1..].lines().next().unwrap_or(""));
+        assert!(section.contains(&format!("`{id}`")), "the `{id}` block of docs/rules.md sits under `{section}`");
+        // Exactly the lines of `pitboss rules ID`.
+        let lines: String =
+            Rules::for_variant(variant).unwrap().describe().iter().map(|line| format!("- {line}\n")).collect();
+        let want = format!("\n{lines}");
+        if doc[range.clone()] != want {
+            stale.push(id);
+            doc.replace_range(range, &want);
+        }
+    }
+    if std::env::var_os("PITBOSS_BLESS").is_some_and(|v| v == "1") {
+        if !stale.is_empty() {
+            std::fs::write(&path, &doc).unwrap();
+        }
+        return;
+    }
+    assert!(
+        stale.is_empty(),
+        "docs/rules.md no longer shows what `pitboss rules` prints for {}: update the section's text, then \
+         rewrite the blocks with `PITBOSS_BLESS=1 cargo test -p pitboss-tests -- docs`",
+        stale.join(", ")
+    );
+}
+
+/// The request of the worked example in `sdk/ABI.md`, as the engine
+/// writes it: `ACT` in round 1 at a `north-american` table, the hand 10, 6
+/// against a dealer 9, a bet of 10 out of 1,000 chips. Only the bytes the
+/// request defines: the header, the hand's cards and the events.
+fn worked_request() -> (Vec<u8>, Range<usize>) {
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let keep = requests.clone();
+    let bot = FnPlayer(move |r: &Request<'_>| match r.header.kind {
+        Decision::Bet => 10,
+        Decision::Act => {
+            let mut buf = vec![0; abi::BUFFER_LEN];
+            r.encode_part(0, &mut buf);
+            buf.truncate(abi::offset::EVENTS + 4 * r.events.len());
+            keep.lock().unwrap().push((buf, r.hand.len()));
+            Action::Stand as i64
+        }
+        _ => 0,
+    });
+    // The box's first card, the dealer's up card, the box's second card,
+    // the hole card.
+    play_stacked(Rules::north_american(), "T 9 6 8", vec![boxed(bot)], 1);
+    let mut requests = requests.lock().unwrap();
+    assert_eq!(requests.len(), 1, "one ACT request");
+    let (bytes, cards) = requests.pop().unwrap();
+    (bytes, abi::offset::HAND + cards..abi::offset::EVENTS)
+}
+
+/// The bytes a dump lists, by offset. Each line is `OFFSET  HEX BYTES
+/// note`, the three separated by at least two spaces; a line whose second
+/// field is not hex bytes lists none.
+fn dump_bytes(dump: &str) -> Vec<(usize, u8)> {
+    let mut bytes = Vec::new();
+    for line in dump.lines() {
+        let Some((offset, rest)) = line.trim().split_once("  ") else { continue };
+        let Ok(offset) = offset.parse::<usize>() else { continue };
+        let field = rest.trim_start().split("  ").next().unwrap_or("");
+        let hex: Option<Vec<u8>> =
+            field.split(' ').map(|t| if t.len() == 2 { u8::from_str_radix(t, 16).ok() } else { None }).collect();
+        for (i, byte) in hex.into_iter().flatten().enumerate() {
+            bytes.push((offset + i, byte));
+        }
+    }
+    bytes
+}
+
+#[test]
+fn abi_worked_example_is_what_the_engine_writes() {
+    let abi_md = read(&repo().join("sdk/ABI.md"));
+    let marker = "<!-- worked request -->";
+    let range = block(&abi_md, marker).unwrap_or_else(|| panic!("sdk/ABI.md lacks a `{marker}` … `{END}` block"));
+    let listed = dump_bytes(&abi_md[range]);
+    let (actual, unused) = worked_request();
+    let hex: Vec<String> = actual
+        .chunks(8)
+        .enumerate()
+        .map(|(i, row)| {
+            format!("{:4}  {}", 8 * i, row.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" "))
+        })
+        .collect();
+    let hex = hex.join("\n");
+    let offsets: Vec<usize> = listed.iter().map(|&(at, _)| at).collect();
+    let defined: Vec<usize> = (0..actual.len()).filter(|at| !unused.contains(at)).collect();
+    assert_eq!(
+        offsets, defined,
+        "sdk/ABI.md's dump should list every defined byte once, in order; the request:\n{hex}"
+    );
+    for (at, byte) in listed {
+        assert_eq!(byte, actual[at], "sdk/ABI.md's dump, byte {at}; the request:\n{hex}");
+    }
+}
+
+/// The repository's files, relative to its root: tracked, or new and not
+/// ignored (what a commit would hand a fresh clone). `None` outside a git
+/// checkout.
+fn repository_files() -> Option<Vec<String>> {
+    let out = Command::new("git")
+        .args(["ls-files", "--cached", "--others", "--exclude-standard"])
+        .current_dir(repo())
+        .output()
+        .ok()?;
+    let listed = String::from_utf8(out.stdout).expect("UTF-8 paths");
+    // A file deleted but not yet committed is listed too: keep what exists.
+    out.status.success().then(|| listed.lines().filter(|f| repo().join(f).exists()).map(String::from).collect())
+}
+
+/// The repository's Markdown files; outside a git checkout (a source
+/// archive), every one outside build output and hidden folders.
+fn markdown_files(files: Option<&[String]>) -> Vec<PathBuf> {
+    if let Some(files) = files {
+        return files.iter().filter(|f| f.ends_with(".md")).map(|f| repo().join(f)).collect();
+    }
+    let mut found = Vec::new();
+    let mut folders = vec![repo()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type().unwrap().is_dir() {
+                if !name.starts_with('.') && name != "target" {
+                    folders.push(path);
+                }
+            } else if name.ends_with(".md") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// A run of backticks at the start of `s`: its length.
+fn backticks(s: &str) -> usize {
+    s.len() - s.trim_start_matches('`').len()
+}
+
+/// The prose of a Markdown text: fenced code blocks and code spans removed.
+fn prose(markdown: &str) -> String {
+    let mut text = String::new();
+    let mut fence: Option<&str> = None;
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        match fence {
+            Some(f) if trimmed.starts_with(f) => fence = None,
+            Some(_) => {}
+            None if trimmed.starts_with("```") => fence = Some("```"),
+            None if trimmed.starts_with("~~~") => fence = Some("~~~"),
+            None => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    // A code span runs from a run of backticks to the next run of the same
+    // length, across lines too.
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find('`') {
+        out.push_str(&rest[..at]);
+        let run = backticks(&rest[at..]);
+        let after = &rest[at + run..];
+        let mut close = None;
+        let mut i = 0;
+        while let Some(next) = after[i..].find('`') {
+            let len = backticks(&after[i + next..]);
+            if len == run {
+                close = Some(i + next);
+                break;
+            }
+            i += next + len;
+        }
+        match close {
+            Some(end) => rest = &after[end + run..],
+            None => {
+                out.push_str(&rest[at..at + run]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The targets of a Markdown text's links and images, `[text](target)`,
+/// `![alt](target)` and `[label]: target`, outside code.
+fn link_targets(markdown: &str) -> Vec<String> {
+    let text = prose(markdown);
+    let mut targets = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("](") {
+        let after = &rest[at + 2..];
+        let end = after.find(')').unwrap_or(after.len());
+        targets.push(after[..end].split_whitespace().next().unwrap_or("").to_string());
+        rest = &after[end..];
+    }
+    for line in text.lines() {
+        let line = line.trim_start();
+        if let Some(label_end) = line.strip_prefix('[').and_then(|l| l.find("]:")) {
+            targets.push(line[label_end + 3..].split_whitespace().next().unwrap_or("").to_string());
+        }
+    }
+    targets.into_iter().map(|t| t.trim_start_matches('<').trim_end_matches('>').to_string()).collect()
+}
+
+#[test]
+fn markdown_links_resolve_inside_the_repository() {
+    let root = repo().canonicalize().unwrap();
+    let files = repository_files();
+    let markdown = markdown_files(files.as_deref());
+    assert!(markdown.iter().any(|f| f.ends_with("docs/rules.md")), "found the Markdown files: {markdown:?}");
+    // A clone has a path when it is one of the files or a folder of them.
+    let in_clone = |path: &Path| {
+        let Ok(relative) = path.strip_prefix(&root) else { return false };
+        match &files {
+            Some(files) => files.iter().any(|f| Path::new(f).starts_with(relative)),
+            None => true,
+        }
+    };
+    let mut broken = Vec::new();
+    for file in &markdown {
+        let text = read(file);
+        let name = file.strip_prefix(repo()).unwrap_or(file).display().to_string();
+        for outside in ["../shared", "RULES.md"] {
+            if text.contains(outside) {
+                broken.push(format!("{name}: mentions `{outside}`, which a clone of the repository lacks"));
+            }
+        }
+        for target in link_targets(&text) {
+            let path = target.split(['#', '?']).next().unwrap_or("");
+            let external = ["http://", "https://", "mailto:"].iter().any(|scheme| target.starts_with(scheme));
+            if external || path.is_empty() {
+                continue;
+            }
+            let path = path.replace("%20", " ");
+            let resolved = match path.strip_prefix('/') {
+                Some(from_root) => root.join(from_root),
+                None => file.parent().unwrap().join(&path),
+            };
+            match resolved.canonicalize() {
+                Ok(found) if in_clone(&found) => {}
+                Ok(found) => broken.push(format!("{name}: `{target}` is not in the repository ({})", found.display())),
+                Err(_) => broken.push(format!("{name}: `{target}` does not exist")),
+            }
+        }
+    }
+    assert!(broken.is_empty(), "Markdown links that a fresh clone cannot follow:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn link_targets_skip_code_and_find_every_form() {
+    let text = "See [the rules](docs/rules.md#north) and ![a shot](a.png \"title\").\n\
+                `[not](a-link.md)` nor ``a `[tick](x.md)` span``\n\
+                ```toml\n[rules]\nx = [1](y)\n```\n\
+                [label]: ../sdk/ABI.md\n[split\ntext](split.md)\n";
+    assert_eq!(link_targets(text), ["docs/rules.md#north", "a.png", "split.md", "../sdk/ABI.md"]);
+}
