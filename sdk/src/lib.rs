@@ -23,13 +23,26 @@
 //! # fn main() {}
 //! ```
 //!
-//! The crate is `#![no_std]` and allocation-free: a bot built for
-//! `wasm32-unknown-unknown` needs no runtime.
+//! The crate is `#![no_std]` and needs no runtime on
+//! `wasm32-unknown-unknown`. Its one feature, `alloc` (on in the template
+//! that `pitboss new` copies), re-exports the `alloc` crate (`Vec`,
+//! `String`, `Box`, `BTreeMap`, `vec!`, `format!`) and, on wasm32, installs
+//! a small allocator of its own as the bot's global allocator (`heap.rs`).
+//! It has no dependencies, so a scaffolded bot builds offline.
 
 #![no_std]
 
+/// The standard `alloc` crate: `alloc::vec::Vec`, `alloc::string::String`,
+/// `alloc::boxed::Box`, `alloc::collections::{BTreeMap, BTreeSet, VecDeque}`,
+/// `alloc::vec!` and `alloc::format!`. On wasm32 this SDK's allocator is
+/// behind them; natively, the system's.
+#[cfg(feature = "alloc")]
+pub extern crate alloc;
+
 pub mod abi;
 pub mod card;
+#[cfg(any(test, all(feature = "alloc", target_arch = "wasm32")))]
+mod heap;
 mod strategy;
 
 pub use abi::{Action, ActionSet, Decision, Event, SideBet, Variant, View, event_kind};

@@ -1,13 +1,18 @@
-//! Writing bots: `pitboss new` scaffolds a crate that builds and passes
-//! `pitboss check`; the C, WAT and Zig bots of the guide (`sdk/README.md`)
-//! build and play. A missing compiler skips loudly, never silently.
+//! Writing bots: `pitboss new` scaffolds a bot in every language it
+//! offers, and each builds with its script, passes `pitboss check` and plays
+//! its practice league — scaffolded by a copy of the `pitboss` binary in a
+//! folder of its own, as a student would get it, so nothing leans on this
+//! checkout. The C, WAT, Zig and AssemblyScript bots of the guide
+//! (`sdk/README.md`) build and play. A missing compiler skips loudly, never
+//! silently.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
+use pitboss_cli::new::Lang;
 use pitboss_engine::{Player, Rules, Shoe, Table};
-use pitboss_tests::boxed;
-
+use pitboss_tests::{boxed, pitboss_bin};
 fn examples() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples"))
 }
@@ -37,23 +42,212 @@ fn skip(what: &str, why: &str) {
     eprintln!("\n!!! SKIPPED: {what}: {why}. `bash scripts/setup` installs it.\n");
 }
 
+/// A copy of the `pitboss` binary alone in a folder of its own: what
+/// `cargo install` or a teacher hands a student.
+fn installed_pitboss() -> PathBuf {
+    static COPY: OnceLock<PathBuf> = OnceLock::new();
+    COPY.get_or_init(|| {
+        let copy = scratch("bin").join("pitboss");
+        std::fs::copy(pitboss_bin(), &copy).unwrap();
+        copy
+    })
+    .clone()
+}
+
+/// One target folder for every scaffold build, in this run and the next,
+/// so the SDK is compiled once rather than per test.
+fn shared_target() -> PathBuf {
+    std::env::temp_dir().join("pitboss-authoring-target")
+}
+
+/// Runs `command`, failing the test with its output unless it succeeds;
+/// returns what it printed.
+fn succeeds(command: &mut Command, what: &str) -> String {
+    let out = command.env("CARGO_TARGET_DIR", shared_target()).env("PITBOSS_CACHE_DIR", "off").output();
+    let out = out.unwrap_or_else(|e| panic!("{what}: cannot run: {e}"));
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{what} failed ({}):\n{stdout}\n{stderr}", out.status);
+    stdout.into_owned()
+}
+
+/// Scaffolds the bot `name` in `lang` with the installed copy; returns its
+/// folder.
+fn new_bot(name: &str, lang: Lang) -> PathBuf {
+    let parent = scratch(&format!("new-{}", lang.id()));
+    let printed = succeeds(
+        Command::new(installed_pitboss()).args(["new", name, "--lang", lang.id(), "--dir"]).arg(&parent),
+        "pitboss new",
+    );
+    let file = pitboss_cli::new::bot_file(name, lang);
+    for step in [format!("check {file}"), "run league.toml".into()] {
+        assert!(printed.contains(&step), "`pitboss new` does not say `{step}`:\n{printed}");
+    }
+    let dir = parent.join(name);
+    assert_eq!(dir.join("build.sh").exists(), lang != Lang::Wat);
+    dir
+}
+
+/// Builds the bot at `dir` with its script, checks it with the installed
+/// copy, and plays its practice league.
+fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
+    if dir.join("build.sh").exists() {
+        succeeds(Command::new("./build.sh").current_dir(dir), &format!("{name}/build.sh"));
+    }
+    let file = pitboss_cli::new::bot_file(name, lang);
+    let checked = succeeds(Command::new(installed_pitboss()).args(["check", &file]).current_dir(dir), "pitboss check");
+    assert!(checked.contains(&format!("{file}: OK")), "{checked}");
+    let league = succeeds(Command::new(installed_pitboss()).args(["run", "league.toml"]).current_dir(dir), "league");
+    assert!(league.contains(name) && league.contains("basic strategy"), "{league}");
+}
+
+/// A Rust bot that keeps a `Vec`, a `BTreeMap`, a `String` and a `vec!`.
+const REMEMBERING_BOT: &str = r#"//! Remembers every total it played, and counts them by the dealer's card.
+#![cfg_attr(target_arch = "wasm32", no_std)]
+use pitboss_sdk::alloc::collections::BTreeMap;
+use pitboss_sdk::alloc::string::String;
+use pitboss_sdk::alloc::vec::Vec;
+use pitboss_sdk::alloc::{format, vec};
+use pitboss_sdk::{Action, Strategy, View};
+
+#[derive(Default)]
+pub struct Remembering {
+    totals: Vec<u8>,
+    seen: BTreeMap<(u8, u8), u32>,
+    last: String,
+}
+
+impl Strategy for Remembering {
+    fn act(&mut self, view: &View<'_>) -> Action {
+        let best = view.total().best();
+        let up = view.dealer_up().map_or(0, |c| c.rank());
+        self.totals.push(best);
+        *self.seen.entry((best, up)).or_default() += 1;
+        self.last = format!("{best} against {up}");
+        let limits = vec![17u8; 2];
+        if best < limits[0] && view.legal().contains(Action::Hit) { Action::Hit } else { Action::Stand }
+    }
+}
+
+pitboss_sdk::export_bot!(Remembering, Remembering::default());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_sdk::abi::{BUFFER_LEN, sample};
+    use pitboss_sdk::{ActionSet, Card, Decision};
+
+    #[test]
+    fn remembers_what_it_played() {
+        let hand = [Card::new(10).unwrap(), Card::new(2).unwrap()];
+        let mut buf = [0u8; BUFFER_LEN];
+        let mut bot = Remembering::default();
+        let legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+        assert_eq!(bot.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), legal)), Action::Hit);
+        assert_eq!((bot.totals.len(), bot.last.as_str()), (1, "12 against 9"));
+    }
+}
+"#;
+
 #[test]
-fn pitboss_new_scaffolds_a_bot_that_builds_and_passes_check() {
-    let dir = scratch("new");
-    let created = pitboss_cli::new::scaffold("my-bot", &dir).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "--release", "--quiet"])
-        .current_dir(&created)
-        .env_remove("CARGO_TARGET_DIR")
-        .status()
-        .unwrap();
-    assert!(status.success(), "the scaffolded crate builds");
-    check_and_play(&pitboss_cli::new::wasm_of(&created, "my-bot"));
-    let again = pitboss_cli::new::scaffold("my-bot", &dir).unwrap_err().to_string();
+fn a_rust_bot_from_a_copied_pitboss_tests_natively_builds_and_passes_check() {
+    let dir = new_bot("my-bot", Lang::Rust);
+    // Nothing written points into this checkout: the SDK is beside the bot.
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().canonicalize().unwrap();
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains(r#"path = "pitboss-sdk""#), "{manifest}");
+    for entry in walk(&dir) {
+        let text = String::from_utf8_lossy(&std::fs::read(&entry).unwrap()).into_owned();
+        assert!(!text.contains(&*checkout.to_string_lossy()), "{} points into the checkout", entry.display());
+        assert!(!text.contains("path = \"/"), "{} has an absolute path", entry.display());
+    }
+    let tested = succeeds(Command::new(cargo()).args(["test", "--quiet"]).current_dir(&dir), "cargo test");
+    assert!(tested.contains("1 passed"), "{tested}");
+    build_check_and_league(&dir, "my-bot", Lang::Rust);
+
+    // The same crate with Vec, BTreeMap, String and vec!: allocation works
+    // natively and in the sandbox.
+    std::fs::write(dir.join("src/lib.rs"), REMEMBERING_BOT).unwrap();
+    let tested = succeeds(Command::new(cargo()).args(["test", "--quiet"]).current_dir(&dir), "cargo test (Vec)");
+    assert!(tested.contains("1 passed"), "{tested}");
+    build_check_and_league(&dir, "my-bot", Lang::Rust);
+}
+
+#[test]
+fn pitboss_new_refuses_an_existing_folder_and_a_bad_name() {
+    let dir = scratch("refuse");
+    pitboss_cli::new::scaffold("my-bot", &dir, Lang::Wat).unwrap();
+    let again = pitboss_cli::new::scaffold("my-bot", &dir, Lang::C).unwrap_err().to_string();
     assert!(again.contains("already exists"), "{again}");
-    let bad = pitboss_cli::new::scaffold("My Bot", &dir).unwrap_err().to_string();
-    assert!(bad.contains("no good crate name"), "{bad}");
+    let bad = pitboss_cli::new::scaffold("My Bot", &dir, Lang::Rust).unwrap_err().to_string();
+    assert!(bad.contains("no good bot name"), "{bad}");
+}
+
+#[test]
+fn a_wat_bot_from_pitboss_new_passes_check() {
+    let dir = new_bot("my-bot", Lang::Wat);
+    build_check_and_league(&dir, "my-bot", Lang::Wat);
+}
+
+#[test]
+fn a_c_bot_from_pitboss_new_builds_and_passes_check() {
+    if !has_clang() {
+        return skip("the scaffolded C bot", "clang or wasm-ld is not installed");
+    }
+    let dir = new_bot("my-bot", Lang::C);
+    build_check_and_league(&dir, "my-bot", Lang::C);
+}
+
+#[test]
+fn a_zig_bot_from_pitboss_new_builds_and_passes_check() {
+    if !has_zig() {
+        return skip("the scaffolded Zig bot", "`python3 -m ziglang` is not installed");
+    }
+    let dir = new_bot("my-bot", Lang::Zig);
+    build_check_and_league(&dir, "my-bot", Lang::Zig);
+}
+
+#[test]
+fn an_assemblyscript_bot_from_pitboss_new_builds_and_passes_check() {
+    if !has_node_20() {
+        return skip("the scaffolded AssemblyScript bot", "Node.js 20 or later with npm is not installed");
+    }
+    let dir = new_bot("my-bot", Lang::AssemblyScript);
+    build_check_and_league(&dir, "my-bot", Lang::AssemblyScript);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Whether `program ARGS` runs and succeeds.
+fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program).args(args).output().is_ok_and(|o| o.status.success())
+}
+
+fn has_clang() -> bool {
+    runs("clang", &["--version"]) && runs("wasm-ld", &["--version"])
+}
+
+/// Node.js 20 or later and npm: what AssemblyScript 0.28 asks for.
+fn has_node_20() -> bool {
+    let version =
+        Command::new("node").arg("--version").output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    let major = version.ok().and_then(|v| v.trim().trim_start_matches('v').split('.').next()?.parse::<u32>().ok());
+    major.is_some_and(|m| m >= 20) && runs("npm", &["--version"])
+}
+
+fn has_zig() -> bool {
+    runs("python3", &["-m", "ziglang", "version"])
 }
 
 #[test]
@@ -79,8 +273,7 @@ fn the_c_bot_of_the_guide_builds_with_clang_and_plays() {
 #[test]
 fn the_zig_bot_of_the_guide_builds_and_plays() {
     let out = scratch("zig").join("bot.wasm");
-    let has_zig = Command::new("python3").args(["-m", "ziglang", "version"]).output().is_ok_and(|o| o.status.success());
-    if !has_zig {
+    if !has_zig() {
         return skip("the Zig bot", "`python3 -m ziglang` is not installed");
     }
     let status = Command::new("python3")

@@ -5,9 +5,16 @@
 //! so you override only the decisions you care about. This one bets the
 //! table minimum and plays a simple rule: hit below 17, stand otherwise,
 //! double on 10 or 11 when it may.
+//!
+//! With the SDK's `alloc` feature (on in `Cargo.toml`) a bot may also keep
+//! `Vec`s, `String`s, `Box`es and `BTreeMap`s: import them from
+//! `pitboss_sdk::alloc`, e.g. `use pitboss_sdk::alloc::vec::Vec;`. There is
+//! no `HashMap` (it needs `std`); a `BTreeMap` serves, in a fixed order.
 
-// On wasm32 a bot runs with no operating system, so it is `no_std`; built
-// natively (for unit tests, or as a harness builtin) it may use std.
+// On wasm32 a bot runs with no operating system, so it is `no_std` (keep
+// this line: without it the wasm build fails with "duplicate lang item
+// `panic_impl`"); built natively (for `cargo test`, or as a harness
+// builtin) it may use std.
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
 use pitboss_sdk::{Action, Strategy, View};

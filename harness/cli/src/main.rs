@@ -154,13 +154,16 @@ enum Command {
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=50))]
         opening_rounds: u64,
     },
-    /// Scaffold a new bot crate (outside this repository) from the template.
+    /// Scaffold a new bot: its source, a build script, a README and a practice league.
     New {
-        /// The crate's name, e.g. mybot.
+        /// The bot's name, e.g. mybot (its folder, and its wasm file's stem).
         name: String,
-        /// Where to create it.
+        /// Where to create its folder.
         #[arg(long, default_value = ".")]
         dir: PathBuf,
+        /// The language to write it in.
+        #[arg(long, value_enum, default_value_t = pitboss_cli::new::Lang::Rust)]
+        lang: pitboss_cli::new::Lang,
     },
     /// Run a league file and print the standings.
     Run {
@@ -314,13 +317,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             }
         }
-        Command::New { name, dir } => {
-            let created = pitboss_cli::new::scaffold(&name, &dir)?;
-            let wasm = pitboss_cli::new::wasm_of(&created, &name);
-            let exe = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "pitboss".into());
-            out!("created {}", created.display());
-            out!("build it:  cd {} && cargo build --release", created.display());
-            out!("check it:  {exe} check {}", wasm.display());
+        Command::New { name, dir, lang } => {
+            let created = pitboss_cli::new::scaffold(&name, &dir, lang)?;
+            out!("created {}, a bot in {}; next:", created.display(), lang.title());
+            for step in pitboss_cli::new::next_steps(&created, &name, lang, &pitboss_cli::new::command_name()) {
+                out!("  {step}");
+            }
         }
         Command::Bench { rounds, basic, hilo, repeat } => {
             let sandbox = pitboss_cli::sandbox()?;

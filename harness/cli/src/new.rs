@@ -1,41 +1,272 @@
-//! `pitboss new NAME`: scaffolds a bot crate outside this repository,
-//! depending on this checkout's SDK, built for wasm32 by default.
+//! `pitboss new NAME [--lang LANG]`: scaffolds a bot in Rust, C, Zig,
+//! AssemblyScript or WAT, each with a build script, a five-line README and
+//! a practice league.
+//!
+//! Everything it writes is compiled into this binary: the template bots,
+//! the ABI, and for Rust the SDK's own source, written beside the bot as a
+//! path dependency (`pitboss-sdk/`). So an installed `pitboss`, or a copy
+//! handed to a student, scaffolds bots that build offline and never point
+//! into the checkout it was built from.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// The template bot every new crate starts from.
-const TEMPLATE: &str = include_str!("../../../bots/template/src/lib.rs");
-
-/// This checkout's SDK, as the scaffolded crate's path dependency.
-fn sdk_path() -> Result<PathBuf> {
-    let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sdk");
-    sdk.canonicalize().with_context(|| format!("the SDK is not at {} any more", sdk.display()))
+/// A language `pitboss new` scaffolds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// Rust with the Pitboss SDK (`cargo test` natively, `./build.sh` for wasm).
+    Rust,
+    /// C, built with clang and wasm-ld.
+    C,
+    /// Zig (`zig`, or `python3 -m ziglang` from PyPI).
+    Zig,
+    /// AssemblyScript, installed into the bot's folder by npm.
+    #[value(name = "assemblyscript", alias = "as")]
+    AssemblyScript,
+    /// Hand-written WebAssembly text: no build step.
+    Wat,
 }
 
-/// Creates the crate `name` inside `parent`; returns its folder.
-pub fn scaffold(name: &str, parent: &Path) -> Result<PathBuf> {
+impl Lang {
+    /// Every language, in the order the guide presents them.
+    pub const ALL: [Lang; 5] = [Lang::Rust, Lang::C, Lang::Zig, Lang::AssemblyScript, Lang::Wat];
+
+    /// The name `--lang` takes.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::C => "c",
+            Lang::Zig => "zig",
+            Lang::AssemblyScript => "assemblyscript",
+            Lang::Wat => "wat",
+        }
+    }
+
+    /// The language's name in prose.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Lang::Rust => "Rust",
+            Lang::C => "C",
+            Lang::Zig => "Zig",
+            Lang::AssemblyScript => "AssemblyScript",
+            Lang::Wat => "WAT",
+        }
+    }
+}
+
+/// The template every Rust bot starts from.
+const RUST_TEMPLATE: &str = include_str!("../../../bots/template/src/lib.rs");
+
+/// The same bot in the other languages: the guide's tested examples.
+const C_BOT: &str = include_str!("../../../sdk/examples/c/bot.c");
+const ZIG_BOT: &str = include_str!("../../../sdk/examples/zig/bot.zig");
+const AS_BOT: &str = include_str!("../../../sdk/examples/assemblyscript/bot.ts");
+const WAT_BOT: &str = include_str!("../../../sdk/examples/wat/bot.wat");
+
+/// The AssemblyScript compiler every scaffold pins, so a bot builds the
+/// same next year.
+pub const ASSEMBLYSCRIPT_VERSION: &str = "0.28.20";
+
+/// The byte-level contract, written into every scaffold.
+const ABI: &str = include_str!("../../../sdk/ABI.md");
+
+/// The SDK's manifest, whose `[features]` the written SDK keeps.
+const SDK_MANIFEST: &str = include_str!("../../../sdk/Cargo.toml");
+
+/// The SDK's source files, written into a Rust bot as `pitboss-sdk/src/`.
+/// A unit test checks this lists every file in `sdk/src`.
+const SDK_SOURCES: [(&str, &str); 5] = [
+    ("lib.rs", include_str!("../../../sdk/src/lib.rs")),
+    ("abi.rs", include_str!("../../../sdk/src/abi.rs")),
+    ("card.rs", include_str!("../../../sdk/src/card.rs")),
+    ("heap.rs", include_str!("../../../sdk/src/heap.rs")),
+    ("strategy.rs", include_str!("../../../sdk/src/strategy.rs")),
+];
+
+/// One file of a scaffold: its path in the bot's folder, its text, and
+/// whether it is a script to run.
+struct File {
+    path: String,
+    text: String,
+    executable: bool,
+}
+
+impl File {
+    fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
+        File { path: path.into(), text: text.into(), executable: false }
+    }
+
+    fn script(path: &str, text: String) -> Self {
+        File { path: path.into(), text, executable: true }
+    }
+}
+
+/// Creates the bot `name` in language `lang` inside `parent`; returns its
+/// folder.
+pub fn scaffold(name: &str, parent: &Path, lang: Lang) -> Result<PathBuf> {
     let valid = !name.is_empty()
         && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
         && name.starts_with(|c: char| c.is_ascii_lowercase());
     if !valid {
-        bail!("`{name}` is no good crate name: use lower-case letters, digits, - and _, starting with a letter");
+        bail!("`{name}` is no good bot name: use lower-case letters, digits, - and _, starting with a letter");
     }
     let dir = parent.join(name);
     if dir.exists() {
         bail!("{} already exists", dir.display());
     }
-    let sdk = sdk_path()?;
-    let lib = name.replace('-', "_");
-    // `create_dir`, not `_all`: the crate's folder must be new, and so is
-    // every file in it (created exclusively, never through a symlink).
+    // `create_dir`, not `_all`, for the bot's folder: it must be new, and
+    // so is every file in it (created exclusively, never through a symlink).
     std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
     std::fs::create_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    for sub in ["src", ".cargo"] {
-        std::fs::create_dir(dir.join(sub)).with_context(|| format!("cannot create {}", dir.join(sub).display()))?;
+    for file in files(name, lang) {
+        let path = dir.join(&file.path);
+        if let Some(sub) = Path::new(&file.path).parent().filter(|p| !p.as_os_str().is_empty()) {
+            let sub = dir.join(sub);
+            if !sub.exists() {
+                std::fs::create_dir_all(&sub).with_context(|| format!("cannot create {}", sub.display()))?;
+            }
+        }
+        create_new(&path, &file.text, file.executable)?;
     }
+    Ok(dir)
+}
+
+/// What the bot's build script makes, or for WAT the source itself: the
+/// file to check and put in a league, relative to the bot's folder.
+pub fn bot_file(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Wat => source_file(name, lang),
+        _ => format!("{name}.wasm"),
+    }
+}
+
+/// The file holding the strategy, relative to the bot's folder.
+fn source_file(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Rust => "src/lib.rs".into(),
+        Lang::C => format!("{name}.c"),
+        Lang::Zig => format!("{name}.zig"),
+        Lang::AssemblyScript => format!("{name}.ts"),
+        Lang::Wat => format!("{name}.wat"),
+    }
+}
+
+/// The commands that take a new bot at `dir` to a league, one per line
+/// with a comment, `pitboss` standing for how to call this program.
+pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<String> {
+    let file = bot_file(name, lang);
+    let mut steps = vec![(format!("cd {}", dir.display()), String::new())];
+    let build = match lang {
+        Lang::Rust => {
+            steps.push(("cargo test".into(), "the strategy's unit tests, natively".into()));
+            Some(format!("builds {file} (cargo, wasm32-unknown-unknown)"))
+        }
+        Lang::C => Some(format!("builds {file} (clang, wasm-ld)")),
+        Lang::Zig => Some(format!("builds {file} (zig)")),
+        Lang::AssemblyScript => Some(format!("builds {file} (npm installs AssemblyScript the first time)")),
+        Lang::Wat => None,
+    };
+    if let Some(comment) = build {
+        steps.push(("./build.sh".into(), comment));
+    }
+    steps.push((format!("{pitboss} check {file}"), "validates it and shows its fuel".into()));
+    steps.push((format!("{pitboss} run league.toml"), "plays it against two built-in bots".into()));
+    let width = steps.iter().map(|(command, _)| command.len()).max().unwrap_or(0);
+    steps
+        .into_iter()
+        .map(|(command, comment)| if comment.is_empty() { command } else { format!("{command:width$}  # {comment}") })
+        .collect()
+}
+
+/// How to call this program in the next steps: `pitboss` when that name
+/// on `PATH` is this very binary, else its full path.
+pub fn command_name() -> String {
+    let Ok(exe) = std::env::current_exe().and_then(|p| p.canonicalize()) else { return "pitboss".into() };
+    let on_path = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|p| p.join("pitboss").canonicalize().is_ok_and(|found| found == exe))
+    });
+    if on_path { "pitboss".into() } else { exe.display().to_string() }
+}
+
+/// Every file of a new bot.
+fn files(name: &str, lang: Lang) -> Vec<File> {
+    let mut files = vec![
+        File::new("README.md", readme(name, lang)),
+        File::new("league.toml", league(name, lang)),
+        File::new("ABI.md", ABI),
+    ];
+    let built = bot_file(name, lang);
+    if let Some(commands) = build_commands(name, lang) {
+        files.push(File::script("build.sh", script(&built, &commands)));
+    }
+    let ignored = match lang {
+        Lang::Rust => format!("/target\n/{built}\n"),
+        Lang::Zig => format!("/{built}\n/{built}.o\n/.zig-cache/\n"),
+        Lang::AssemblyScript => format!("/{built}\n/node_modules/\n"),
+        Lang::C => format!("/{built}\n"),
+        Lang::Wat => String::new(), // the source is the bot
+    };
+    if !ignored.is_empty() {
+        files.push(File::new(".gitignore", ignored));
+    }
+    let example = match lang {
+        Lang::Rust => {
+            files.extend(rust_files(name));
+            return files;
+        }
+        Lang::C => C_BOT,
+        Lang::Zig => ZIG_BOT,
+        Lang::AssemblyScript => {
+            files.push(File::new("package.json", package_json(name)));
+            AS_BOT
+        }
+        Lang::Wat => WAT_BOT,
+    };
+    // The examples call themselves `bot.*` and their contract `sdk/ABI.md`.
+    let mut text = example.replace("sdk/ABI.md", "ABI.md");
+    for ext in ["c", "zig", "ts", "wat", "wasm"] {
+        text = text.replace(&format!("bot.{ext}"), &format!("{name}.{ext}"));
+    }
+    files.push(File::new(source_file(name, lang), text));
+    files
+}
+
+/// What `build.sh` runs to make the bot's wasm file; `None` for WAT,
+/// which Pitboss reads as it is.
+fn build_commands(name: &str, lang: Lang) -> Option<String> {
+    let built = bot_file(name, lang);
+    Some(match lang {
+        Lang::Rust => format!(
+            "# Bots run as WebAssembly; `cargo test` stays native. Add the target once.\n\
+             if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then\n\
+             \x20   rustup target add wasm32-unknown-unknown\n\
+             fi\n\
+             cargo build --release --target wasm32-unknown-unknown\n\
+             cp \"${{CARGO_TARGET_DIR:-target}}/wasm32-unknown-unknown/release/{lib}.wasm\" {built}\n",
+            lib = name.replace('-', "_")
+        ),
+        Lang::C => format!("clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o {built} {name}.c\n"),
+        Lang::Zig => format!(
+            "# Zig from PyPI (`pip install ziglang`) where no `zig` is installed.\n\
+             if command -v zig >/dev/null; then zig=zig; else zig=\"python3 -m ziglang\"; fi\n\
+             $zig build-exe {name}.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall -femit-bin={built}\n"
+        ),
+        Lang::AssemblyScript => format!(
+            "# The compiler comes from npm into node_modules/ on the first build.\n\
+             [ -x node_modules/.bin/asc ] || npm install --prefer-offline --no-audit --no-fund\n\
+             # The stub runtime and no `abort` import keep the module plain.\n\
+             node_modules/.bin/asc {name}.ts -o {built} -O3 --runtime stub --use abort=\n"
+        ),
+        Lang::Wat => return None,
+    })
+}
+
+/// A Rust bot's own files: its manifest, the template as `src/lib.rs`, and
+/// the SDK beside it.
+fn rust_files(name: &str) -> Vec<File> {
+    let lib = name.replace('-', "_");
     let manifest = format!(
         r#"[package]
 name = "{name}"
@@ -47,39 +278,209 @@ name = "{lib}"
 crate-type = ["cdylib", "rlib"]
 
 [dependencies]
-pitboss-sdk = {{ path = "{sdk}" }}
-
-[profile.release]
-opt-level = "s"
+# The SDK, written beside this bot by `pitboss new` (it needs no network).
+# `alloc`: Vec, String, Box and BTreeMap in the bot.
+pitboss-sdk = {{ path = "pitboss-sdk", features = ["alloc"] }}
 
 # Not part of any enclosing workspace.
 [workspace]
-"#,
-        sdk = sdk.display()
+"#
     );
-    create_new(&dir.join("Cargo.toml"), &manifest)?;
-    create_new(
-        &dir.join(".cargo/config.toml"),
-        "# Bots are WebAssembly: build for wasm32 unless told otherwise.\n[build]\ntarget = \"wasm32-unknown-unknown\"\n",
-    )?;
-    let source =
-        TEMPLATE.replacen("`template`: the smallest complete Pitboss bot", &format!("`{name}`: a Pitboss bot"), 1);
-    create_new(&dir.join("src/lib.rs"), &source)?;
-    create_new(&dir.join(".gitignore"), "/target\n")?;
-    Ok(dir)
+    // The template's first lines say what the template is; a new bot says
+    // what it is instead.
+    let body = RUST_TEMPLATE.split_once("\n//!\n").map_or(RUST_TEMPLATE, |(_, rest)| rest);
+    let source = format!("//! `{name}`: a Pitboss bot, made by `pitboss new` from the template.\n//!\n{body}")
+        .replace("`sdk/ABI.md`", "`ABI.md`");
+    let mut files = vec![
+        File::new("Cargo.toml", manifest),
+        File::new("src/lib.rs", source),
+        File::new("pitboss-sdk/Cargo.toml", sdk_manifest()),
+    ];
+    files.extend(SDK_SOURCES.iter().map(|(file, text)| File::new(format!("pitboss-sdk/src/{file}"), *text)));
+    files
+}
+
+/// The written SDK's manifest: this Pitboss's version, the SDK's features.
+fn sdk_manifest() -> String {
+    let features = SDK_MANIFEST.split_once("\n[features]\n").map_or("", |(_, rest)| {
+        rest.find("\n[").map_or(rest, |end| &rest[..end + 1]) // up to the next section
+    });
+    format!(
+        r#"# The Pitboss SDK, written here by `pitboss new` {version} so that this bot
+# builds offline, with no Pitboss checkout. Leave it as it is: a newer
+# `pitboss new` writes a newer copy.
+[package]
+name = "pitboss-sdk"
+version = "{version}"
+edition = "2024"
+license = "MIT OR Apache-2.0"
+description = "Write Pitboss blackjack bots: one trait, one macro, ABI version 1."
+
+[features]
+{features}"#,
+        version = env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// A build script: stops at the first failure, runs from the bot's folder,
+/// and ends by naming what it built.
+fn script(built: &str, body: &str) -> String {
+    format!(
+        "#!/bin/sh\n\
+         # Builds {built}, the bot Pitboss runs.\n\
+         set -eu\n\
+         cd \"$(dirname \"$0\")\"\n\
+         {body}\
+         echo \"built $(pwd)/{built}\"\n"
+    )
+}
+
+/// The bot's five-line README.
+fn readme(name: &str, lang: Lang) -> String {
+    let file = bot_file(name, lang);
+    let source = source_file(name, lang);
+    let build = match lang {
+        Lang::Rust => format!("`cargo test` runs its tests natively and `./build.sh` builds `{file}`."),
+        Lang::C => format!("`./build.sh` builds `{file}` with clang and wasm-ld (Debian: `apt install clang lld`)."),
+        Lang::Zig => {
+            format!("`./build.sh` builds `{file}` with `zig`, or `python3 -m ziglang` (`pip install ziglang`).")
+        }
+        Lang::AssemblyScript => {
+            format!(
+                "`./build.sh` builds `{file}`; its first run installs AssemblyScript {ASSEMBLYSCRIPT_VERSION} with npm."
+            )
+        }
+        Lang::Wat => "there is no build step: Pitboss reads WebAssembly text as it is.".to_string(),
+    };
+    let contract = match lang {
+        Lang::Rust => "`pitboss-sdk/` is the SDK, written by `pitboss new` (it builds offline); `ABI.md` the contract.",
+        _ => "`ABI.md` is the contract the bot implements, byte by byte.",
+    };
+    format!(
+        "# {name}: a Pitboss bot in {}\n\n\
+         The strategy is `{source}`; {build}\n\
+         {contract}\n\
+         `pitboss check {file}` validates it; `pitboss run league.toml` plays it against two built-in bots.\n",
+        lang.title()
+    )
+}
+
+/// A practice league: the new bot and two of Pitboss's own, built in, each
+/// alone against the dealer on the same cards.
+fn league(name: &str, lang: Lang) -> String {
+    format!(
+        r#"# A practice league: {name} against two bots built into Pitboss, each
+# alone against the dealer on the same cards. `pitboss run league.toml`.
+name = "{name} practice"
+variant = "north-american"
+rounds = 100000
+seed = 1
+bankroll = 100000
+format = "solo"
+
+[[bot]]
+name = "{name}"
+path = "{file}"
+
+[[bot]]
+name = "basic strategy"
+builtin = "basic"
+
+[[bot]]
+name = "template"
+builtin = "template"
+"#,
+        file = bot_file(name, lang)
+    )
+}
+
+/// The AssemblyScript bot's npm manifest: the compiler, pinned.
+fn package_json(name: &str) -> String {
+    format!(
+        "{{\n  \"name\": \"{name}\",\n  \"private\": true,\n  \"devDependencies\": {{\n    \"assemblyscript\": \"{ASSEMBLYSCRIPT_VERSION}\"\n  }}\n}}\n"
+    )
 }
 
 /// Writes a file that must not exist yet, checking every step.
-fn create_new(path: &Path, text: &str) -> Result<()> {
+fn create_new(path: &Path, text: &str, executable: bool) -> Result<()> {
     let write = || -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(if executable { 0o755 } else { 0o644 });
+        }
+        #[cfg(not(unix))]
+        let _ = executable;
+        let mut file = options.open(path)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()
     };
     write().with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Where `cargo build --release` puts the bot of the crate at `dir`.
-pub fn wasm_of(dir: &Path, name: &str) -> PathBuf {
-    dir.join("target/wasm32-unknown-unknown/release").join(format!("{}.wasm", name.replace('-', "_")))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_what_lang_takes() {
+        use clap::ValueEnum;
+        for lang in Lang::ALL {
+            assert_eq!(lang.to_possible_value().unwrap().get_name(), lang.id());
+            assert_eq!(Lang::from_str(lang.id(), false), Ok(lang));
+        }
+        assert_eq!(Lang::value_variants(), Lang::ALL);
+    }
+
+    #[test]
+    fn setup_caches_the_assemblyscript_the_scaffolds_pin() {
+        let setup = include_str!("../../../scripts/setup");
+        assert!(setup.contains(&format!("assemblyscript@{ASSEMBLYSCRIPT_VERSION}")));
+    }
+
+    #[test]
+    fn every_sdk_source_file_is_embedded() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../sdk/src");
+        let mut on_disk: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = SDK_SOURCES.iter().map(|(f, _)| f.to_string()).collect();
+        embedded.sort();
+        assert_eq!(embedded, on_disk, "list every sdk/src file in SDK_SOURCES");
+    }
+
+    #[test]
+    fn the_written_sdk_keeps_the_features_and_nothing_points_elsewhere() {
+        let manifest = sdk_manifest();
+        assert!(manifest.contains("\n[features]\n") && manifest.contains("\nalloc = []\n"), "{manifest}");
+        assert!(!manifest.contains("workspace"), "{manifest}");
+        for lang in Lang::ALL {
+            for file in files("my-bot", lang) {
+                assert!(!file.text.contains(env!("CARGO_MANIFEST_DIR")), "{} points into the checkout", file.path);
+                assert!(!file.text.contains("path = \"/"), "{} has an absolute path", file.path);
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_gets_a_readme_a_league_and_a_way_to_build() {
+        for lang in Lang::ALL {
+            let files = files("lucky7", lang);
+            let has = |path: &str| files.iter().any(|f| f.path == path);
+            assert!(has("README.md") && has("league.toml") && has("ABI.md"), "{lang:?}");
+            assert_eq!(has("build.sh"), lang != Lang::Wat, "{lang:?}");
+            let readme = &files.iter().find(|f| f.path == "README.md").unwrap().text;
+            assert_eq!(readme.lines().count(), 5, "{readme}");
+            // The examples' own names and paths were rewritten.
+            for file in files.iter().filter(|f| !f.path.starts_with("pitboss-sdk/") && f.path != "ABI.md") {
+                for stale in ["bot.wasm", "bot.c", "bot.zig", "bot.ts", "bot.wat", "sdk/ABI", "sdk/examples"] {
+                    assert!(!file.text.contains(stale), "{}: {stale} in {}", file.path, file.text);
+                }
+            }
+        }
+        let lib = files("my-bot", Lang::Rust).into_iter().find(|f| f.path == "src/lib.rs").unwrap().text;
+        assert!(lib.starts_with("//! `my-bot`: a Pitboss bot") && lib.contains("impl Strategy for"), "{lib}");
+    }
 }
