@@ -49,6 +49,27 @@ pub use abi::{Action, ActionSet, Decision, Event, SideBet, Variant, View, event_
 pub use card::{Card, Total, is_natural, is_pair};
 pub use strategy::{Strategy, dispatch};
 
+/// Sends `text` to the host's log (`pitboss.log`): `pitboss play
+/// --transcript`, `pitboss check`, replays and the report's hand viewer
+/// show it. The host keeps at most 1 KiB a decision and 64 KiB a table,
+/// and each call costs 100 fuel plus one per byte. Natively it does
+/// nothing.
+pub fn log(text: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        #[link(wasm_import_module = "pitboss")]
+        unsafe extern "C" {
+            #[link_name = "log"]
+            fn pitboss_log(ptr: *const u8, len: usize);
+        }
+        // SAFETY: the host reads `len` bytes at `ptr` from this module's
+        // memory, bounds-checked, and keeps nothing pointing into it.
+        unsafe { pitboss_log(text.as_ptr(), text.len()) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = text;
+}
+
 #[doc(hidden)]
 pub mod __private {
     //! Support for [`crate::export_bot!`]; not a public API.
@@ -76,6 +97,34 @@ pub mod __private {
         pub const fn new() -> Self {
             Slot { buf: UnsafeCell::new([0; crate::abi::BUFFER_LEN]), state: UnsafeCell::new(None) }
         }
+    }
+
+    /// Logs a panic as "panicked at FILE:LINE: MESSAGE" (at most 256
+    /// bytes, no allocation), so the host's fault record says why the bot
+    /// trapped.
+    pub fn log_panic(info: &core::panic::PanicInfo<'_>) {
+        use core::fmt::Write as _;
+        struct Line {
+            bytes: [u8; 256],
+            len: usize,
+        }
+        impl core::fmt::Write for Line {
+            fn write_str(&mut self, s: &str) -> core::fmt::Result {
+                let mut n = s.len().min(self.bytes.len() - self.len);
+                while !s.is_char_boundary(n) {
+                    n -= 1; // Never cut a character: the line stays UTF-8.
+                }
+                self.bytes[self.len..self.len + n].copy_from_slice(&s.as_bytes()[..n]);
+                self.len += n;
+                Ok(())
+            }
+        }
+        let mut line = Line { bytes: [0; 256], len: 0 };
+        let _ = match info.location() {
+            Some(at) => write!(line, "panicked at {}:{}: {}", at.file(), at.line(), info.message()),
+            None => write!(line, "panicked: {}", info.message()),
+        };
+        crate::log(core::str::from_utf8(&line.bytes[..line.len]).unwrap_or("panicked"));
     }
 }
 
@@ -111,7 +160,8 @@ macro_rules! export_bot {
 
             #[cfg(not(test))]
             #[panic_handler]
-            fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+            fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
+                $crate::__private::log_panic(info);
                 core::arch::wasm32::unreachable()
             }
         };

@@ -170,7 +170,48 @@ fn a_rust_bot_from_a_copied_pitboss_tests_natively_builds_and_passes_check() {
     let tested = succeeds(Command::new(cargo()).args(["test", "--quiet"]).current_dir(&dir), "cargo test (Vec)");
     assert!(tested.contains("1 passed"), "{tested}");
     build_check_and_league(&dir, "my-bot", Lang::Rust);
+
+    // A bot that logs and then panics: the log reaches `check`, and the
+    // fault reads as the panic, with the command that replays its round.
+    std::fs::write(dir.join("src/lib.rs"), PANICKING_BOT).unwrap();
+    succeeds(Command::new("./build.sh").current_dir(&dir), "build.sh (panic)");
+    let out = Command::new(installed_pitboss())
+        .args(["check", "my-bot.wasm", "--variant", "north-american"])
+        .current_dir(&dir)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("| thinking about 1 card"), "the log is shown: {text}");
+    assert!(text.contains("act decision: panicked at src/lib.rs:"), "{text}");
+    assert!(text.contains("index out of bounds: the len is 3 but the index is"), "{text}");
+    assert!(
+        text.contains("replay: pitboss play --variant north-american --bot my-bot.wasm --seed 24301 --rounds "),
+        "{text}"
+    );
 }
+
+/// A Rust bot that logs each decision and panics on its second card.
+const PANICKING_BOT: &str = r#"//! Logs, then indexes past the end of an array.
+#![cfg_attr(target_arch = "wasm32", no_std)]
+use pitboss_sdk::alloc::format;
+use pitboss_sdk::{Action, Strategy, View};
+
+#[derive(Default)]
+pub struct Panicky;
+
+impl Strategy for Panicky {
+    fn act(&mut self, view: &View<'_>) -> Action {
+        let cards = view.hand().len();
+        pitboss_sdk::log(&format!("thinking about {} card{}", cards - 1, if cards == 2 { "" } else { "s" }));
+        let table = [1u8, 2, 3];
+        if table[cards + 1] > 0 { Action::Stand } else { Action::Hit }
+    }
+}
+
+pitboss_sdk::export_bot!(Panicky, Panicky);
+"#;
 
 #[test]
 fn pitboss_new_refuses_an_existing_folder_and_a_bad_name() {

@@ -444,3 +444,57 @@ proptest::proptest! {
         let _ = pitboss_cli::replay::Replayable::open(&results_path);
     }
 }
+
+/// A bot that logs `calls` × `len` bytes at each decision, then bets the
+/// minimum and stands.
+fn logging_bot(calls: u32, len: u32) -> String {
+    format!(
+        r#"(module
+  (import "pitboss" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 8192) "log line\n")
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (local $i i32)
+    (loop $again
+      (call $log (i32.const 8192) (i32.const {len}))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $again (i32.lt_u (local.get $i) (i32.const {calls}))))
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0)))))"#
+    )
+}
+
+#[test]
+fn bot_logs_reach_the_transcript_within_their_caps_and_cost_fuel() {
+    // Nine bytes a decision: every line reaches the transcript.
+    let polite = file("polite.wat", logging_bot(1, 9).as_bytes());
+    let out = Command::new(pitboss_bin())
+        .args(["play", "--rounds", "3", "--transcript", "--bot"])
+        .arg(&polite)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("box 0: log during bet: log line\\u{a}"), "{text}");
+
+    // A flood: 200 calls of 60 KiB (past the memory end, too) each
+    // decision. Fuel ends each decision after a few calls (100 a call plus
+    // one a byte), and at most 1 KiB a decision and 64 KiB a table is kept.
+    let flood = file("flood.wat", logging_bot(200, 61_440).as_bytes());
+    let out = Command::new(pitboss_bin())
+        .args(["play", "--rounds", "400", "--transcript", "--fault-limit", "0", "--bot"])
+        .arg(&flood)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAULT in bet (out-of-fuel)"), "each flooding decision runs out of fuel");
+    let logged: usize = text.lines().filter_map(|l| l.split_once(": log during ").map(|(_, rest)| rest.len())).sum();
+    // Escaping turns each zero byte into `\u{0}`: at most 7 characters a byte.
+    assert!(logged > 0 && logged < (64 << 10) * 7, "kept {logged} bytes (escaped)");
+    assert!(text.contains("[log cut: 64 KiB a table kept]"), "the table's cap is marked");
+    assert!(text.lines().all(|l| l.len() < 8_000), "no line over the per-decision cap (escaped)");
+}
