@@ -5,12 +5,13 @@
 
 use pitboss_engine::{Outcome, Recorder, TableEvent};
 use pitboss_sdk::{Action, Decision};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
 
 /// Decisions a bot was asked, by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Decisions {
     pub bet: u64,
@@ -24,7 +25,7 @@ pub struct Decisions {
 }
 
 /// How the bot's hands ended (a split hand counts as a hand).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Hands {
     pub win: u64,
@@ -55,7 +56,7 @@ impl Hands {
 }
 
 /// Actions the bot applied to its hands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Actions {
     pub stand: u64,
     pub hit: u64,
@@ -66,7 +67,7 @@ pub struct Actions {
 
 /// A kind of extra bet: how often placed and won, chips staked and
 /// returned (stakes included).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Wager {
     pub placed: u64,
     pub won: u64,
@@ -82,7 +83,7 @@ impl Wager {
 }
 
 /// Faults by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct FaultKinds {
     pub illegal: u64,
@@ -94,7 +95,7 @@ pub struct FaultKinds {
 
 /// The hands settled against one dealer up card (the banker's face-up
 /// card in the banker game): how many, chips staked, net chips.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UpCard {
     pub hands: u64,
     pub staked: i64,
@@ -102,7 +103,7 @@ pub struct UpCard {
 }
 
 /// Everything counted about one bot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Tally {
     pub decisions: Decisions,
@@ -278,6 +279,11 @@ impl<'a, R> SeatLog<'a, R> {
         }
     }
 
+    /// The recorder every event is passed on to.
+    pub(crate) fn inner(&mut self) -> &mut R {
+        self.inner
+    }
+
     /// Each player's tally and first faults.
     pub(crate) fn finish(self) -> Vec<(Tally, Vec<FaultRecord>)> {
         self.tallies.into_iter().zip(self.faults).collect()
@@ -314,6 +320,7 @@ impl<'a, R> SeatLog<'a, R> {
         {
             log.push(FaultRecord {
                 session: 0,
+                table: 0,
                 round: *round,
                 decision: kind.name().to_string(),
                 kind: fault.kind.name().to_string(),
