@@ -294,7 +294,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
     let session = &one.sessions[0];
     let rules = Rules::north_american();
     let seating = pitboss_cli::session::rotated_seating(30, rules.seats(), 0);
-    let bots: Vec<String> = session.bots.iter().map(|(name, _)| name.clone()).collect();
+    let bots: Vec<String> = session.bots.iter().map(|b| b.name.clone()).collect();
     let seeded = derive_seed(9, 0);
     for seats in &seating {
         let players = seats
@@ -313,8 +313,8 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
             table.play_round(&mut ()).unwrap();
         }
         for (seat, &b) in table.seats().iter().zip(seats) {
-            assert_eq!(seat.balance - 100_000, session.bots[b].1.net, "{}", bots[b]);
-            assert_eq!(*session.bots[b].1.series.last().unwrap(), session.bots[b].1.net);
+            assert_eq!(seat.balance - 100_000, session.bots[b].net, "{}", bots[b]);
+            assert_eq!(*session.bots[b].series.last().unwrap(), session.bots[b].net);
         }
     }
 }
@@ -401,6 +401,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     let log = dir.join("history.jsonl");
     let request = ReplayRequest {
         results: results_path.clone(),
+        bots: None,
         session: 1,
         round: 7,
         table: 0,

@@ -24,6 +24,9 @@ mod information;
 mod north_american;
 /// `norwegian-home`, the banker game.
 mod norwegian_home;
+/// Portable results: identical bytes from any folder and path spelling;
+/// replay, report and verify from anywhere; the published schema.
+mod portable;
 /// Random answers: conservation, card integrity, refusal; reshuffles.
 mod properties;
 /// `pitboss report`: the HTML page, its hand viewer, Chromium.

@@ -75,13 +75,13 @@ fn broke_disqualified_and_sitting_out_bots_are_ranked_honestly() {
     // The disqualification holds for the rest of the league.
     let looper = result.standings.iter().position(|s| s.result.name == "looper").unwrap();
     let index = results.bots.iter().position(|b| b.name == "looper").unwrap();
-    assert!(results.sessions[0].bots[index].1.disqualified);
+    assert!(results.sessions[0].bots[index].disqualified);
     for s in &results.sessions[1..] {
-        let b = &s.bots[index].1;
+        let b = &s.bots[index];
         assert!(b.after_dq && b.net == 0 && b.series.iter().all(|&v| v == 0), "session {}", s.session);
     }
-    assert_eq!(result.standings[looper].result.net, results.sessions[0].bots[index].1.net);
-    assert_eq!(result.standings[looper].result.balance, 3 * 2000 + results.sessions[0].bots[index].1.net);
+    assert_eq!(result.standings[looper].result.net, results.sessions[0].bots[index].net);
+    assert_eq!(result.standings[looper].result.balance, 3 * 2000 + results.sessions[0].bots[index].net);
 
     // Three sessions for five bots: the seating has not rotated fairly.
     assert_eq!(result.warnings.len(), 1);

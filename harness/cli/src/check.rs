@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, Shoe, Table, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
 use pitboss_host::{BotModule, Sandbox, files};
@@ -62,7 +62,7 @@ impl Plan {
     /// `sandbox`'s. The league's bots are not read.
     pub fn league(path: &Path, sandbox: &Sandbox) -> Result<Plan> {
         let file: LeagueFile = league::parse(path)?;
-        let rules = league::league_rules(&file, path)?;
+        let rules = league::league_rules(&file).with_context(|| path.display().to_string())?;
         let sandbox = match &file.limits {
             Some(limits) => limits.sandbox(sandbox)?,
             None => sandbox.clone(),

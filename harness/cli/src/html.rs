@@ -6,18 +6,19 @@
 //!
 //! Charts are drawn here, in Rust, as SVG. The page's size does not grow
 //! with rounds: each session keeps [`crate::session::SERIES_POINTS`]
-//! balance samples per bot, and the viewer holds a handful of rounds.
+//! balance samples per bot, and the viewer holds a handful of rounds. The
+//! page is made from the results file alone: the viewer's rounds are the
+//! events stored in it while the league played.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use serde::Deserialize;
 use serde_json::Value;
 
-use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
-use crate::replay::Replayable;
-use crate::session::KeyRound;
+use crate::league::{Standing, Status};
+use crate::results::{ResultsFile, SessionRecord};
+use crate::session::{OPENING_ROUNDS, STORED_SESSIONS};
 use crate::tally::{Tally, Wager};
 
 /// What to report.
@@ -28,65 +29,8 @@ pub struct ReportRequest {
     /// The session whose hands the viewer shows (0-based).
     pub session: u64,
     /// Opening rounds of the session's first table shown beside its
-    /// deciding hands.
+    /// deciding hands (of the [`OPENING_ROUNDS`] stored).
     pub opening_rounds: u64,
-}
-
-/// The parts of a results file the report reads.
-#[derive(Debug, Deserialize)]
-struct Results {
-    pitboss_version: String,
-    league_file: String,
-    league_sha256: String,
-    name: String,
-    variant: String,
-    seed: u64,
-    rounds: u64,
-    session_count: u64,
-    format: String,
-    standings: Vec<StandingIn>,
-    #[serde(default)]
-    warnings: Vec<String>,
-    #[serde(default)]
-    series_rounds: Vec<u64>,
-    sessions: Vec<SessionIn>,
-}
-
-#[derive(Debug, Deserialize)]
-struct StandingIn {
-    rank: usize,
-    status: crate::league::Status,
-    ev_pct: f64,
-    ev_ci95_pct: f64,
-    ahead_of_next: Option<bool>,
-    name: String,
-    rounds: u64,
-    net: i64,
-    balance: i64,
-    faults: u64,
-    disqualified: bool,
-    #[serde(default)]
-    broke_sessions: u64,
-    #[serde(default)]
-    fault_log: Vec<FaultRecord>,
-    #[serde(default)]
-    tally: Tally,
-}
-
-#[derive(Debug, Deserialize)]
-struct SessionIn {
-    session: u64,
-    bots: Vec<(String, SessionBotIn)>,
-    #[serde(default)]
-    key_rounds: Vec<KeyRound>,
-}
-
-#[derive(Debug, Deserialize)]
-struct SessionBotIn {
-    #[serde(default)]
-    net: Option<i64>,
-    #[serde(default)]
-    series: Vec<i64>,
 }
 
 /// Per-session balance charts drawn one by one; later sessions count in
@@ -94,101 +38,30 @@ struct SessionBotIn {
 /// sessions a league has.
 const SESSION_CHARTS: usize = 24;
 
-/// Refuses a results file that is out of the bounds any league produces
-/// or that contradicts itself: the report would otherwise draw whatever
-/// it is given (a file with a million series points made a 47 MB page).
-fn check_results(r: &Results) -> std::result::Result<(), String> {
-    use crate::league::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
-    use crate::session::{KEY_ROUNDS, SERIES_POINTS};
-    let bots = r.standings.len();
-    if bots == 0 || bots > MAX_BOTS {
-        return Err(format!("it ranks {bots} bots; a league has 1 to {MAX_BOTS}"));
-    }
-    if r.session_count > MAX_SESSIONS || r.sessions.len() as u64 != r.session_count {
-        return Err(format!(
-            "it holds {} sessions but says {}; a league has at most {MAX_SESSIONS}",
-            r.sessions.len(),
-            r.session_count
-        ));
-    }
-    if bots as u64 * r.session_count > MAX_BOT_SESSIONS {
-        return Err(format!("{bots} bots × {} sessions is over {MAX_BOT_SESSIONS}", r.session_count));
-    }
-    if r.series_rounds.len() as u64 > SERIES_POINTS || r.series_rounds.windows(2).any(|w| w[0] >= w[1]) {
-        return Err(format!("its series_rounds are not at most {SERIES_POINTS} increasing rounds"));
-    }
-    if let Some(s) = r.standings.iter().find(|s| s.name.chars().count() > 200 || s.fault_log.len() > FAULT_LOG_CAP) {
-        return Err(format!("bot `{}` has a name over 200 characters or over {FAULT_LOG_CAP} logged faults", s.name));
-    }
-    for (k, s) in r.sessions.iter().enumerate() {
-        let outside = s.key_rounds.iter().any(|key| key.round == 0 || key.round > r.rounds);
-        if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || outside || s.bots.len() != bots {
-            return Err(format!(
-                "session {k} is out of order, has over {KEY_ROUNDS} key rounds, one outside the session, or not {bots} bots"
-            ));
-        }
-        for (name, b) in &s.bots {
-            if !b.series.is_empty() && b.series.len() != r.series_rounds.len() {
-                return Err(format!(
-                    "session {k}, bot `{name}`: {} series points, not {}",
-                    b.series.len(),
-                    r.series_rounds.len()
-                ));
-            }
-            if let (Some(net), Some(last)) = (b.net, b.series.last())
-                && net != *last
-            {
-                return Err(format!("session {k}, bot `{name}`: net {net} but its last balance sample is {last}"));
-            }
-        }
-    }
-    for st in &r.standings {
-        let mut total: i128 = 0;
-        for s in &r.sessions {
-            let Some((_, b)) = s.bots.iter().find(|(n, _)| *n == st.name) else {
-                return Err(format!("bot `{}` is ranked but missing from session {}", st.name, s.session));
-            };
-            total += i128::from(b.net.unwrap_or(0));
-        }
-        let has_nets = r.sessions.iter().all(|s| s.bots.iter().all(|(_, b)| b.net.is_some()));
-        if has_nets && total != i128::from(st.net) {
-            return Err(format!("bot `{}` is ranked with net {} but its sessions add up to {total}", st.name, st.net));
-        }
-    }
-    Ok(())
-}
-
 /// One round for the viewer.
 #[derive(serde::Serialize)]
-struct ViewRound {
+struct ViewRound<'a> {
     table: usize,
     round: u64,
     label: String,
-    events: Vec<Value>,
+    events: &'a [serde_json::Map<String, Value>],
 }
 
-/// Builds the report page. Problems with the hand viewer (a bot file
-/// moved or changed since the league ran) do not stop the report: the
-/// viewer section says what is missing, and so does the returned warning.
+/// Builds the report page from the results file alone: no league or bot
+/// file is read (the viewer's hands are stored in the results). A session
+/// whose hands are not stored gets the page without the viewer, and the
+/// returned warning says why.
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let path = &req.results;
-    let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Results)?;
-    if text.contains("\"rounds_requested\"") {
-        bail!(
-            "{} is the output of `pitboss play`; `pitboss report` draws a league's results.json (`pitboss run LEAGUE.toml --json results.json`)",
-            path.display()
-        );
-    }
-    let results: Results = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!("{}:{}:{}: {e} (not a Pitboss results file?)", path.display(), e.line(), e.column())
-    })?;
-    check_results(&results)
+    let results = crate::results::read(path)?;
+    results
+        .check()
         .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
-    if req.session >= results.session_count {
+    if req.session >= results.result.sessions {
         bail!(
             "--session {} is outside the league: it has {} session(s), counted from 0",
             req.session,
-            results.session_count
+            results.result.sessions
         );
     }
     let (viewer, warning) = match hand_data(req, &results) {
@@ -201,46 +74,41 @@ pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     Ok((page(&results, &viewer, req.session), warning))
 }
 
-/// Replays the session's deciding rounds and its first table's opening
-/// rounds for the viewer.
-fn hand_data(req: &ReportRequest, results: &Results) -> Result<Value> {
-    let league = Replayable::open(&req.results)?;
+/// The session's deciding rounds and its first table's opening rounds, as
+/// stored in the results, for the viewer.
+fn hand_data(req: &ReportRequest, results: &ResultsFile) -> Result<Value> {
     let session = req.session;
-    let seating = league.seating(session);
-    let keys = results.sessions.iter().find(|s| s.session == session).map(|s| s.key_rounds.clone()).unwrap_or_default();
-    let mut wanted: Vec<(usize, u64, String)> = Vec::new();
-    for k in &keys {
-        let label = format!("round {} · table {} · swing {} chips", k.round, k.table, chips(k.swing));
-        wanted.push((k.table, k.round, label));
-    }
-    for r in 1..=req.opening_rounds.min(results.rounds) {
-        if !wanted.iter().any(|(t, round, _)| *t == 0 && *round == r) {
-            wanted.push((0, r, format!("round {r} · table 0")));
-        }
-    }
-    let mut rounds = Vec::new();
-    for table in 0..seating.len() {
-        let mut these: Vec<u64> = wanted.iter().filter(|w| w.0 == table).map(|w| w.1).collect();
-        if these.is_empty() {
-            continue;
-        }
-        these.sort_unstable();
-        for (round, events) in league.rounds_as_json(session, table, &these)? {
-            let label = wanted.iter().find(|w| w.0 == table && w.1 == round).map(|w| w.2.clone()).unwrap_or_default();
-            rounds.push((table, round, label, events));
-        }
-    }
-    // Deciding hands first (largest swing first), then the opening rounds.
-    let order = |t: usize, r: u64| wanted.iter().position(|w| w.0 == t && w.1 == r).unwrap_or(usize::MAX);
-    rounds.sort_by_key(|(t, r, _, _)| order(*t, *r));
+    let record = &results.sessions[session as usize];
+    let Some(hands) = &record.hands else {
+        bail!(
+            "the hands of session {session} are not stored in {} (only those of sessions 0 to {}); `pitboss replay` replays any round",
+            req.results.display(),
+            STORED_SESSIONS - 1
+        );
+    };
+    let league = results.league_file(&req.results.display().to_string())?;
+    let rules = crate::league::league_rules(&league)?;
+    let seating = crate::league::seating_for(league.format, results.bots.len(), &rules, session);
+    let opening = req.opening_rounds.min(OPENING_ROUNDS);
+    let rounds: Vec<ViewRound<'_>> = hands
+        .iter()
+        .filter_map(|h| {
+            let key = record.key_rounds.iter().find(|k| k.table == h.table && k.round == h.round);
+            let label = match key {
+                Some(k) => format!("round {} · table {} · swing {} chips", k.round, k.table, chips(k.swing)),
+                None if h.table == 0 && h.round <= opening => format!("round {} · table 0", h.round),
+                None => return None,
+            };
+            let label = if h.truncated { format!("{label} (cut short)") } else { label };
+            Some(ViewRound { table: h.table, round: h.round, label, events: &h.events })
+        })
+        .collect();
     let tables: Vec<Vec<&str>> =
-        seating.iter().map(|seats| seats.iter().map(|&b| league.bots[b].0.as_str()).collect()).collect();
-    let rounds: Vec<ViewRound> =
-        rounds.into_iter().map(|(table, round, label, events)| ViewRound { table, round, label, events }).collect();
+        seating.iter().map(|seats| seats.iter().map(|&b| results.bots[b].name.as_str()).collect()).collect();
     Ok(serde_json::json!({
         "session": session,
-        "variant": results.variant,
-        "per": league.rules.boxes_per_player,
+        "variant": results.result.variant,
+        "per": rules.boxes_per_player,
         "tables": tables,
         "rounds": rounds,
     }))
@@ -455,12 +323,16 @@ fn line_chart(rounds: &[u64], lines: &[(usize, &str, Vec<i64>)]) -> String {
 /// EV (net per 100 chips initially staked) with its 95 % interval, one
 /// bar per bot, in rank order; bots out of play are greyed and marked. Outliers far beyond the rest are cut at the edge (marked, with
 /// their true value beside them) so the rest stay readable.
-fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
+fn ev_chart(results: &ResultsFile, index: &dyn Fn(&str) -> usize) -> String {
     let row = 24.0;
     let (label_w, right, top, bottom) = (190.0, 90.0, 8.0, 40.0);
-    let h = top + bottom + row * results.standings.len() as f64;
-    let items: Vec<(f64, f64, f64)> =
-        results.standings.iter().map(|s| (s.ev_pct - s.ev_ci95_pct, s.ev_pct + s.ev_ci95_pct, s.ev_pct)).collect();
+    let h = top + bottom + row * results.result.standings.len() as f64;
+    let items: Vec<(f64, f64, f64)> = results
+        .result
+        .standings
+        .iter()
+        .map(|s| (s.ev_pct - s.ev_ci95_pct, s.ev_pct + s.ev_ci95_pct, s.ev_pct))
+        .collect();
     let full = (items.iter().map(|i| i.0).fold(0f64, f64::min), items.iter().map(|i| i.1).fold(0f64, f64::max));
     let (lo, hi) = zoom_range(&items).unwrap_or(full);
     let (lo, hi) = if hi - lo < 1e-6 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
@@ -489,15 +361,15 @@ fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
         W - 4.0,
         h - 2.0
     );
-    for (k, st) in results.standings.iter().enumerate() {
-        let i = index(&st.name);
+    for (k, st) in results.result.standings.iter().enumerate() {
+        let i = index(&st.result.name);
         let y = top + row * k as f64;
         let (a, b) = (px(0.0).min(px(st.ev_pct)), px(0.0).max(px(st.ev_pct)));
-        let out = st.status != crate::league::Status::Active;
-        let short_name: String = if st.name.chars().count() > 26 {
-            st.name.chars().take(25).chain(['…']).collect()
+        let out = st.status != Status::Active;
+        let short_name: String = if st.result.name.chars().count() > 26 {
+            st.result.name.chars().take(25).chain(['…']).collect()
         } else {
-            st.name.clone()
+            st.result.name.clone()
         };
         let name = if out { format!("{} {short_name}", st.status.label()) } else { short_name };
         let (w_lo, w_hi) = (px(st.ev_pct - st.ev_ci95_pct), px(st.ev_pct + st.ev_ci95_pct));
@@ -507,8 +379,12 @@ fn ev_chart(results: &Results, index: &dyn Fn(&str) -> usize) -> String {
             s,
             r#"<g class="bar{}" data-bot="{i}"><title>{}{}: {:+.3} % ± {:.3}</title><text class="label" x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{a:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
             if out { " out" } else { "" },
-            esc(&st.name),
-            if out { format!(" ({})", if st.disqualified { "disqualified" } else { "broke" }) } else { String::new() },
+            esc(&st.result.name),
+            if out {
+                format!(" ({})", if st.result.disqualified { "disqualified" } else { "broke" })
+            } else {
+                String::new()
+            },
             st.ev_pct,
             st.ev_ci95_pct,
             label_w - 8.0,
@@ -562,30 +438,15 @@ fn signed(n: i64) -> String {
     if n > 0 { format!("+{}", chips(n)) } else { chips(n) }
 }
 
-/// The standings' verdict in words, as `pitboss run` prints it.
-fn verdict_of(r: &Results) -> String {
-    let active: Vec<&StandingIn> = r.standings.iter().filter(|s| s.status == crate::league::Status::Active).collect();
-    match active.as_slice() {
-        [] => "no bot finished in play: every one went broke or was disqualified".to_string(),
-        [only] => format!("{} leads; no other bot finished in play", only.name),
-        [first, second, ..] => format!(
-            "{} leads; its lead over {} is {}significant at 95 %",
-            first.name,
-            second.name,
-            if first.ahead_of_next == Some(true) { "" } else { "not " }
-        ),
-    }
-}
-
 /// The whole page.
-fn page(r: &Results, viewer: &Value, session: u64) -> String {
+fn page(r: &ResultsFile, viewer: &Value, session: u64) -> String {
     // Colours follow the league's bot order (the order of each session's
     // `bots`), so a bot keeps its colour whatever its rank.
     let order: Vec<String> = r
         .sessions
         .first()
-        .map(|s| s.bots.iter().map(|(n, _)| n.clone()).collect())
-        .unwrap_or_else(|| r.standings.iter().map(|s| s.name.clone()).collect());
+        .map(|s| s.bots.iter().map(|b| b.name.clone()).collect())
+        .unwrap_or_else(|| r.result.standings.iter().map(|s| s.result.name.clone()).collect());
     let index = |name: &str| order.iter().position(|n| n == name).unwrap_or(0);
     let swatch = |name: &str| format!(r#"<span class="sw" style="background:{}"></span>"#, colour(index(name)));
 
@@ -593,33 +454,31 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     let _ = write!(
         h,
         r#"<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>{} — Pitboss report</title><style>{CSS}</style></head><body><main>"#,
-        esc(&r.name)
+        esc(&r.result.name)
     );
     let _ = write!(
         h,
         r#"<header><h1>{}</h1><p class="meta">{} · {} format · {} session{} × {} round{} · seed {} · {} bot{}</p></header>"#,
-        esc(&r.name),
-        esc(&r.variant),
-        esc(&r.format),
-        r.session_count,
-        if r.session_count == 1 { "" } else { "s" },
-        chips(r.rounds as i64),
-        if r.rounds == 1 { "" } else { "s" },
-        r.seed,
-        r.standings.len(),
-        if r.standings.len() == 1 { "" } else { "s" }
+        esc(&r.result.name),
+        esc(&r.result.variant),
+        esc(&r.result.format.to_string()),
+        r.result.sessions,
+        if r.result.sessions == 1 { "" } else { "s" },
+        chips(r.result.rounds as i64),
+        if r.result.rounds == 1 { "" } else { "s" },
+        r.result.seed,
+        r.result.standings.len(),
+        if r.result.standings.len() == 1 { "" } else { "s" }
     );
 
     // Standings.
     h.push_str(r#"<section id="standings"><h2>Standings</h2><table class="standings"><thead><tr><th>#</th><th class=l>bot</th><th>final chips</th><th>net chips</th><th>rounds played</th><th title="net chips per 100 chips initially staked, over the rounds the bot played; ± is the 95 % interval">EV % of stake (± 95 %)</th><th title="significantly ahead of the next bot in play (paired difference, 95 %)">vs next</th><th>faults</th></tr></thead><tbody>"#);
-    let mut group = crate::league::Status::Active;
-    for s in &r.standings {
+    let mut group = Status::Active;
+    for s in &r.result.standings {
         if s.status != group {
             group = s.status;
             let title = match group {
-                crate::league::Status::Broke => {
-                    "Broke in every session they played: out of play, not compared with the bots above"
-                }
+                Status::Broke => "Broke in every session they played: out of play, not compared with the bots above",
                 _ => {
                     "Disqualified at the fault limit: chips frozen for the rest of the league, not compared with the bots above"
                 }
@@ -627,7 +486,7 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
             let _ = write!(h, r#"<tr class="group"><th colspan="8" class=l>{title}</th></tr>"#);
         }
         let rank = match s.status {
-            crate::league::Status::Active => s.rank.to_string(),
+            Status::Active => s.rank.to_string(),
             out => format!("{} {}", s.rank, out.label()),
         };
         let mark = match s.ahead_of_next {
@@ -635,9 +494,9 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
             Some(false) => r#"<span title="not significantly ahead of the next bot">≈</span>"#,
             None => "",
         };
-        let broke_note = match s.broke_sessions {
+        let broke_note = match s.result.broke_sessions {
             0 => String::new(),
-            k if s.status == crate::league::Status::Active => {
+            k if s.status == Status::Active => {
                 format!(r#" <span class="note">(broke in {k} session{})</span>"#, if k == 1 { "" } else { "s" })
             }
             _ => String::new(),
@@ -645,27 +504,27 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         let _ = write!(
             h,
             r#"<tr{}><td>{rank}</td><td class=l>{}{}{broke_note}</td><td class=n>{}</td><td class="n {}">{}</td><td class=n>{}</td><td class=n>{:+.3} % ± {:.3}</td><td class=c>{mark}</td><td class=n>{}{}</td></tr>"#,
-            if s.status != crate::league::Status::Active { r#" class="dq""# } else { "" },
-            swatch(&s.name),
-            esc(&s.name),
-            chips(s.balance),
-            if s.net < 0 { "neg" } else { "pos" },
-            signed(s.net),
-            chips(s.rounds as i64),
+            if s.status != Status::Active { r#" class="dq""# } else { "" },
+            swatch(&s.result.name),
+            esc(&s.result.name),
+            chips(s.result.balance),
+            if s.result.net < 0 { "neg" } else { "pos" },
+            signed(s.result.net),
+            chips(s.result.rounds as i64),
             s.ev_pct,
             s.ev_ci95_pct,
-            chips(s.faults as i64),
-            if s.disqualified { " DQ" } else { "" }
+            chips(s.result.faults as i64),
+            if s.result.disqualified { " DQ" } else { "" }
         );
     }
     h.push_str("</tbody></table>");
     let _ = write!(
         h,
         r#"<p class="verdict">{}.</p><p class="note">{}</p>"#,
-        esc(&verdict_of(r)),
+        esc(&crate::league::verdict(&r.result.standings)),
         esc(crate::league::LEGEND)
     );
-    for w in &r.warnings {
+    for w in &r.result.warnings {
         let _ = write!(h, r#"<p class="warning">Warning: {}</p>"#, esc(w));
     }
     h.push_str("</section>");
@@ -677,11 +536,11 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
 
     // Balance charts.
     h.push_str(r#"<section id="balances"><h2>Chips over the rounds</h2>"#);
-    if r.series_rounds.is_empty() || r.sessions.iter().all(|s| s.bots.iter().all(|(_, b)| b.series.is_empty())) {
+    if r.series_rounds.is_empty() || r.sessions.iter().all(|s| s.bots.iter().all(|b| b.series.is_empty())) {
         h.push_str(r#"<p class="note">This results file holds no balance series (written by an older Pitboss).</p>"#);
     } else {
         h.push_str(r#"<p class="note">Net chips of every bot, sampled at evenly spaced rounds. Every session starts from the bankroll; “all sessions” adds the sessions up round by round. <label>Show <select id="series-pick"><option value="all">all sessions (sum)</option>"#);
-        let drawn = |s: &&SessionIn| (s.session as usize) < SESSION_CHARTS || s.session == session;
+        let drawn = |s: &&SessionRecord| (s.session as usize) < SESSION_CHARTS || s.session == session;
         for s in r.sessions.iter().filter(drawn) {
             let _ = write!(h, r#"<option value="{0}">session {0}</option>"#, s.session);
         }
@@ -689,7 +548,7 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         let n = order.len();
         let mut sum = vec![vec![0i64; r.series_rounds.len()]; n];
         for s in &r.sessions {
-            for (i, (_, b)) in s.bots.iter().enumerate().take(n) {
+            for (i, b) in s.bots.iter().enumerate().take(n) {
                 for (acc, v) in sum[i].iter_mut().zip(&b.series) {
                     *acc = acc.saturating_add(*v);
                 }
@@ -709,7 +568,7 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         }
         for s in r.sessions.iter().filter(drawn) {
             let lines: Vec<(usize, &str, Vec<i64>)> =
-                s.bots.iter().enumerate().map(|(i, (name, b))| (i, name.as_str(), b.series.clone())).collect();
+                s.bots.iter().enumerate().map(|(i, b)| (i, b.name.as_str(), b.series.clone())).collect();
             let _ = write!(
                 h,
                 r#"<figure class="series" data-session="{}" hidden>{}</figure>"#,
@@ -727,14 +586,14 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
 
     // Play.
     h.push_str(r#"<section id="play"><h2>How each bot played</h2><div class="scroll"><table><thead><tr><th class=l>bot</th><th>hands</th><th>won</th><th>pushed</th><th>lost</th><th>blackjacks</th><th>busts</th><th>doubles</th><th>splits</th><th>surrenders</th></tr></thead><tbody>"#);
-    for s in &r.standings {
-        let t = &s.tally;
+    for s in &r.result.standings {
+        let t = &s.result.tally;
         let hands = t.hands.total();
         let _ = write!(
             h,
             r#"<tr><td class=l>{}{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>"#,
-            swatch(&s.name),
-            esc(&s.name),
+            swatch(&s.result.name),
+            esc(&s.result.name),
             chips(hands as i64),
             pct(t.hands.wins(), hands),
             pct(t.hands.push, hands),
@@ -750,12 +609,13 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
 
     // Where each bot won and lost: net per 100 chips staked, by the
     // dealer's up card, as a heat map.
-    if r.standings.iter().any(|s| s.tally.by_dealer_up.iter().any(|u| u.hands > 0)) {
+    if r.result.standings.iter().any(|s| s.result.tally.by_dealer_up.iter().any(|u| u.hands > 0)) {
         let rate = |u: &crate::tally::UpCard| (u.staked > 0).then(|| 100.0 * u.net as f64 / u.staked as f64);
         let scale = r
+            .result
             .standings
             .iter()
-            .flat_map(|s| s.tally.by_dealer_up.iter().filter_map(rate))
+            .flat_map(|s| s.result.tally.by_dealer_up.iter().filter_map(rate))
             .fold(1.0f64, |m, x| m.max(x.abs()))
             .min(100.0);
         h.push_str(r#"<h3>Where each bot won and lost</h3><p class="note">Net chips per 100 staked on the bot's hands, by the dealer's up card (the banker's face-up card in the banker game); green won, red lost. Hover a cell for the counts.</p><div class="scroll"><table class="heat"><thead><tr><th class=l>bot \ dealer shows</th>"#);
@@ -763,9 +623,9 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
             let _ = write!(h, "<th>{label}</th>");
         }
         h.push_str("</tr></thead><tbody>");
-        for s in &r.standings {
-            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
-            for u in &s.tally.by_dealer_up {
+        for s in &r.result.standings {
+            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.result.name), esc(&s.result.name));
+            for u in &s.result.tally.by_dealer_up {
                 match rate(u) {
                     None => h.push_str("<td class=c>–</td>"),
                     Some(x) => {
@@ -799,7 +659,9 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     ];
     let offered: Vec<&(&str, Bet)> = extras
         .iter()
-        .filter(|(_, get)| r.standings.iter().any(|s| get(&s.tally).0 > 0 || get(&s.tally).1.placed > 0))
+        .filter(|(_, get)| {
+            r.result.standings.iter().any(|s| get(&s.result.tally).0 > 0 || get(&s.result.tally).1.placed > 0)
+        })
         .collect();
     if !offered.is_empty() {
         h.push_str(r#"<h3>Insurance, side and back bets</h3><div class="scroll"><table><thead><tr><th class=l rowspan=2>bot</th>"#);
@@ -811,10 +673,10 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
             h.push_str("<th>offered</th><th>taken</th><th>won</th><th>net chips</th>");
         }
         h.push_str("</tr></thead><tbody>");
-        for s in &r.standings {
-            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
+        for s in &r.result.standings {
+            let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.result.name), esc(&s.result.name));
             for (_, get) in &offered {
-                let (asked, w) = get(&s.tally);
+                let (asked, w) = get(&s.result.tally);
                 let _ = write!(h, "<td class=n>{}</td>{}", chips(asked as i64), wager_cells(w));
             }
             h.push_str("</tr>");
@@ -835,24 +697,24 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         ("banker draw", |t| t.decisions.banker_draw),
     ];
     let asked: Vec<&(&str, Get)> =
-        kinds.iter().filter(|(_, get)| r.standings.iter().any(|s| get(&s.tally) > 0)).collect();
+        kinds.iter().filter(|(_, get)| r.result.standings.iter().any(|s| get(&s.result.tally) > 0)).collect();
     h.push_str(r#"<h3>Decisions by kind</h3><div class="scroll"><table><thead><tr><th class=l>bot</th>"#);
     for (name, _) in &asked {
         let _ = write!(h, "<th>{name}</th>");
     }
     h.push_str("<th>hit</th><th>stand</th><th>all</th></tr></thead><tbody>");
-    for s in &r.standings {
-        let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.name), esc(&s.name));
+    for s in &r.result.standings {
+        let _ = write!(h, "<tr><td class=l>{}{}</td>", swatch(&s.result.name), esc(&s.result.name));
         let mut all = 0;
         for (_, get) in &asked {
-            all += get(&s.tally);
-            let _ = write!(h, "<td class=n>{}</td>", chips(get(&s.tally) as i64));
+            all += get(&s.result.tally);
+            let _ = write!(h, "<td class=n>{}</td>", chips(get(&s.result.tally) as i64));
         }
         let _ = write!(
             h,
             "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
-            chips(s.tally.actions.hit as i64),
-            chips(s.tally.actions.stand as i64),
+            chips(s.result.tally.actions.hit as i64),
+            chips(s.result.tally.actions.stand as i64),
             chips(all as i64)
         );
     }
@@ -860,12 +722,12 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
 
     // Faults.
     h.push_str(r#"<section id="faults"><h2>Faults</h2>"#);
-    let faulty: Vec<&StandingIn> = r.standings.iter().filter(|s| s.faults > 0).collect();
+    let faulty: Vec<&Standing> = r.result.standings.iter().filter(|s| s.result.faults > 0).collect();
     if faulty.is_empty() {
         h.push_str(r#"<p class="note">No bot faulted: every answer was legal and in time.</p>"#);
     }
     for s in faulty {
-        let f = &s.tally.faults;
+        let f = &s.result.tally.faults;
         let by_kind: Vec<String> = [
             ("illegal", f.illegal),
             ("trap", f.trap),
@@ -880,18 +742,19 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
         let _ = write!(
             h,
             r#"<details class="fault"><summary>{}<b>{}</b>: {} fault{} ({}){}</summary><ol>"#,
-            swatch(&s.name),
-            esc(&s.name),
-            chips(s.faults as i64),
-            if s.faults == 1 { "" } else { "s" },
+            swatch(&s.result.name),
+            esc(&s.result.name),
+            chips(s.result.faults as i64),
+            if s.result.faults == 1 { "" } else { "s" },
             by_kind.join(", "),
-            if s.disqualified { " — disqualified at the fault limit" } else { "" }
+            if s.result.disqualified { " — disqualified at the fault limit" } else { "" }
         );
-        for rec in s.fault_log.iter().take(10) {
+        for rec in s.result.fault_log.iter().take(10) {
             let _ = write!(
                 h,
-                "<li>session {}, round {}, {} ({}): {}</li>",
+                "<li>session {}, table {}, round {}, {} ({}): {}</li>",
                 rec.session,
+                rec.table,
                 chips(rec.round as i64),
                 esc(&rec.decision),
                 esc(&rec.kind),
@@ -905,17 +768,19 @@ fn page(r: &Results, viewer: &Value, session: u64) -> String {
     // Hand viewer.
     let _ = write!(
         h,
-        r#"<section id="hands"><h2>Hands of session {session}</h2><p class="note">The session's deciding hands (largest swing of one bot's chips) and its opening rounds, replayed from the league and bot files exactly as <code>pitboss replay</code> does. Step with the buttons or the arrow keys.</p><div id="viewer"><div class="controls"><select id="round-pick" aria-label="round"></select><button id="prev" title="step back (←)">◀ step</button><button id="next" title="step forward (→)">step ▶</button><button id="end" title="whole round">to the end ▶▶</button><span id="counter"></span></div><div id="felt"></div><p id="caption"></p></div></section>"#
+        r#"<section id="hands"><h2>Hands of session {session}</h2><p class="note">The session's deciding hands (largest swing of one bot's chips) and its opening rounds, recorded while the league played, event for event as <code>pitboss replay --log</code> writes them. Step with the buttons or the arrow keys.</p><div id="viewer"><div class="controls"><select id="round-pick" aria-label="round"></select><button id="prev" title="step back (←)">◀ step</button><button id="next" title="step forward (→)">step ▶</button><button id="end" title="whole round">to the end ▶▶</button><span id="counter"></span></div><div id="felt"></div><p id="caption"></p></div></section>"#
     );
     let _ = write!(
         h,
-        r#"<footer><p>Reproduce: <code>pitboss run {}</code> (league SHA-256 <code>{}</code>) · replay a hand: <code>pitboss replay results.json --session S --table T --round R</code> · Pitboss {}</p></footer>"#,
-        esc(&r.league_file),
-        esc(&r.league_sha256[..r.league_sha256.len().min(16)]),
+        r#"<footer><p>League <code>{}</code> (SHA-256 <code>{}</code>, embedded in its results) · re-run and compare: <code>pitboss verify results.json</code> · replay a hand: <code>pitboss replay results.json --session S --table T --round R</code> · Pitboss {}</p></footer>"#,
+        esc(&r.league.file),
+        esc(&r.league.sha256[..r.league.sha256.len().min(16)]),
         esc(&r.pitboss_version)
     );
-    // `</` must not close the script element early.
-    let data = viewer.to_string().replace("</", "<\\/");
+    // No `<` at all inside the script element: `</script` would close it
+    // early and `<!--` would change how the rest is parsed. In JSON a `<`
+    // can only be inside a string, where `\u003c` means the same.
+    let data = viewer.to_string().replace('<', "\\u003c");
     let _ = write!(
         h,
         r#"<script type="application/json" id="hand-data">{data}</script><script>{JS}</script></main></body></html>"#
@@ -1041,6 +906,7 @@ function describe(r,e){var b=e.box!==undefined?who(r,e.box):(e.seat!==undefined&
  case 'banker':return (e.seat===null?'The house':who(r,e.seat))+' holds the bank.';
  case 'banker-doubled':return 'The banker doubles every stake.';
  case 'fault':return b+' FAULT in '+e.decision+' ('+e.kind+'): '+e.message;
+ case 'log':return b+' logs while deciding '+e.decision+': '+e.text;
  case 'disqualified':return b+' is disqualified.';
  case 'round-void':return 'The deck ran out: the round is void, stakes returned.';
  case 'round-end':return 'Round '+r.round+' ends.';

@@ -1,25 +1,26 @@
 //! League files (minimal format, see `leagues/README.md`): which bots play
 //! which rules for how many rounds from which seed, and the standings.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Banker, InsuranceOn, Rules, derive_seed};
+use pitboss_engine::{Banker, InsuranceOn, Rules, Stats, derive_seed};
 use pitboss_host::{Sandbox, files};
+use rayon::prelude::*;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use std::path::PathBuf;
-
-use pitboss_engine::Stats;
-use rayon::prelude::*;
-
 use crate::bots::{Bot, NamedBots};
-use crate::matchplay::{BotResult, FAULT_LOG_CAP};
+use crate::matchplay::FAULT_LOG_CAP;
+pub use crate::results::{
+    BotResult, BotSource, LeagueRecord, LeagueResult, LeagueSpec, ResultsFile, SessionBotRecord, SessionRecord,
+    Standing, Status,
+};
 use crate::session::{SessionBot, SessionResult, play_session, rotated_seating};
 
 /// How bots are seated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Shared tables, seats rotating every session.
@@ -74,6 +75,17 @@ pub struct LeagueFile {
     /// SHA-256 of the file's text, as parsed.
     #[serde(skip)]
     pub sha256: String,
+    /// The file's text, as parsed (embedded in results).
+    #[serde(skip)]
+    pub text: String,
+    /// The file's name without its folder (`class.toml`): the only trace
+    /// of its path that results keep.
+    #[serde(skip)]
+    pub file_name: String,
+    /// How messages name the league: its path as given, or the results
+    /// file it is embedded in. Never written to results.
+    #[serde(skip)]
+    pub origin: String,
     /// The bots.
     #[serde(rename = "bot")]
     pub bots: Vec<BotEntry>,
@@ -287,23 +299,27 @@ impl LimitOverrides {
         Ok(())
     }
 
-    pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
-        let base = base_sandbox.limits();
+    /// `base` with these overrides.
+    pub(crate) fn limits(&self, base: &pitboss_host::Limits) -> pitboss_host::Limits {
         let get = |v: &Option<Spanned<u64>>| v.as_ref().map(|s| *s.get_ref());
         // Checked at parse time to lie in ranges that fit a `usize` once
         // scaled; a value that somehow does not keeps the default.
         let scaled = |v: Option<u64>, shift: u32, default: usize| {
             v.and_then(|v| v.checked_shl(shift)).and_then(|v| usize::try_from(v).ok()).unwrap_or(default)
         };
-        let limits = pitboss_host::Limits {
+        pitboss_host::Limits {
             fuel_per_decision: get(&self.fuel_per_decision).unwrap_or(base.fuel_per_decision),
             memory_bytes: scaled(get(&self.memory_mib), 20, base.memory_bytes),
             wall_ms: get(&self.wall_ms).unwrap_or(base.wall_ms),
             module_bytes: scaled(get(&self.module_mib), 20, base.module_bytes),
             code_bytes: scaled(get(&self.code_kib), 10, base.code_bytes),
             functions: scaled(get(&self.functions), 0, base.functions),
-            ..base
-        };
+            ..*base
+        }
+    }
+
+    pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
+        let limits = self.limits(&base_sandbox.limits());
         let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
         Ok(sandbox.with_cache_dir(base_sandbox.cache_dir().map(Path::to_path_buf)))
     }
@@ -311,94 +327,22 @@ impl LimitOverrides {
 
 /// One `[[bot]]` entry: a `.wasm` path (or a glob like `subs/*.wasm`), a
 /// `folder` of `.wasm` files, or a `builtin` strategy.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BotEntry {
     /// Display name, unique within the league (file stems name the bots
     /// of a glob or folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Path to a `.wasm` file, or a glob, relative to the league file.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// A folder of submissions: every `.wasm` file in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub folder: Option<String>,
     /// Name of a builtin strategy.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub builtin: Option<String>,
-}
-
-/// Where a bot finished: in play, or out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Played the league to its end in at least one session.
-    Active,
-    /// Ran out of chips (could not stake the table minimum) in every
-    /// session it played.
-    Broke,
-    /// Reached the fault limit: out for the rest of the league.
-    Disqualified,
-}
-
-impl Status {
-    /// The word shown in tables.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Status::Active => "",
-            Status::Broke => "broke",
-            Status::Disqualified => "DQ",
-        }
-    }
-}
-
-/// One row of the standings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Standing {
-    /// 1-based rank: bots in play by final chips, then broke bots, then
-    /// disqualified ones.
-    pub rank: usize,
-    /// In play, broke or disqualified.
-    pub status: Status,
-    /// EV: net chips per 100 chips initially staked, over the rounds this
-    /// bot played (see [`pitboss_engine::Stats`] for what counts).
-    pub ev_pct: f64,
-    /// Half-width of the EV's 95 % confidence interval, in percentage
-    /// points.
-    pub ev_ci95_pct: f64,
-    /// Significantly ahead of the next bot in play (paired difference of
-    /// round-by-round chips, 95 %); `None` for the last bot in play and
-    /// for bots out of play.
-    pub ahead_of_next: Option<bool>,
-    /// The bot's result.
-    #[serde(flatten)]
-    pub result: BotResult,
-}
-
-/// A finished league.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LeagueResult {
-    /// Display name.
-    pub name: String,
-    /// Rule set id.
-    pub variant: String,
-    /// Master seed.
-    pub seed: u64,
-    /// Rounds per table per session.
-    pub rounds: u64,
-    /// Sessions (`session_count` in JSON: results files also hold a
-    /// `sessions` array).
-    #[serde(rename = "session_count")]
-    pub sessions: u64,
-    /// Seating.
-    pub format: Format,
-    /// Bots in play ranked by final chips (ties by name), then broke and
-    /// disqualified bots.
-    pub standings: Vec<Standing>,
-    /// What a reader of the standings should know (e.g. seating that has
-    /// not yet rotated fairly).
-    pub warnings: Vec<String>,
-    /// Folder and glob entries left out as not regular files, for the
-    /// command to warn about (not part of the results).
-    #[serde(skip)]
-    pub skipped: Vec<Skipped>,
 }
 
 /// An entry of a bot folder or glob left out because it is not a regular
@@ -418,89 +362,93 @@ impl std::fmt::Display for Skipped {
     }
 }
 
-/// Where a bot came from.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BotSource {
-    /// Its name in the league.
-    pub name: String,
-    /// The file (or `builtin:NAME`).
-    pub source: String,
-    /// SHA-256 of the file.
-    pub sha256: Option<String>,
-}
-
-/// One session in the results file.
-#[derive(Clone, Debug, Serialize)]
-pub struct SessionRecord {
-    /// 0-based.
-    pub session: u64,
-    /// Its shoe seed.
-    pub seed: u64,
-    /// Per bot: name and figures.
-    pub bots: Vec<(String, SessionBot)>,
-    /// The rounds with the largest swing of one bot's chips, largest
-    /// first: the hands worth replaying.
-    pub key_rounds: Vec<crate::session::KeyRound>,
-}
-
-/// `results.json`: everything needed to trust and reproduce a league. No
-/// wall-clock field, so two runs compare byte for byte.
-#[derive(Clone, Debug, Serialize)]
-pub struct ResultsFile {
-    /// The Pitboss version that ran it.
-    pub pitboss_version: &'static str,
-    /// The league file, as given.
-    pub league_file: String,
-    /// SHA-256 of the league file.
-    pub league_sha256: String,
-    /// Every bot and the hash of its file.
-    pub bots: Vec<BotSource>,
-    /// The rounds after which each session's `series` samples balances.
-    pub series_rounds: Vec<u64>,
-    /// Per-session figures.
-    pub sessions: Vec<SessionRecord>,
-    /// The standings (with each bot's first faults).
-    #[serde(flatten)]
-    pub result: LeagueResult,
-}
-
 /// Reads and checks a league file; errors name the file (and, for syntax
 /// and type errors, the line and column).
 pub fn parse(path: &Path) -> Result<LeagueFile> {
     let text = files::read_text(path, files::Kind::League)?;
-    let mut league: LeagueFile = toml::from_str(&text).map_err(|e| {
-        let at = e.span().map(|s| line_col(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
-        anyhow::anyhow!("{}{at}: {}", path.display(), e.message())
+    let file_name = path.file_name().map_or_else(|| "league.toml".into(), |f| f.to_string_lossy().into_owned());
+    parse_text(&text, &file_name, &path.display().to_string())
+}
+
+/// Parses and checks a league file's `text` (the file called `file_name`;
+/// errors name `origin`, with line and column where they can).
+pub fn parse_text(text: &str, file_name: &str, origin: &str) -> Result<LeagueFile> {
+    let mut league: LeagueFile = toml::from_str(text).map_err(|e| {
+        let at = e.span().map(|s| line_col(text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+        anyhow::anyhow!("{origin}{at}: {}", e.message())
     })?;
     league.sha256 = sha256_hex(text.as_bytes());
-    let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    league.text = text.to_string();
+    league.file_name = file_name.to_string();
+    league.origin = origin.to_string();
+    let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+    let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
     if let Err((offset, problem)) = league.rules.apply(defaults) {
-        let (line, col) = line_col(&text, offset);
-        bail!("{}:{line}:{col}: {problem}", path.display());
+        let (line, col) = line_col(text, offset);
+        bail!("{origin}:{line}:{col}: {problem}");
     }
     if let Some(Err((offset, problem))) = league.limits.as_ref().map(LimitOverrides::check) {
-        let (line, col) = line_col(&text, offset);
-        bail!("{}:{line}:{col}: {problem}", path.display());
+        let (line, col) = line_col(text, offset);
+        bail!("{origin}:{line}:{col}: {problem}");
     }
     if league.bots.is_empty() {
-        bail!("{}: the league has no [[bot]] entries", path.display());
+        bail!("{origin}: the league has no [[bot]] entries");
     }
     for (i, bot) in league.bots.iter().enumerate() {
         let what = bot.name.clone().unwrap_or_else(|| format!("number {}", i + 1));
         if bot.name.is_some() && league.bots[..i].iter().any(|b| b.name == bot.name) {
-            bail!("{}: two bots are named `{what}`", path.display());
+            bail!("{origin}: two bots are named `{what}`");
         }
         let given = [&bot.path, &bot.folder, &bot.builtin].iter().filter(|x| x.is_some()).count();
         if given != 1 {
-            bail!("{}: bot `{what}` needs exactly one of `path`, `folder` or `builtin`", path.display());
+            bail!("{origin}: bot `{what}` needs exactly one of `path`, `folder` or `builtin`");
         }
     }
-    check_numbers(&league, &text).map_err(|(offset, problem)| {
-        let (line, col) = line_col(&text, offset);
-        anyhow::anyhow!("{}:{line}:{col}: {problem}", path.display())
+    check_numbers(&league, text).map_err(|(offset, problem)| {
+        let (line, col) = line_col(text, offset);
+        anyhow::anyhow!("{origin}:{line}:{col}: {problem}")
     })?;
     Ok(league)
+}
+
+impl LeagueFile {
+    /// The league as results embed it: file name, text, hash, and the
+    /// settings with every rule and limit in force.
+    pub fn record(&self) -> Result<LeagueRecord> {
+        let rules = league_rules(self)?;
+        let base = pitboss_host::Limits::default();
+        let limits = match &self.limits {
+            Some(l) => l.limits(&base),
+            None => base,
+        };
+        Ok(LeagueRecord {
+            file: self.file_name.clone(),
+            sha256: self.sha256.clone(),
+            text: self.text.clone(),
+            parsed: LeagueSpec {
+                name: self.name.clone(),
+                variant: self.variant.clone(),
+                rounds: self.rounds,
+                sessions: self.sessions,
+                seed: self.seed,
+                bankroll: self.bankroll,
+                format: self.format,
+                fault_limit: self.fault_limit,
+                rules: (&rules).into(),
+                limits: (&limits).into(),
+                bots: self.bots.clone(),
+            },
+        })
+    }
+
+    /// The sandbox this league's bots run in: `base` with the league's
+    /// `[limits]`.
+    pub(crate) fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {
+        match &self.limits {
+            Some(l) => l.sandbox(base),
+            None => Ok(base.clone()),
+        }
+    }
 }
 
 /// The places of a league file's top-level numbers, for errors.
@@ -579,7 +527,7 @@ pub fn run_with(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(LeagueResult, ResultsFile)> {
     let played = run_sessions(league, path, sandbox, threads, progress, None)?;
-    let (mut result, mut file) = assemble(league, path, played.sources, &played.sessions);
+    let (mut result, mut file) = assemble(league, played.sources, &played.sessions)?;
     result.skipped = played.skipped.clone();
     file.result.skipped = played.skipped;
     Ok((result, file))
@@ -595,60 +543,104 @@ pub fn run_sessions(
     progress: &(dyn Fn(u64) + Sync),
     shard: Option<(u64, u64)>,
 ) -> Result<Played> {
-    let rules = league_rules(league, path)?;
-    let sandbox = match &league.limits {
-        Some(l) => &l.sandbox(sandbox)?,
-        None => sandbox,
-    };
+    let sandbox = league.sandbox(sandbox)?;
     let base = path.parent().unwrap_or(Path::new("."));
     let Expanded { bots, sources, skipped } =
-        expand_bots(league, base, sandbox).with_context(|| path.display().to_string())?;
+        expand_bots(league, base, &sandbox).with_context(|| league.origin.clone())?;
+    let wanted: Vec<u64> = (0..league.sessions).filter(|s| shard.is_none_or(|(i, k)| s % k == i)).collect();
+    let sessions = play_sessions(league, &bots, &wanted, threads, progress)?;
+    Ok(Played { sources, sessions, skipped })
+}
+
+/// Plays the sessions `wanted` (ascending) of a league with its bots, in
+/// parallel, returned in order.
+pub(crate) fn play_sessions(
+    league: &LeagueFile,
+    bots: &NamedBots,
+    wanted: &[u64],
+    threads: Option<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Vec<SessionResult>> {
+    let rules = league_rules(league)?;
     let n = bots.len();
     if n as u64 * league.sessions > MAX_BOT_SESSIONS {
         bail!(
             "{}: {n} bots × {} sessions is over {MAX_BOT_SESSIONS} (results keep 200 balance samples of each)",
-            path.display(),
+            league.origin,
             league.sessions
         );
     }
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
         let seats = seating_for(league.format, n, &rules, session);
-        play_session(session, seed, &rules, league.rounds, league.bankroll, league.fault_limit, &bots, &seats, progress)
+        play_session(session, seed, &rules, league.rounds, league.bankroll, league.fault_limit, bots, &seats, progress)
     };
-    let wanted: Vec<u64> = (0..league.sessions).filter(|s| shard.is_none_or(|(i, k)| s % k == i)).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
-    let sessions = pool.install(|| wanted.into_par_iter().map(play).collect::<Result<Vec<_>>>())?;
-    Ok(Played { sources, sessions, skipped })
+    pool.install(|| wanted.par_iter().map(|&s| play(s)).collect::<Result<Vec<_>>>())
+}
+
+/// For each session, in order, which bots an earlier disqualification
+/// keeps out of it: a disqualification holds for the rest of the league,
+/// in session order. The sessions are played independently (in parallel,
+/// or as shards), so such a bot was seated in later ones too, but they do
+/// not count, and it keeps its bankroll.
+pub(crate) fn out_before(sessions: &[SessionResult], n: usize) -> Vec<Vec<bool>> {
+    let mut out = vec![false; n];
+    sessions
+        .iter()
+        .map(|s| {
+            let before = out.clone();
+            for (o, b) in out.iter_mut().zip(&s.bots) {
+                *o |= b.disqualified;
+            }
+            before
+        })
+        .collect()
+}
+
+/// A session as the results file records it; `out` marks the bots an
+/// earlier disqualification keeps out of it (recorded as `after_dq`, with
+/// nothing counted).
+pub(crate) fn session_record(s: &SessionResult, sources: &[BotSource], out: &[bool]) -> SessionRecord {
+    let bots = sources
+        .iter()
+        .zip(&s.bots)
+        .zip(out)
+        .map(|((source, b), &out)| SessionBotRecord {
+            name: source.name.clone(),
+            net: if out { 0 } else { b.net },
+            rounds: if out { 0 } else { b.rounds },
+            disqualified: !out && b.disqualified,
+            broke: !out && b.broke,
+            after_dq: out,
+            series: if out { vec![0; b.series.len()] } else { b.series.clone() },
+            tally: if out { Default::default() } else { b.tally },
+        })
+        .collect();
+    SessionRecord { session: s.session, seed: s.seed, bots, key_rounds: s.key_rounds.clone(), hands: s.hands.clone() }
 }
 
 /// Turns every session of a league, in order, into its standings and
-/// results file. A single run and merged shards both end here, so they
-/// produce the same bytes.
+/// results file. A single run, merged shards and `verify` all end here,
+/// so they produce the same bytes.
 pub fn assemble(
     league: &LeagueFile,
-    path: &Path,
     sources: Vec<BotSource>,
     sessions: &[SessionResult],
-) -> (LeagueResult, ResultsFile) {
+) -> Result<(LeagueResult, ResultsFile)> {
     let n = sources.len();
     let mut stats = vec![Stats::default(); n];
     let mut pairs = vec![0i128; n * n];
     let mut results: Vec<BotResult> = Vec::with_capacity(n);
-    let mut sessions = sessions.to_vec();
+    let outs = out_before(sessions, n);
     for (b, source) in sources.iter().enumerate() {
         let mut r = BotResult::new(source.name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
         let mut played = 0;
-        for s in &mut sessions {
-            let sb = &mut s.bots[b];
-            if r.disqualified {
-                // A disqualification holds for the rest of the league, in
-                // session order: the sessions are played independently (in
-                // parallel, or as shards), so this bot was seated in later
-                // ones too, but they do not count; it keeps its bankroll.
-                *sb = SessionBot { after_dq: true, series: vec![0; sb.series.len()], ..SessionBot::default() };
+        for (s, out) in sessions.iter().zip(&outs) {
+            if out[b] {
                 continue;
             }
+            let sb: &SessionBot = &s.bots[b];
             played += 1;
             stats[b].merge(&sb.stats);
             r.net += sb.net;
@@ -669,7 +661,7 @@ pub fn assemble(
         r.broke = !r.disqualified && played > 0 && r.broke_sessions == played;
         results.push(r);
     }
-    for s in &sessions {
+    for s in sessions {
         for (total, x) in pairs.iter_mut().zip(&s.pairs) {
             *total += x;
         }
@@ -696,23 +688,15 @@ pub fn assemble(
         skipped: Vec::new(),
     };
     let file = ResultsFile {
-        pitboss_version: env!("CARGO_PKG_VERSION"),
-        league_file: path.display().to_string(),
-        league_sha256: league.sha256.clone(),
+        schema_version: crate::results::SCHEMA_VERSION,
+        pitboss_version: env!("CARGO_PKG_VERSION").to_string(),
+        league: league.record()?,
         series_rounds: crate::session::series_rounds(league.rounds),
-        sessions: sessions
-            .iter()
-            .map(|s| SessionRecord {
-                session: s.session,
-                seed: s.seed,
-                bots: sources.iter().zip(&s.bots).map(|(src, sb)| (src.name.clone(), sb.clone())).collect(),
-                key_rounds: s.key_rounds.clone(),
-            })
-            .collect(),
+        sessions: sessions.iter().zip(&outs).map(|(s, out)| session_record(s, &sources, out)).collect(),
         bots: sources,
         result: result.clone(),
     };
-    (result, file)
+    Ok((result, file))
 }
 
 /// Who sits where in session `session`: alone (solo) or rotated shared
@@ -725,16 +709,17 @@ pub(crate) fn seating_for(format: Format, n: usize, rules: &Rules, session: u64)
 }
 
 /// The rules a league plays: its variant's defaults with its overrides.
-pub(crate) fn league_rules(league: &LeagueFile, path: &Path) -> Result<Rules> {
-    let variant = Rules::variant_by_id(&league.variant).with_context(|| path.display().to_string())?;
-    let mut defaults = Rules::for_variant(variant).with_context(|| path.display().to_string())?;
+pub(crate) fn league_rules(league: &LeagueFile) -> Result<Rules> {
+    let origin = &league.origin;
+    let variant = Rules::variant_by_id(&league.variant).with_context(|| origin.clone())?;
+    let mut defaults = Rules::for_variant(variant).with_context(|| origin.clone())?;
     if league.format == Format::Bank {
         if variant != pitboss_sdk::Variant::NorwegianHome {
-            bail!("{}: format \"bank\" is the banker game's; this league plays `{}`", path.display(), league.variant);
+            bail!("{origin}: format \"bank\" is the banker game's; this league plays `{}`", league.variant);
         }
         defaults.banker = Banker::Rotate;
     }
-    league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{}: {e}", path.display()))
+    league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{origin}: {e}"))
 }
 
 /// A league's `[[bot]]` entries, expanded.
@@ -769,7 +754,7 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             (_, _, Some(b)) => {
                 let name = entry.name.clone().unwrap_or_else(|| format!("builtin:{b}"));
                 let bot = Bot::builtin(b).with_context(|| format!("bot `{label}`"))?;
-                let source = BotSource { name: name.clone(), source: format!("builtin:{b}"), sha256: None };
+                let source = BotSource { name: name.clone(), file: format!("builtin:{b}"), sha256: None };
                 pending.push(Pending::Builtin(name, Box::new(bot), source));
                 continue;
             }
@@ -803,8 +788,10 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             Pending::Builtin(name, bot, source) => Ok((name.clone(), (**bot).clone(), source.clone())),
             Pending::File(name, file) => {
                 let (bot, sha256) = Bot::wasm_file(file, sandbox).with_context(|| format!("bot `{name}`"))?;
-                let source = file.to_string_lossy().into_owned();
-                Ok((name.clone(), bot, BotSource { name: name.clone(), source, sha256: Some(sha256) }))
+                // The file's name only: a path as typed would make the
+                // results depend on where the league was run from.
+                let file_name = file.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+                Ok((name.clone(), bot, BotSource { name: name.clone(), file: file_name, sha256: Some(sha256) }))
             }
         })
         .collect();
@@ -853,7 +840,7 @@ fn glob(pattern: &Path) -> Result<(Vec<PathBuf>, Vec<Skipped>)> {
 }
 
 /// Does `name` match `pattern`, where `*` matches any run of characters?
-fn wildcard(pattern: &str, name: &str) -> bool {
+pub(crate) fn wildcard(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == name;

@@ -10,14 +10,17 @@ pub mod bots;
 pub mod check;
 pub mod html;
 pub mod league;
+pub mod locate;
 pub mod matchplay;
 pub mod new;
 pub mod replay;
 pub mod report;
+pub mod results;
 pub mod season;
 pub mod session;
 pub mod shard;
 pub mod tally;
+pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -25,7 +28,7 @@ use std::time::Instant;
 use anyhow::Result;
 use pitboss_engine::{Rules, derive_seed, parse_stacked};
 use pitboss_host::{Limits, Sandbox};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bots::Bot;
 use crate::matchplay::{MatchSpec, TableResult, play_table};
@@ -52,7 +55,7 @@ pub struct PlayOptions {
 }
 
 /// What `pitboss play` reports (and writes as JSON).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayReport {
     /// Rule set id.
     pub variant: String,

@@ -138,6 +138,23 @@ enum Command {
         /// Also write the table's hand history for the whole session as JSON lines.
         #[arg(long)]
         log: Option<PathBuf>,
+        /// A folder to find bot files in by SHA-256, whatever their names (after the results file's folder).
+        #[arg(long, value_name = "DIR")]
+        bots: Option<PathBuf>,
+    },
+    /// Re-run a league from its results file alone and confirm the results are byte-identical (exit 0), or name the first difference (exit 1).
+    Verify {
+        /// The league's results.json.
+        results: PathBuf,
+        /// A folder to find bot files in by SHA-256, whatever their names (after the results file's folder).
+        #[arg(long, value_name = "DIR")]
+        bots: Option<PathBuf>,
+        /// Only these sessions, e.g. 0,3 (from 0); only their records are compared.
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        sessions: Option<Vec<u64>>,
+        /// Worker threads, 1 to 256 [default: all cores].
+        #[arg(long, value_parser = threads)]
+        threads: Option<usize>,
     },
     /// Write a league's results as one self-contained HTML page: standings,
     /// charts, per-bot play, faults and a hand viewer.
@@ -150,8 +167,8 @@ enum Command {
         /// The session whose hands the viewer replays (from 0).
         #[arg(long, default_value_t = 0)]
         session: u64,
-        /// Opening rounds of the session's first table the viewer shows beside its deciding hands (0 to 50).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=50))]
+        /// Opening rounds of the session's first table the viewer shows beside its deciding hands (0 to 5, as stored).
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=5))]
         opening_rounds: u64,
     },
     /// Scaffold a new bot: its source, a build script, a README and a practice league.
@@ -348,10 +365,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report::write_json(&path, &result)?;
             }
         }
-        Command::Replay { results, session, round, table, only_box, log } => {
-            let request = pitboss_cli::replay::ReplayRequest { results, session, round, table, only_box, log };
+        Command::Replay { results, session, round, table, only_box, log, bots } => {
+            let request = pitboss_cli::replay::ReplayRequest { results, bots, session, round, table, only_box, log };
             let stdout = std::io::stdout();
             pitboss_cli::replay::replay(&request, stdout.lock())?;
+        }
+        Command::Verify { results, bots, sessions, threads } => {
+            use pitboss_cli::verify::{Verdict, VerifyRequest, verify};
+            let bar = progress_bar(0);
+            let request = VerifyRequest { results, bots, sessions, threads };
+            let verdict = verify(&request, &|n| bar.set_length(n), &|n| bar.inc(n))?;
+            bar.finish_and_clear();
+            match verdict {
+                Verdict::Identical(what) => out!("{what}"),
+                Verdict::Differs(what) => {
+                    out!("differs: {what}");
+                    std::process::exit(1);
+                }
+            }
         }
         Command::Report { results, output, session, opening_rounds } => {
             let request = pitboss_cli::html::ReportRequest { results, session, opening_rounds };

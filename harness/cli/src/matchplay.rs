@@ -2,9 +2,10 @@
 
 use anyhow::{Context, Result};
 use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bots::Bot;
+pub use crate::results::{BotResult, FaultRecord};
 use crate::tally::{SeatLog, Tally};
 
 /// Everything that decides a match's cards and chips.
@@ -31,55 +32,6 @@ pub const FAULT_LOG_CAP: usize = 100;
 /// match stops.
 pub const IDLE_ROUNDS_CAP: u64 = 1_000;
 
-/// One fault, as kept in results: where it happened and what it was.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct FaultRecord {
-    /// Session (0-based; always 0 for `pitboss play`).
-    pub session: u64,
-    /// Round (1-based).
-    pub round: u64,
-    /// The decision that faulted.
-    pub decision: String,
-    /// What went wrong: illegal, trap, out-of-fuel, memory, timeout.
-    pub kind: String,
-    /// Details.
-    pub message: String,
-}
-
-/// One bot's result, as printed and written to JSON.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BotResult {
-    /// Display name.
-    pub name: String,
-    /// Rounds in which it bet.
-    pub rounds: u64,
-    /// Sum of initial bets.
-    pub wagered: i64,
-    /// Net chips won (negative: lost).
-    pub net: i64,
-    /// Chips at the end.
-    pub balance: i64,
-    /// Expected value per unit of initial bet.
-    pub ev: f64,
-    /// Standard error of `ev`.
-    pub ev_se: f64,
-    /// Decisions that faulted.
-    pub faults: u64,
-    /// Reached the fault limit; chips frozen since (for a league: for the
-    /// rest of the league).
-    pub disqualified: bool,
-    /// Could not stake the table minimum at the end (for a league: in
-    /// every session it played).
-    pub broke: bool,
-    /// Sessions it ended unable to stake the minimum (leagues only).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub broke_sessions: u64,
-    /// The first faults (at most [`FAULT_LOG_CAP`]).
-    pub fault_log: Vec<FaultRecord>,
-    /// Decisions, hand outcomes, actions, extra bets and faults, counted.
-    pub tally: Tally,
-}
-
 impl BotResult {
     /// The result of a bot from its statistics and final balance.
     pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64, disqualified: bool) -> BotResult {
@@ -101,12 +53,8 @@ impl BotResult {
     }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
 /// The outcome of one table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableResult {
     /// Rounds completed.
     pub rounds: u64,

@@ -1,18 +1,21 @@
 //! `pitboss replay RESULTS.json --session S --round R`: re-simulates one
-//! round of a league from its results file and prints it card by card —
-//! refusing when the league file or a bot file is not the one that played.
+//! round of a league from its results file and prints it card by card.
+//! The league is the one the results file embeds (no league file is
+//! read); the bot files are found by name and SHA-256 wherever the results
+//! file now is, or in `--bots DIR` (`crate::locate`), and refused when
+//! none is the file that played.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use pitboss_engine::{Recorder, TableEvent, derive_seed};
-use serde_json::Value;
 
 use pitboss_host::files;
 
-use crate::league::{self, Expanded, expand_bots, league_rules, seating_for};
-use crate::report::{JsonLines, Transcript, event_json};
+use crate::league::{LeagueFile, league_rules, seating_for};
+use crate::report::{JsonLines, Transcript};
+use crate::results::ResultsFile;
 use crate::session::replay_table;
 
 /// What to replay.
@@ -20,6 +23,8 @@ use crate::session::replay_table;
 pub struct ReplayRequest {
     /// The `results.json` of a league.
     pub results: PathBuf,
+    /// Where else to look for bot files (matched by SHA-256).
+    pub bots: Option<PathBuf>,
     /// 0-based session.
     pub session: u64,
     /// 1-based round.
@@ -33,15 +38,14 @@ pub struct ReplayRequest {
     pub log: Option<PathBuf>,
 }
 
-fn field<'a>(v: &'a Value, key: &str, results: &Path) -> Result<&'a Value> {
-    v.get(key).with_context(|| format!("{}: no `{key}` (not a Pitboss results file?)", results.display()))
-}
-
-/// A league made ready to replay from its results file: the league file
-/// and every bot file re-read and checked against the recorded SHA-256s.
+/// A league made ready to replay from its results file: the embedded
+/// league parsed, and every bot file found and checked against its
+/// recorded SHA-256.
 pub struct Replayable {
-    /// The league file.
-    pub file: league::LeagueFile,
+    /// The results file.
+    pub results: ResultsFile,
+    /// The league it embeds.
+    pub file: LeagueFile,
     /// Its rules, overrides applied.
     pub rules: pitboss_engine::Rules,
     /// The bots, in league order.
@@ -49,45 +53,25 @@ pub struct Replayable {
 }
 
 impl Replayable {
-    /// Opens the league behind `results`, refusing (naming the file) when
-    /// the league file or a bot file is not the one that played.
-    pub fn open(results: &Path) -> Result<Replayable> {
-        let text = files::read_text(results, files::Kind::Results)?;
-        let v: Value = serde_json::from_str(&text).with_context(|| format!("{} is not JSON", results.display()))?;
-        let league_path = PathBuf::from(field(&v, "league_file", results)?.as_str().unwrap_or_default());
-        let file = league::parse(&league_path)?;
-        let recorded = field(&v, "league_sha256", results)?.as_str().unwrap_or_default();
-        if file.sha256 != recorded {
-            bail!(
-                "{} changed since {} was written (its SHA-256 differs); cannot replay",
-                league_path.display(),
-                results.display()
-            );
-        }
-        let sandbox = match &file.limits {
-            Some(l) => l.sandbox(&crate::sandbox()?)?,
-            None => crate::sandbox()?,
-        };
-        let base = league_path.parent().unwrap_or(Path::new("."));
-        let Expanded { bots, sources, .. } = expand_bots(&file, base, &sandbox)?;
-        let recorded_bots = field(&v, "bots", results)?.as_array().cloned().unwrap_or_default();
-        for source in &sources {
-            let Some(rec) = recorded_bots.iter().find(|b| b["name"] == source.name.as_str()) else {
-                bail!("bot `{}` did not play in {}", source.name, results.display());
-            };
-            // The hash of the bytes just compiled, not of a second read.
-            if let (Some(expected), Some(actual)) = (rec["sha256"].as_str(), &source.sha256)
-                && actual != expected
-            {
-                bail!(
-                    "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); cannot replay",
-                    source.name,
-                    source.source
-                );
-            }
-        }
-        let rules = league_rules(&file, &league_path)?;
-        Ok(Replayable { file, rules, bots })
+    /// Opens the league behind the results file at `path`; `bots` is a
+    /// further folder to find bot files in.
+    pub fn open(path: &Path, bots: Option<&Path>) -> Result<Replayable> {
+        let results = crate::results::read(path)?;
+        results
+            .check()
+            .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
+        Replayable::from_results(results, path, bots)
+    }
+
+    /// [`Replayable::open`] for results already read from `path`.
+    pub fn from_results(results: ResultsFile, path: &Path, bots: Option<&Path>) -> Result<Replayable> {
+        let file = results.league_file(&path.display().to_string())?;
+        crate::locate::check_listing(&file, &results.bots)
+            .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+        let sandbox = file.sandbox(&crate::sandbox()?)?;
+        let bots = crate::locate::bots(path, &results.bots, &file, bots, &sandbox)?;
+        let rules = league_rules(&file)?;
+        Ok(Replayable { results, file, rules, bots })
     }
 
     /// The bots at each table of `session`, in seat order.
@@ -112,73 +96,11 @@ impl Replayable {
             None => bail!("session {session} has {} table(s); tables count from 0", seating.len()),
         }
     }
-
-    /// Replays table `table` of `session` up to the last of `rounds`
-    /// (ascending) and returns each of those rounds as the hand history
-    /// `--log` writes: one JSON object per event (without its `round`).
-    pub fn rounds_as_json(&self, session: u64, table: usize, rounds: &[u64]) -> Result<Vec<(u64, Vec<Value>)>> {
-        let last = rounds.iter().copied().max().unwrap_or(1);
-        let seats = self.seats(session, last, table)?;
-        let mut pick = Pick { wanted: rounds, round: 0, pending_shuffle: None, out: Vec::new() };
-        let seed = derive_seed(self.file.seed, session);
-        let (bankroll, limit) = (self.file.bankroll, self.file.fault_limit);
-        replay_table(seed, &self.rules, bankroll, limit, &self.bots, &seats, (last, last), &mut (), &mut pick)?;
-        Ok(pick.out)
-    }
-}
-
-/// Collects the events of the wanted rounds as JSON.
-struct Pick<'a> {
-    wanted: &'a [u64],
-    round: u64,
-    /// A full shuffle is announced before the round it opens.
-    pending_shuffle: Option<TableEvent>,
-    out: Vec<(u64, Vec<Value>)>,
-}
-
-impl Recorder for Pick<'_> {
-    fn record(&mut self, event: &TableEvent) {
-        if let TableEvent::Shuffle(_) = event
-            && self.round == 0
-        {
-            self.pending_shuffle = Some(event.clone());
-            return;
-        }
-        if let TableEvent::RoundStart { round } = event {
-            self.round = *round;
-            if self.wanted.contains(round) {
-                self.out.push((*round, Vec::new()));
-                if let Some(shuffle) = self.pending_shuffle.take() {
-                    self.push(&shuffle);
-                }
-            }
-            self.pending_shuffle = None;
-        }
-        if self.round_open() == Some(true) {
-            self.push(event);
-        }
-        if let TableEvent::RoundEnd { .. } = event {
-            self.round = 0;
-        }
-    }
-}
-
-impl Pick<'_> {
-    /// Inside a round: whether it is wanted. Between rounds: `None`.
-    fn round_open(&self) -> Option<bool> {
-        (self.round != 0).then(|| self.out.last().is_some_and(|(r, _)| *r == self.round))
-    }
-
-    fn push(&mut self, event: &TableEvent) {
-        if let Some((_, events)) = self.out.last_mut() {
-            events.push(event_json(event));
-        }
-    }
 }
 
 /// Writes the round to `out`.
 pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
-    let league = Replayable::open(&req.results)?;
+    let league = Replayable::open(&req.results, req.bots.as_deref())?;
     let seats = league.seats(req.session, req.round, req.table)?;
     let (file, bots, rules) = (&league.file, &league.bots, &league.rules);
     writeln!(out, "{} — session {}, table {}, round {}", file.name, req.session, req.table, req.round)?;

@@ -4,12 +4,12 @@
 //! format is far tighter than two separate intervals).
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
+use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table, TableEvent};
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::bots::Bot;
 use crate::matchplay::FaultRecord;
+pub use crate::results::{HandRecord, KeyRound};
 use crate::tally::{SeatLog, Tally};
 
 /// Points of each bot's balance kept per session, evenly spaced over its
@@ -21,6 +21,26 @@ pub const SERIES_POINTS: u64 = 200;
 /// swing of any one bot's chips.
 pub const KEY_ROUNDS: usize = 8;
 
+/// Sessions whose hands results store (sessions 0 to 3). Keeping a
+/// session's hands means copying every event of every round in case it
+/// turns out to be a key round, which costs about 15 % of that session's
+/// time; later sessions' hands are replayed with `pitboss replay`.
+pub const STORED_SESSIONS: u64 = 4;
+
+/// Rounds of table 0 stored, from round 1, beside a session's key rounds.
+pub const OPENING_ROUNDS: u64 = 5;
+
+/// Most events stored of one round (a round at a full table has about a
+/// hundred); a longer one is cut there and marked `truncated`.
+pub const EVENTS_PER_ROUND: usize = 512;
+/// Bytes of bot logs a stored round keeps; later log events of the round
+/// are left out and the round marked `truncated`.
+pub const LOG_BYTES_PER_ROUND: usize = 4 << 10;
+
+/// Events a round's buffer is made for at first (a full table's round has
+/// about a hundred), so it rarely grows.
+const ROUND_CAPACITY: usize = 128;
+
 /// Rounds each table plays between two merges of a session's per-round
 /// sums: large enough to amortise handing tables to threads, small enough
 /// that the balances kept meanwhile stay a few hundred KiB.
@@ -31,17 +51,6 @@ const BLOCK: u64 = 2048;
 pub fn series_rounds(rounds: u64) -> Vec<u64> {
     let points = rounds.min(SERIES_POINTS);
     (1..=points).map(|k| (k as u128 * rounds as u128 / points as u128) as u64).collect()
-}
-
-/// A round with a large swing: where to find it and how large it was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct KeyRound {
-    /// 1-based round.
-    pub round: u64,
-    /// 0-based table of the session.
-    pub table: usize,
-    /// The largest change of one bot's chips that round.
-    pub swing: i64,
 }
 
 /// Keeps the `KEY_ROUNDS` largest swings, largest first, earlier rounds
@@ -71,13 +80,15 @@ pub struct SessionResult {
     pub pairs: Vec<i128>,
     /// The rounds with the largest swings.
     pub key_rounds: Vec<KeyRound>,
+    /// The events of the key rounds and of table 0's opening rounds
+    /// (sessions before [`STORED_SESSIONS`] only).
+    pub hands: Option<Vec<HandRecord>>,
 }
 
 /// One bot's session.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionBot {
     /// Statistics (integer sums).
-    #[serde(skip)]
     pub stats: Stats,
     /// Net chips this session.
     pub net: i64,
@@ -87,12 +98,7 @@ pub struct SessionBot {
     pub disqualified: bool,
     /// Ended the session unable to stake the table minimum.
     pub broke: bool,
-    /// Not counted: the bot was disqualified in an earlier session, and a
-    /// disqualification holds for the rest of the league.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub after_dq: bool,
     /// Its first faults.
-    #[serde(skip)]
     pub fault_log: Vec<FaultRecord>,
     /// Net chips after each of the league's `series_rounds`.
     pub series: Vec<i64>,
@@ -103,7 +109,7 @@ pub struct SessionBot {
 /// Plays session `session` of `rounds` rounds: `seating` tables of
 /// `bots`, each bot starting with `bankroll`, every table dealt from `seed`;
 /// `progress` hears how many more rounds are done, now and then.
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments)]
 pub fn play_session(
     session: u64,
     seed: u64,
@@ -125,11 +131,17 @@ pub fn play_session(
         tables.push(table);
     }
     let per = rules.boxes_per_player as usize;
-    let mut logs: Vec<SeatLog<'_, ()>> = Vec::new();
-    let mut unit = vec![(); seating.len()];
-    for (seats, u) in seating.iter().zip(unit.iter_mut()) {
-        logs.push(SeatLog::new(u, seats.len(), per));
-    }
+    let stored = session < STORED_SESSIONS;
+    let mut captures: Vec<Capture> = seating
+        .iter()
+        .map(|_| Capture {
+            on: stored,
+            events: Vec::with_capacity(if stored { ROUND_CAPACITY } else { 0 }),
+            ..Capture::default()
+        })
+        .collect();
+    let mut logs: Vec<SeatLog<'_, Capture>> =
+        seating.iter().zip(captures.iter_mut()).map(|(seats, c)| SeatLog::new(c, seats.len(), per)).collect();
     let sample_at = series_rounds(rounds);
     let mut next_sample = 0;
     let mut series = vec![Vec::with_capacity(sample_at.len()); n];
@@ -146,19 +158,37 @@ pub fn play_session(
     let mut done = 0;
     while done < rounds {
         let len = BLOCK.min(rounds - done);
+        let keys_so_far = &key_rounds;
         let failed = tables
             .par_iter_mut()
             .zip(logs.par_iter_mut())
             .zip(balances.par_iter_mut())
+            .zip(before.par_iter())
             .enumerate()
-            .filter_map(|(t, ((table, log), out))| {
+            .filter_map(|(t, (((table, log), out), start))| {
                 let seats = table.seats().len();
+                // The key rounds as this table alone can know them: a
+                // round that does not enter this list cannot be a key
+                // round of the session, so its events need not be kept.
+                let mut keys = keys_so_far.clone();
                 for r in 0..len as usize {
                     if let Err(e) = table.play_round(log) {
                         return Some((r, t, e));
                     }
                     for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.seats()) {
                         *slot = seat.balance;
+                    }
+                    if log.inner().on {
+                        let round = done + r as u64 + 1;
+                        let prev = |k: usize| if r == 0 { start[k] } else { out[(r - 1) * seats + k] };
+                        let swing = (0..seats).map(|k| (out[r * seats + k] - prev(k)).abs()).max().unwrap_or(0);
+                        let key = KeyRound { round, table: t, swing };
+                        if swing > 0 {
+                            keep_key_round(&mut keys, key);
+                        }
+                        if keys.contains(&key) || (t == 0 && round <= OPENING_ROUNDS) {
+                            log.inner().keep(round);
+                        }
                     }
                 }
                 None
@@ -205,15 +235,20 @@ pub fn play_session(
                 net[i] = 0;
             }
         }
+        for (t, log) in logs.iter_mut().enumerate() {
+            log.inner().forget_all_but(t, &key_rounds);
+        }
         done += len;
         progress(len);
     }
-    let mut result = SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds };
+    let mut result =
+        SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds, hands: None };
     let mut series = series.into_iter();
-    for ((table, seats), log) in tables.iter().zip(seating).zip(logs) {
+    for (t, ((table, seats), log)) in tables.iter().zip(seating).zip(logs).enumerate() {
         for (k, ((seat, &b), (tally, mut faults))) in table.seats().iter().zip(seats).zip(log.finish()).enumerate() {
             for f in &mut faults {
                 f.session = session;
+                f.table = t;
             }
             result.bots[b] = SessionBot {
                 stats: seat.stats,
@@ -221,7 +256,6 @@ pub fn play_session(
                 rounds: table.rounds(),
                 disqualified: seat.disqualified,
                 broke: !seat.disqualified && table.out_for_good(k),
-                after_dq: false,
                 fault_log: faults,
                 series: Vec::new(),
                 tally,
@@ -231,13 +265,133 @@ pub fn play_session(
     for (bot, s) in result.bots.iter_mut().zip(&mut series) {
         bot.series = s;
     }
+    if stored {
+        result.hands = Some(stored_hands(&captures, &result.key_rounds, rounds));
+    }
     Ok(result)
+}
+
+/// One table's events, a round at a time, keeping those of the rounds that
+/// may turn out to be key rounds and of the opening rounds: the hands the
+/// report's viewer shows, recorded while the league plays so that neither
+/// the report nor anyone reading the results needs the bots again. Off
+/// for sessions whose hands are not stored.
+#[derive(Default)]
+struct Capture {
+    on: bool,
+    /// Inside a round.
+    open: bool,
+    /// A full shuffle is announced before the round it opens.
+    pending_shuffle: Option<TableEvent>,
+    /// This round's events so far.
+    events: Vec<TableEvent>,
+    /// This round had over [`EVENTS_PER_ROUND`] events, or over
+    /// [`LOG_BYTES_PER_ROUND`] of bot logs.
+    cut: bool,
+    /// Bytes of bot log stored for this round.
+    log_bytes: usize,
+    /// Rounds kept: (round, events, cut).
+    kept: Vec<(u64, Vec<TableEvent>, bool)>,
+}
+
+impl Capture {
+    /// Keeps the round just played.
+    fn keep(&mut self, round: u64) {
+        let events = std::mem::replace(&mut self.events, Vec::with_capacity(ROUND_CAPACITY));
+        self.kept.push((round, events, self.cut));
+    }
+
+    /// Forgets the kept rounds of table `table` that are neither among
+    /// `keys` nor opening rounds of table 0.
+    fn forget_all_but(&mut self, table: usize, keys: &[KeyRound]) {
+        self.kept.retain(|(round, ..)| {
+            (table == 0 && *round <= OPENING_ROUNDS) || keys.iter().any(|k| k.table == table && k.round == *round)
+        });
+    }
+
+    /// A round starts or ends, or the shoe is shuffled.
+    #[cold]
+    #[inline(never)]
+    fn edge(&mut self, event: &TableEvent) {
+        match event {
+            TableEvent::Shuffle(_) if !self.open => self.pending_shuffle = Some(event.clone()),
+            TableEvent::RoundStart { .. } => {
+                self.open = true;
+                self.cut = false;
+                self.log_bytes = 0;
+                self.events.clear();
+                self.events.extend(self.pending_shuffle.take());
+                self.events.push(event.clone());
+            }
+            TableEvent::RoundEnd { .. } if self.open => {
+                self.push(event);
+                self.open = false;
+            }
+            _ => self.push(event),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, event: &TableEvent) {
+        if let TableEvent::BotLog { text, .. } = event {
+            // Logs are up to 1 KiB a decision: a round of them could
+            // outweigh every other stored hand together.
+            self.log_bytes += text.len();
+            if self.log_bytes > LOG_BYTES_PER_ROUND {
+                self.cut |= self.open;
+                return;
+            }
+        }
+        if !self.open {
+        } else if self.events.len() < EVENTS_PER_ROUND {
+            self.events.push(event.clone());
+        } else {
+            self.cut = true;
+        }
+    }
+}
+
+impl Recorder for Capture {
+    #[inline(always)]
+    fn record(&mut self, event: &TableEvent) {
+        if !self.on {
+            return;
+        }
+        match event {
+            TableEvent::RoundStart { .. } | TableEvent::RoundEnd { .. } | TableEvent::Shuffle(_) => self.edge(event),
+            _ => self.push(event),
+        }
+    }
+}
+
+/// The hands a session stores: its key rounds (largest swing first), then
+/// the first [`OPENING_ROUNDS`] rounds of table 0, each once, as the JSON
+/// events `pitboss replay --log` writes.
+fn stored_hands(captures: &[Capture], keys: &[KeyRound], rounds: u64) -> Vec<HandRecord> {
+    let find = |table: usize, round: u64| {
+        let (_, events, cut) = captures.get(table)?.kept.iter().find(|k| k.0 == round)?;
+        let events = events
+            .iter()
+            .map(|e| match crate::report::event_json(e) {
+                serde_json::Value::Object(fields) => fields,
+                _ => serde_json::Map::new(),
+            })
+            .collect();
+        Some(HandRecord { table, round, events, truncated: *cut })
+    };
+    let mut out: Vec<HandRecord> = keys.iter().filter_map(|k| find(k.table, k.round)).collect();
+    for round in 1..=OPENING_ROUNDS.min(rounds) {
+        if !keys.iter().any(|k| k.table == 0 && k.round == round) {
+            out.extend(find(0, round));
+        }
+    }
+    out
 }
 
 /// Replays one table of a session round by round for `rounds` rounds,
 /// showing round `round` to `rec` and every round to `log`. Tables never
 /// affect each other, so one table replays alone exactly as it played.
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments)]
 pub fn replay_table<R: Recorder, L: Recorder>(
     seed: u64,
     rules: &Rules,

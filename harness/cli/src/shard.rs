@@ -2,7 +2,9 @@
 //! `s % N == I` and writes everything needed to merge them exactly;
 //! `pitboss merge` checks the shards belong together and assembles the
 //! very results file a single run writes. Integers that may pass 2^53
-//! travel as decimal strings, so no JSON reader can round them.
+//! travel as decimal strings, so no JSON reader can round them. A shard
+//! file embeds the league like a results file (and shares its record
+//! types), so merging needs no league file either.
 
 use std::path::{Path, PathBuf};
 
@@ -13,18 +15,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::league::{self, BotSource, LeagueResult, ResultsFile, Skipped};
 use crate::matchplay::FaultRecord;
-use crate::session::{KeyRound, SessionBot, SessionResult};
+use crate::results::{LeagueRecord, SCHEMA_VERSION};
+use crate::session::{HandRecord, KeyRound, SessionBot, SessionResult};
 use crate::tally::Tally;
 
 /// A shard file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ShardFile {
+    /// The results schema version ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
     /// "I/N".
     pub shard: String,
-    /// The league file, as given.
-    pub league_file: String,
-    /// Its SHA-256.
-    pub league_sha256: String,
+    /// The league, embedded as in a results file.
+    pub league: LeagueRecord,
     /// The bots and their hashes.
     pub bots: Vec<BotSource>,
     /// The sessions this shard played.
@@ -48,6 +51,8 @@ pub struct ShardSession {
     pub pairs: Vec<String>,
     /// The rounds with the largest swings.
     pub key_rounds: Vec<KeyRound>,
+    /// The stored hands, as in a results file.
+    pub hands: Option<Vec<HandRecord>>,
 }
 
 /// One bot's session, losslessly.
@@ -102,6 +107,7 @@ fn to_data(s: &SessionResult) -> ShardSession {
             })
             .collect(),
         key_rounds: s.key_rounds.clone(),
+        hands: s.hands.clone(),
     }
 }
 
@@ -125,14 +131,20 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
             rounds: b.rounds,
             disqualified: b.disqualified,
             broke: b.broke,
-            after_dq: false,
             fault_log: b.fault_log.clone(),
             series: b.series.clone(),
             tally: b.tally,
         });
     }
     let pairs = d.pairs.iter().map(big).collect::<Result<Vec<_>>>()?;
-    Ok(SessionResult { session: d.session, seed: d.seed, bots, pairs, key_rounds: d.key_rounds.clone() })
+    Ok(SessionResult {
+        session: d.session,
+        seed: d.seed,
+        bots,
+        pairs,
+        key_rounds: d.key_rounds.clone(),
+        hands: d.hands.clone(),
+    })
 }
 
 /// Checks that a session read from a shard file agrees with its league
@@ -141,7 +153,7 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
 /// so a hand-edited `net` is refused rather than merged.
 fn consistent(s: &SessionResult, league: &league::LeagueFile, bots: usize) -> std::result::Result<(), String> {
     use crate::matchplay::FAULT_LOG_CAP;
-    use crate::session::{KEY_ROUNDS, series_rounds};
+    use crate::session::{EVENTS_PER_ROUND, KEY_ROUNDS, OPENING_ROUNDS, STORED_SESSIONS, series_rounds};
     if s.session >= league.sessions || s.seed != pitboss_engine::derive_seed(league.seed, s.session) {
         return Err(format!("seed {} is not the league's seed for session {}", s.seed, s.session));
     }
@@ -154,6 +166,15 @@ fn consistent(s: &SessionResult, league: &league::LeagueFile, bots: usize) -> st
     }
     if s.key_rounds.iter().any(|k| k.round == 0 || k.round > league.rounds) {
         return Err("a key round lies outside the session".into());
+    }
+    if s.hands.as_ref().is_some_and(|h| {
+        h.len() > KEY_ROUNDS + OPENING_ROUNDS as usize
+            || h.iter().any(|h| h.round == 0 || h.round > league.rounds || h.events.len() > EVENTS_PER_ROUND)
+    }) {
+        return Err("its stored hands are too many, too long, or outside the session".into());
+    }
+    if s.hands.is_some() != (s.session < STORED_SESSIONS) {
+        return Err(format!("hands are stored for sessions 0 to {} only", STORED_SESSIONS - 1));
     }
     let samples = series_rounds(league.rounds).len();
     for (i, b) in s.bots.iter().enumerate() {
@@ -200,35 +221,44 @@ pub fn run_shard(path: &Path, shard: (u64, u64), threads: Option<usize>) -> Resu
     let sandbox = crate::sandbox()?;
     let played = league::run_sessions(&league, path, &sandbox, threads, &|_| (), Some(shard))?;
     Ok(ShardFile {
+        schema_version: SCHEMA_VERSION,
         shard: format!("{}/{}", shard.0, shard.1),
-        league_file: path.display().to_string(),
-        league_sha256: league.sha256.clone(),
+        league: league.record()?,
         bots: played.sources,
         sessions: played.sessions.iter().map(to_data).collect(),
         skipped: played.skipped,
     })
 }
 
-/// Merges shard files into the results of a single run.
+/// Merges shard files into the results of a single run. The league is the
+/// one the shards embed: no league file is read.
 pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
     let mut shards = Vec::new();
     for f in files {
         let text = files::read_text(f, files::Kind::Shard)?;
         let shard: ShardFile =
             serde_json::from_str(&text).with_context(|| format!("{} is not a Pitboss shard file", f.display()))?;
+        if shard.schema_version != SCHEMA_VERSION {
+            bail!(
+                "{} is a shard of results schema {}; this Pitboss merges schema {SCHEMA_VERSION}: re-run the shard",
+                f.display(),
+                shard.schema_version
+            );
+        }
         shards.push((f, shard));
     }
     let Some((first_path, first)) = shards.first() else { bail!("no shard files given") };
     for (f, s) in &shards[1..] {
-        if s.league_sha256 != first.league_sha256 || s.bots != first.bots {
+        if s.league != first.league || s.bots != first.bots {
             bail!("{} and {} come from different leagues or bot files", first_path.display(), f.display());
         }
     }
-    let path = PathBuf::from(&first.league_file);
-    let league = league::parse(&path)?;
-    if league.sha256 != first.league_sha256 {
-        bail!("{} changed since the shards were run (its SHA-256 differs)", path.display());
+    let embedded = &first.league;
+    if league::sha256_hex(embedded.text.as_bytes()) != embedded.sha256 {
+        bail!("{}: the embedded league text does not match its SHA-256", first_path.display());
     }
+    let origin = format!("{} (the league embedded in {})", embedded.file, first_path.display());
+    let league = league::parse_text(&embedded.text, &embedded.file, &origin)?;
     let mut sessions: Vec<SessionResult> =
         shards.iter().flat_map(|(_, s)| s.sessions.iter().map(from_data)).collect::<Result<_>>()?;
     for s in &sessions {
@@ -244,5 +274,5 @@ pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
             league.sessions
         );
     }
-    Ok(league::assemble(&league, &path, first.bots.clone(), &sessions))
+    league::assemble(&league, first.bots.clone(), &sessions)
 }

@@ -11,12 +11,13 @@
 
 use pitboss_engine::{Outcome, Recorder, TableEvent};
 use pitboss_sdk::{Action, Decision};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
 
 /// Decisions a bot was asked, by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Decisions {
     pub bet: u64,
@@ -30,7 +31,7 @@ pub struct Decisions {
 }
 
 /// How the bot's hands ended (a split hand counts as a hand).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Hands {
     pub win: u64,
@@ -61,7 +62,7 @@ impl Hands {
 }
 
 /// Actions the bot applied to its hands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Actions {
     pub stand: u64,
     pub hit: u64,
@@ -72,7 +73,7 @@ pub struct Actions {
 
 /// A kind of extra bet: how often placed and won, chips staked and
 /// returned (stakes included).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Wager {
     pub placed: u64,
     pub won: u64,
@@ -89,7 +90,7 @@ impl Wager {
 
 /// Banker game: the rounds a bot held the bank, and the players' hands
 /// settled against it (their final stakes, and its net chips from them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Bank {
     pub rounds: u64,
     pub hands: u64,
@@ -105,7 +106,7 @@ impl Bank {
 }
 
 /// Faults by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct FaultKinds {
     pub illegal: u64,
@@ -117,7 +118,7 @@ pub struct FaultKinds {
 
 /// The hands settled against one dealer up card (the banker's face-up
 /// card in the banker game): how many, chips staked, net chips.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UpCard {
     pub hands: u64,
     pub staked: i64,
@@ -125,7 +126,7 @@ pub struct UpCard {
 }
 
 /// Everything counted about one bot.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub struct Tally {
     pub decisions: Decisions,
@@ -350,6 +351,11 @@ impl<'a, R> SeatLog<'a, R> {
         &self.tallies
     }
 
+    /// The recorder every event is passed on to.
+    pub(crate) fn inner(&mut self) -> &mut R {
+        self.inner
+    }
+
     /// Each player's tally and first faults.
     pub fn finish(self) -> Vec<(Tally, Vec<FaultRecord>)> {
         self.tallies.into_iter().zip(self.faults).collect()
@@ -427,6 +433,7 @@ impl<'a, R> SeatLog<'a, R> {
         {
             log.push(FaultRecord {
                 session: 0,
+                table: 0,
                 round: *round,
                 decision: kind.name().to_string(),
                 kind: fault.kind.name().to_string(),
