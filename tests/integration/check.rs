@@ -294,3 +294,44 @@ fn a_league_check_runs_under_the_league_limits() {
     assert!(lines[0].starts_with("OK    burner.wat "), "{}", ran.stdout);
     assert!(lines[1].starts_with("FAIL  many.wat     refused: has 23 functions; the cap is 16"), "{}", ran.stdout);
 }
+
+#[test]
+fn a_league_reports_every_bot_that_cannot_play_takes_wat_and_names_clashing_files() {
+    let dir = std::env::temp_dir().join(format!("pitboss-gating-{}", std::process::id()));
+    let subs = dir.join("subs");
+    std::fs::create_dir_all(&subs).unwrap();
+    std::fs::copy(pitboss_tests::wasm_path("basic"), subs.join("alice.wasm")).unwrap();
+    std::fs::write(
+        subs.join("bob.wat"),
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(subs.join("carol.wasm"), b"not a module").unwrap();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-start.wat"), subs.join("dave.wat")).unwrap();
+    std::fs::write(
+        dir.join("class.toml"),
+        "name = \"c\"\nvariant = \"north-american\"\nrounds = 50\nseed = 1\nbankroll = 1000\n[[bot]]\nfolder = \"subs\"\n",
+    )
+    .unwrap();
+    let ran = pitboss_tests::pitboss(&dir, &["run", "class.toml"]);
+    assert_eq!(ran.code, Some(1));
+    let err = &ran.stderr;
+    assert!(err.contains("2 of 4 bots cannot play:"), "{err}");
+    assert!(err.contains("bot `carol`") && err.contains("neither a WebAssembly binary nor WAT text"), "{err}");
+    assert!(err.contains("bot `dave`") && err.contains("has a start function"), "{err}");
+    assert_eq!(err.lines().count(), 3, "one line each: {err}");
+
+    // Without the bad ones, the .wat submission plays beside the .wasm.
+    std::fs::remove_file(subs.join("carol.wasm")).unwrap();
+    std::fs::remove_file(subs.join("dave.wat")).unwrap();
+    let ran = pitboss_tests::pitboss(&dir, &["run", "class.toml"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(ran.stdout.contains("alice") && ran.stdout.contains("bob"), "{}", ran.stdout);
+
+    // Two files with one name: both named.
+    std::fs::copy(pitboss_tests::wasm_path("basic"), subs.join("bob.wasm")).unwrap();
+    let ran = pitboss_tests::pitboss(&dir, &["run", "class.toml"]);
+    assert_eq!(ran.code, Some(1));
+    assert!(ran.stderr.contains("two bots are named `bob`:") && ran.stderr.contains("bob.wasm and "), "{}", ran.stderr);
+    assert!(ran.stderr.contains("bob.wat"), "{}", ran.stderr);
+}

@@ -760,7 +760,13 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             }
             (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
             (Some(p), _, _) => vec![base.join(p)],
-            (_, Some(f), _) => matching(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?,
+            (_, Some(f), _) => {
+                // A folder of submissions: binary modules and WAT text alike.
+                let mut files = matching(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?;
+                files.extend(matching(&base.join(f).join("*.wat")).with_context(|| format!("bot `{label}`"))?);
+                files.sort();
+                files
+            }
             _ => bail!("bot `{label}` needs exactly one of `path`, `folder` or `builtin`"),
         };
         if files.is_empty() {
@@ -778,10 +784,21 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             bail!("bot `{label}`: the league would have over {MAX_BOTS} bots");
         }
     }
+    // Two bots may not share a name: say which files clash, before
+    // compiling anything.
+    let named = |p: &Pending| match p {
+        Pending::Builtin(name, _, source) => (name.clone(), source.file.clone()),
+        Pending::File(name, file) => (name.clone(), file.display().to_string()),
+    };
+    for (i, p) in pending.iter().enumerate() {
+        let (name, source) = named(p);
+        if let Some((_, first)) = pending[..i].iter().map(named).find(|(n, _)| *n == name) {
+            bail!("two bots are named `{name}`: {first} and {source} (give one a `name`, or rename a file)");
+        }
+    }
     // Compile the files in parallel (a league of 30 submissions starts in
     // about half the time on two cores), then take the results in league
-    // order, so the error reported never depends on which thread finished
-    // first.
+    // order, so the report never depends on which thread finished first.
     let loaded: Vec<Result<(String, Bot, BotSource)>> = pending
         .par_iter()
         .map(|p| match p {
@@ -795,17 +812,23 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             }
         })
         .collect();
+    // Every bot that cannot play is reported at once, one line each, so
+    // an organiser fixes a class's submissions in one pass.
+    let failed: Vec<String> = loaded
+        .iter()
+        .filter_map(|r| r.as_ref().err())
+        .map(|e| pitboss_host::text::excerpt(&format!("{e:#}"), 500))
+        .collect();
+    match failed.len() {
+        0 => {}
+        1 => bail!("{}", failed[0]),
+        n => bail!("{n} of {} bots cannot play:\n  {}", loaded.len(), failed.join("\n  ")),
+    }
     let mut bots = Vec::new();
     let mut sources = Vec::new();
-    for result in loaded {
-        let (name, bot, source) = result?;
+    for (name, bot, source) in loaded.into_iter().flatten() {
         bots.push((name, bot));
         sources.push(source);
-    }
-    for (i, (name, _)) in bots.iter().enumerate() {
-        if bots[..i].iter().any(|(n, _)| n == name) {
-            bail!("two bots are named `{name}`");
-        }
     }
     Ok(Expanded { bots, sources, skipped })
 }

@@ -268,8 +268,19 @@ fn main() -> ExitCode {
 /// bytes escaped: errors quote paths, file contents and bot output, all of
 /// which may be hostile.
 fn quoted(e: &anyhow::Error) -> String {
-    pitboss_host::text::excerpt(&format!("{e:#}"), 1_000)
+    // An error may list several problems, one a line (every bot of a
+    // league that cannot play): each line is quoted on its own.
+    let text = format!("{e:#}");
+    let mut lines: Vec<String> =
+        text.lines().take(MAX_ERROR_LINES).map(|l| pitboss_host::text::excerpt(l, 1_000)).collect();
+    if text.lines().count() > MAX_ERROR_LINES {
+        lines.push(format!("  … and {} more", text.lines().count() - MAX_ERROR_LINES));
+    }
+    lines.join("\n")
 }
+
+/// Lines of one error printed at most.
+const MAX_ERROR_LINES: usize = 100;
 
 /// `pitboss check`: every file is checked against the plan (`--variant`,
 /// `--league`, or every rule set); prints a line or the full report per
