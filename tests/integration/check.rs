@@ -335,3 +335,24 @@ fn a_league_reports_every_bot_that_cannot_play_takes_wat_and_names_clashing_file
     assert!(ran.stderr.contains("two bots are named `bob`:") && ran.stderr.contains("bob.wasm and "), "{}", ran.stderr);
     assert!(ran.stderr.contains("bob.wat"), "{}", ran.stderr);
 }
+
+#[test]
+fn play_names_each_bots_first_fault_with_the_command_that_replays_its_round() {
+    let dir = std::env::temp_dir().join(format!("pitboss-replay-cmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/sometimes.wat");
+    let ran = pitboss_tests::pitboss(
+        &dir,
+        &["play", "--bot", bot, "--bot", "builtin:basic", "--rounds", "300", "--seed", "3"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let line = ran.stdout.lines().find(|l| l.trim_start().starts_with("replay: ")).expect("a replay command");
+    let command = line.trim_start().strip_prefix("replay: pitboss ").unwrap();
+    assert!(command.ends_with("--seed 3 --rounds 64 --transcript"), "{command}");
+    // The command does what it says: its transcript ends in that fault.
+    let args: Vec<&str> = command.split(' ').collect();
+    let replayed = pitboss_tests::pitboss(&dir, &args);
+    assert_eq!(replayed.code, Some(0), "{}", replayed.stderr);
+    let last_round = replayed.stdout.rsplit("-- round ").next().unwrap();
+    assert!(last_round.starts_with("64") && last_round.contains("FAULT in act (trap)"), "{last_round}");
+}

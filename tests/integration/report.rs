@@ -93,6 +93,10 @@ fn the_report_is_self_contained_and_shows_every_part() {
     assert_eq!(html.matches(r#"<polyline class="line""#).count(), 9);
     let faults = &html[html.find(r#"<section id="faults">"#).unwrap()..];
     assert!(faults.contains("<details class=\"fault\">") && faults.contains("sometimes &lt;b&gt;"), "the faulting bot");
+    assert!(
+        faults.contains("— replay: <code>pitboss replay results.json --session 0 --table 0 --round "),
+        "each fault names its replay"
+    );
     assert!(faults.contains("trap"), "faults by kind");
     assert!(html.contains("Decisions by kind"));
     // Where each bot won and lost: a row per bot, a column per up card;

@@ -71,7 +71,9 @@ pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
             (serde_json::json!({ "unavailable": reason }), Some(format!("hand viewer left out: {reason}")))
         }
     };
-    Ok((page(&results, &viewer, req.session), warning))
+    let results_name =
+        req.results.file_name().map_or_else(|| "results.json".into(), |n| n.to_string_lossy().into_owned());
+    Ok((page(&results, &viewer, req.session, &results_name), warning))
 }
 
 /// The session's deciding rounds and its first table's opening rounds, as
@@ -439,7 +441,7 @@ fn signed(n: i64) -> String {
 }
 
 /// The whole page.
-fn page(r: &ResultsFile, viewer: &Value, session: u64) -> String {
+fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> String {
     // Colours follow the league's bot order (the order of each session's
     // `bots`), so a bot keeps its colour whatever its rank.
     let order: Vec<String> = r
@@ -752,13 +754,17 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64) -> String {
         for rec in s.result.fault_log.iter().take(10) {
             let _ = write!(
                 h,
-                "<li>session {}, table {}, round {}, {} ({}): {}</li>",
+                "<li>session {}, table {}, round {}, {} ({}): {} <span class=\"note\">— replay: <code>pitboss replay {} --session {} --table {} --round {}</code></span></li>",
                 rec.session,
                 rec.table,
                 chips(rec.round as i64),
                 esc(&rec.decision),
                 esc(&rec.kind),
-                esc(&rec.message)
+                esc(&rec.message),
+                esc(results_name),
+                rec.session,
+                rec.table,
+                rec.round
             );
         }
         h.push_str("</ol></details>");

@@ -68,6 +68,39 @@ pub struct PlayReport {
     pub table: TableResult,
 }
 
+/// The `pitboss play` command that plays `opts`'s match again up to
+/// `round`, with a transcript: every fault's round can be looked at card
+/// by card.
+pub fn replay_command(opts: &PlayOptions, round: u64) -> String {
+    let quote = |s: &str| {
+        let s = pitboss_host::text::excerpt(s, 300);
+        if s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:+=@".contains(c)) {
+            s
+        } else {
+            format!("'{}'", s.replace('\'', "'\\''"))
+        }
+    };
+    let mut out = format!("pitboss play --variant {}", quote(&opts.variant));
+    for bot in &opts.bots {
+        out.push_str(&format!(" --bot {}", quote(bot)));
+    }
+    match &opts.shoe {
+        Some(shoe) => out.push_str(&format!(" --shoe {}", quote(&shoe.display().to_string()))),
+        None => out.push_str(&format!(" --seed {}", opts.seed)),
+    }
+    if opts.bankroll != DEFAULT_BANKROLL {
+        out.push_str(&format!(" --bankroll {}", opts.bankroll));
+    }
+    if opts.fault_limit != league::DEFAULT_FAULT_LIMIT {
+        out.push_str(&format!(" --fault-limit {}", opts.fault_limit));
+    }
+    out.push_str(&format!(" --rounds {round} --transcript"));
+    out
+}
+
+/// Chips each bot starts a `pitboss play` match with unless told.
+pub const DEFAULT_BANKROLL: i64 = 1_000_000;
+
 /// A sandbox with the default limits. When the compile cache cannot be
 /// used, says why on stderr, once per process however many sandboxes are
 /// made (a replay or a league's `[limits]` makes more than one).

@@ -63,7 +63,7 @@ enum Command {
         #[arg(long)]
         shoe: Option<PathBuf>,
         /// Chips each bot starts with, 1 to 10^12.
-        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
+        #[arg(long, default_value_t = pitboss_cli::DEFAULT_BANKROLL, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
         bankroll: i64,
         /// Print every deal, decision and payout.
         #[arg(long)]
@@ -421,6 +421,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
             let (report, elapsed) = pitboss_cli::play(&opts)?;
             out!("{}", report::results_table(&report.table.bots));
+            for bot in &report.table.bots {
+                if let Some(f) = bot.fault_log.first() {
+                    out!(
+                        "{}: {} fault{}, the first in round {}, {}: {} ({})\n  replay: {}",
+                        pitboss_host::text::excerpt(&bot.name, 200),
+                        bot.faults,
+                        if bot.faults == 1 { "" } else { "s" },
+                        f.round,
+                        f.decision,
+                        pitboss_host::text::excerpt(&f.message, 500),
+                        f.kind,
+                        pitboss_cli::replay_command(&opts, f.round)
+                    );
+                }
+            }
             if let Some(why) = &report.table.stopped {
                 out!("stopped after {} rounds: {why}", report.table.rounds);
             }
