@@ -780,7 +780,7 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
         h,
         r#"<footer><p>League <code>{}</code> (SHA-256 <code>{}</code>, embedded in its results) · re-run and compare: <code>pitboss verify results.json</code> · replay a hand: <code>pitboss replay results.json --session S --table T --round R</code> · Pitboss {}</p></footer>"#,
         esc(&r.league.file),
-        esc(&r.league.sha256[..r.league.sha256.len().min(16)]),
+        esc(&r.league.sha256.chars().take(16).collect::<String>()),
         esc(&r.pitboss_version)
     );
     // No `<` at all inside the script element: `</script` would close it

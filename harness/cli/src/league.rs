@@ -493,7 +493,13 @@ fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (us
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    // An offset inside a character (never from the parser, but cheap to
+    // rule out) counts from the character's start.
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)

@@ -137,7 +137,7 @@ pub fn bots(
                  its SHA-256, whatever its name)",
                 source.name,
                 source.file,
-                &expected[..expected.len().min(16)],
+                expected.chars().take(16).collect::<String>(),
                 results.display(),
                 bots_dir.map_or(String::new(), |d| format!(" nor in {}", d.display()))
             ),
