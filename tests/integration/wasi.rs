@@ -323,3 +323,88 @@ fn random_get_with_a_huge_length_is_refused_and_a_loop_of_it_runs_out_of_fuel() 
     let (_, faults) = play(&looping, 1, 10);
     assert!(faults.len() == 10 && faults.iter().all(|f| f.kind == FaultKind::OutOfFuel), "{faults:?}");
 }
+
+/// Builds `sdk/examples/c-wasi/bot.c` with clang and Debian's wasi-libc
+/// (`/usr` as the sysroot), or says loudly why not.
+fn c_wasi_bot() -> Option<std::path::PathBuf> {
+    let source = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c-wasi/bot.c"));
+    let dir = std::env::temp_dir().join(format!("pitboss-wasi-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("bot.wasm");
+    let built = std::process::Command::new("clang")
+        .args(["--target=wasm32-wasi", "--sysroot=/usr", "-mexec-model=reactor", "-O2", "-o"])
+        .arg(&out)
+        .arg(&source)
+        .output();
+    match built {
+        Ok(o) if o.status.success() => Some(out),
+        Ok(o) => {
+            let why = String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or_default().to_string();
+            eprintln!("\n!!! SKIPPED: the C WASI bot: {why} (apt-get install wasi-libc libclang-rt-14-dev-wasm32)\n");
+            None
+        }
+        Err(e) => {
+            eprintln!("\n!!! SKIPPED: the C WASI bot: clang cannot run ({e})\n");
+            None
+        }
+    }
+}
+
+#[test]
+fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_count() {
+    let Some(wasm) = c_wasi_bot() else { return };
+    let wat = std::fs::read(&wasm).unwrap();
+    let module = Sandbox::new(Limits::default()).unwrap().load("c-wasi", &wat).unwrap();
+    let run = |seed| {
+        let player = boxed(module.instantiate_seeded(seed).unwrap());
+        let mut table = Table::new(Rules::north_american(), Shoe::seeded(6, 78, 5), vec![player], 100_000).unwrap();
+        let (mut logs, mut faults) = (Vec::new(), 0);
+        for _ in 0..200 {
+            table
+                .play_round(&mut |e: &TableEvent| match e {
+                    TableEvent::BotLog { text, .. } => logs.push(text.clone()),
+                    TableEvent::Fault { .. } => faults += 1,
+                    _ => {}
+                })
+                .unwrap();
+        }
+        assert_eq!(faults, 0);
+        assert_eq!(table.seats()[0].stats.rounds, 200);
+        logs
+    };
+    let logs = run(7);
+    assert_eq!(logs.len(), 200);
+    assert!(logs[0].starts_with("decision 1: coin ") && logs[0].ends_with('\n'), "{:?}", logs[0]);
+    assert_eq!(run(7), logs, "the same seed, the same bytes and clock");
+    assert_ne!(run(8), logs, "another seed, other coins");
+
+    // A league of it, on one thread and on three: identical results.
+    let dir = wasm.parent().unwrap();
+    let league = dir.join("league.toml");
+    std::fs::write(
+        &league,
+        format!(
+            "name = \"wasi\"\nvariant = \"north-american\"\nrounds = 300\nsessions = 6\nseed = 11\nbankroll = 10000\nformat = \"solo\"\n\n[[bot]]\nname = \"c\"\npath = \"{}\"\n\n[[bot]]\nname = \"basic\"\npath = \"{}\"\n",
+            wasm.display(),
+            pitboss_tests::wasm_path("basic").display()
+        ),
+    )
+    .unwrap();
+    let results: Vec<Vec<u8>> = ["1", "3"]
+        .iter()
+        .map(|threads| {
+            let json = dir.join(format!("results-{threads}.json"));
+            let out = std::process::Command::new(pitboss_tests::pitboss_bin())
+                .arg("run")
+                .arg(&league)
+                .args(["--threads", threads, "--json"])
+                .arg(&json)
+                .env("PITBOSS_CACHE_DIR", "off")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            std::fs::read(&json).unwrap()
+        })
+        .collect();
+    assert!(results[0] == results[1], "byte-identical for any thread count");
+}
