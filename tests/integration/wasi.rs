@@ -407,4 +407,28 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
         })
         .collect();
     assert!(results[0] == results[1], "byte-identical for any thread count");
+
+    // A replayed round logs what the league stored: same seat, same seed.
+    let history = dir.join("history.jsonl");
+    let out = std::process::Command::new(pitboss_tests::pitboss_bin())
+        .arg("replay")
+        .arg(dir.join("results-1.json"))
+        .args(["--session", "1", "--round", "3", "--log"])
+        .arg(&history)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stored = String::from_utf8_lossy(&results[0]).into_owned();
+    let replayed: Vec<String> = std::fs::read_to_string(&history)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "log" && v["round"] == 3)
+        .map(|v| v["text"].as_str().unwrap().trim_end().to_string())
+        .collect();
+    assert!(!replayed.is_empty());
+    for text in replayed {
+        assert!(stored.contains(&text), "the league stored {text:?}");
+    }
 }
