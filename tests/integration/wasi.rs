@@ -144,6 +144,7 @@ fn args_environ_files_and_scheduling_answer_deterministically() {
            (call $is (i32.wrap_i64 (i64.load (i32.const 2080))) (i32.const 8))
            (call $is (i32.load16_u (i32.const 2088)) (i32.const 58))
            (call $is (call $poll_oneoff (i32.const 1024) (i32.const 2048) (i32.const 0) (i32.const 512)) (i32.const 28))
+           (call $is (call $poll_oneoff (i32.const 1024) (i32.const -16) (i32.const 1) (i32.const 512)) (i32.const 21))
            (call $is (call $random_get (i32.const 65000) (i32.const 1000)) (i32.const 21))"#,
         r#"(data (i32.const 300) "x")"#,
     );

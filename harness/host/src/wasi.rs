@@ -188,9 +188,14 @@ fn memory(caller: &mut Caller<'_, StoreState>) -> Option<Memory> {
 
 /// Writes `bytes` at `ptr` of the bot's memory; false if out of bounds.
 fn write(caller: &mut Caller<'_, StoreState>, ptr: i32, bytes: &[u8]) -> bool {
-    match memory(caller) {
-        Some(m) => m.write(caller, ptr as u32 as usize, bytes).is_ok(),
-        None => false,
+    write_at(caller, u64::from(ptr as u32), bytes)
+}
+
+/// [`write`] at an address that may lie past 4 GiB (and so out of bounds).
+fn write_at(caller: &mut Caller<'_, StoreState>, at: u64, bytes: &[u8]) -> bool {
+    match (memory(caller), usize::try_from(at)) {
+        (Some(m), Ok(at)) => m.write(caller, at, bytes).is_ok(),
+        _ => false,
     }
 }
 
@@ -330,8 +335,7 @@ fn poll_oneoff(mut caller: Caller<'_, StoreState>, subs: i32, events: i32, n: i3
         let errno = if tag == 0 { SUCCESS } else { ENOTSUP };
         event[8..10].copy_from_slice(&(errno as u16).to_le_bytes());
         event[10] = tag;
-        let at = (events as u32).wrapping_add(32 * i as u32) as i32;
-        if !write(&mut caller, at, &event) {
+        if !write_at(&mut caller, u64::from(events as u32) + 32 * i, &event) {
             return Ok(EFAULT);
         }
     }
