@@ -96,7 +96,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     assert!(lines[1].starts_with("FAIL  student02.wat"), "{}", lines[1]);
     assert!(lines[1].contains(" faults (first: north-american round 128, act: wasm trap: "), "{}", lines[1]);
     assert!(lines[2].starts_with("FAIL  s3.wat "), "{}", lines[2]);
-    assert!(lines[2].contains("   refused: imports `wasi_snapshot_preview1.fd_write`"), "{}", lines[2]);
+    assert!(lines[2].contains("   refused: imports `wasi_snapshot_preview1.sock_accept`"), "{}", lines[2]);
     assert!(lines[3].starts_with("OK    evil\\u{1b}[31m.wat"), "the name is escaped: {}", lines[3]);
     assert!(!ran.stdout.contains('\u{1b}'), "{}", ran.stdout);
     // The names padded to the longest (`evil\u{1b}[31m.wat` escaped is
@@ -180,7 +180,7 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     assert_eq!(refused["passed"], false);
     assert_eq!(refused["sha256"], sha("import.wat").as_str());
     let why = refused["refusal"].as_str().unwrap();
-    assert!(why.starts_with("imports `wasi_snapshot_preview1.fd_write`"), "without the file name: {why}");
+    assert!(why.starts_with("imports `wasi_snapshot_preview1.sock_accept`"), "without the file name: {why}");
     assert_eq!(refused["rule_sets"], Value::Array(vec![]));
     let unread = &bots[3];
     assert_eq!((&unread["sha256"], &unread["passed"]), (&Value::Null, &Value::Bool(false)));

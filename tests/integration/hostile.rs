@@ -29,7 +29,7 @@ fn load_time_hazards_are_refused_with_one_line_naming_the_problem() {
         ("loop-start", "has a start function"),
         ("loop-init", "failed to start: wasm trap: all fuel consumed"),
         ("wrong-version", "speaks bot ABI version 2"),
-        ("unknown-import", "imports `wasi_snapshot_preview1.fd_write`"),
+        ("unknown-import", "imports `wasi_snapshot_preview1.sock_accept`"),
         ("missing-exports", "does not export `pitboss_buffer`"),
         ("oversized-table", "declares a table of 1000000 elements; the cap is 10000"),
         ("oversized-memory", "declares 16384 pages (1048576 KiB) of initial memory; the cap is 16384 KiB"),
@@ -198,5 +198,5 @@ fn pitboss_check_passes_our_bots_and_fails_hostile_ones() {
     let refused = check(&fixture("unknown-import"), &plan);
     assert!(!refused.passed && refused.rule_sets.is_empty());
     let e = refused.refusal.unwrap();
-    assert!(e.starts_with("imports `wasi_snapshot_preview1.fd_write`"), "{e}");
+    assert!(e.starts_with("imports `wasi_snapshot_preview1.sock_accept`"), "{e}");
 }

@@ -38,5 +38,7 @@ mod standings;
 mod swedish;
 /// Untrusted submissions: load-time caps, cap faults, quoted errors.
 mod untrusted;
+/// The WASI subset: each call, determinism, refusals, hostile WASI bots.
+mod wasi;
 /// The wasm host: loading, ABI checks, faults, wasm = native.
 mod wasm;

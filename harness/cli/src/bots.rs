@@ -54,10 +54,18 @@ impl Bot {
         }
     }
 
-    /// A fresh player for one table.
+    /// A fresh player for one table, its WASI `random_get` seeded with 0.
     pub fn player(&self) -> Result<Box<dyn Player + Send>> {
+        self.player_seeded(0)
+    }
+
+    /// A fresh player for one table whose WASI `random_get` stream is
+    /// keyed by `seed` (see [`seat_seed`]) and the bot's own hash.
+    pub fn player_seeded(&self, seed: u64) -> Result<Box<dyn Player + Send>> {
         Ok(match self {
-            Bot::Wasm(module) => Box::new(module.instantiate().with_context(|| format!("bot {}", module.name()))?),
+            Bot::Wasm(module) => {
+                Box::new(module.instantiate_seeded(seed).with_context(|| format!("bot {}", module.name()))?)
+            }
             Bot::Builtin("basic") => Box::new(Native::new(basic::Basic::default())),
             Bot::Builtin("hilo") => Box::new(Native::new(hilo::HiLo::default())),
             Bot::Builtin("random") => Box::new(Native::new(random::Random::default())),
@@ -77,4 +85,19 @@ impl Bot {
             Bot::Builtin(b) => format!("builtin:{b}"),
         }
     }
+}
+
+/// The WASI random seed of the player in seat `seat` of a table dealt from
+/// `seed` (a session's or a match's) whose seats hold `seats` (indices of
+/// the league's bots): each seat of each table of each session gets its own
+/// stream, the same on every machine and thread count.
+pub fn seat_seed(seed: u64, seats: &[usize], seat: usize) -> u64 {
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let h = seats.iter().fold(mix(seed), |h, &b| mix(h ^ b as u64));
+    mix(h ^ (seat as u64).wrapping_mul(0x100_0000_01b3))
 }

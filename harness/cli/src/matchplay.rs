@@ -72,7 +72,12 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
         Some(cards) => Shoe::stacked(cards.clone()),
         None => Shoe::seeded(spec.rules.decks, spec.rules.cut_card, spec.seed),
     };
-    let players = bots.iter().map(|(_, b)| b.player()).collect::<Result<Vec<_>>>()?;
+    let seats: Vec<usize> = (0..bots.len()).collect();
+    let players = bots
+        .iter()
+        .enumerate()
+        .map(|(i, (_, b))| b.player_seeded(crate::bots::seat_seed(spec.seed, &seats, i)))
+        .collect::<Result<Vec<_>>>()?;
     let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(spec.fault_limit);
     let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);

@@ -124,7 +124,11 @@ pub fn play_session(
     let n = bots.len();
     let mut tables = Vec::with_capacity(seating.len());
     for seats in seating {
-        let players = seats.iter().map(|&b| bots[b].1.player()).collect::<Result<Vec<_>>>()?;
+        let players = seats
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| bots[b].1.player_seeded(crate::bots::seat_seed(seed, seats, i)))
+            .collect::<Result<Vec<_>>>()?;
         let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
         let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
         table.set_fault_limit(fault_limit);
@@ -403,7 +407,11 @@ pub fn replay_table<R: Recorder, L: Recorder>(
     rec: &mut R,
     log: &mut L,
 ) -> Result<()> {
-    let players = seats.iter().map(|&b| bots[b].1.player()).collect::<Result<Vec<_>>>()?;
+    let players = seats
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| bots[b].1.player_seeded(crate::bots::seat_seed(seed, seats, i)))
+        .collect::<Result<Vec<_>>>()?;
     let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
     let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
     table.set_fault_limit(fault_limit);

@@ -48,33 +48,50 @@ impl BotLog {
 
 /// The host side of `pitboss.log`.
 pub(crate) fn log(mut caller: Caller<'_, StoreState>, ptr: i32, len: i32) -> wasmtime::Result<()> {
-    let len = u64::from(len.max(0) as u32);
-    let cost = LOG_FUEL_PER_CALL + len;
+    let len = len.max(0) as u32;
+    charge(&mut caller, LOG_FUEL_PER_CALL + u64::from(len))?;
+    append(&mut caller, &[(ptr as u32, len)]);
+    Ok(())
+}
+
+/// Takes `cost` fuel from the running call, or traps out of fuel (having
+/// spent what was left) when it has less.
+pub(crate) fn charge(caller: &mut Caller<'_, StoreState>, cost: u64) -> wasmtime::Result<()> {
     let fuel = caller.get_fuel()?;
     if fuel < cost {
         caller.set_fuel(0)?;
         return Err(Trap::OutOfFuel.into());
     }
     caller.set_fuel(fuel - cost)?;
-    let state = &caller.data().log;
-    let room = LOG_PER_DECISION.saturating_sub(state.decision.len()).min(LOG_PER_TABLE.saturating_sub(state.kept));
-    let wanted = len as usize;
-    let take = wanted.min(room);
-    let mut bytes = vec![0u8; take];
-    let read = match caller.get_export("memory").and_then(|e| e.into_memory()) {
-        Some(memory) => memory.read(&caller, ptr as u32 as usize, &mut bytes).is_ok(),
-        None => false,
-    };
-    let log = &mut caller.data_mut().log;
-    if !read {
-        let note = b"[log: text outside memory]";
-        let n = note.len().min(room);
-        log.decision.extend_from_slice(&note[..n]);
-        log.kept += n;
-        return Ok(());
-    }
-    log.decision.extend_from_slice(&bytes);
-    log.kept += take;
-    log.cut |= take < wanted;
     Ok(())
+}
+
+/// Appends the bytes of `spans` (pointer, length) of the bot's memory to
+/// this decision's log, as far as the caps allow; text outside memory is
+/// noted instead. The one way into a bot's log: `pitboss.log` and WASI's
+/// `fd_write` both come here, already paid for.
+pub(crate) fn append(caller: &mut Caller<'_, StoreState>, spans: &[(u32, u32)]) {
+    let memory = caller.get_export("memory").and_then(|e| e.into_memory());
+    for &(ptr, len) in spans {
+        let state = &caller.data().log;
+        let room = LOG_PER_DECISION.saturating_sub(state.decision.len()).min(LOG_PER_TABLE.saturating_sub(state.kept));
+        let wanted = len as usize;
+        let take = wanted.min(room);
+        let mut bytes = vec![0u8; take];
+        let read = match memory {
+            Some(memory) => memory.read(&*caller, ptr as usize, &mut bytes).is_ok(),
+            None => false,
+        };
+        let log = &mut caller.data_mut().log;
+        if !read {
+            let note = b"[log: text outside memory]";
+            let n = note.len().min(room);
+            log.decision.extend_from_slice(&note[..n]);
+            log.kept += n;
+            return;
+        }
+        log.decision.extend_from_slice(&bytes);
+        log.kept += take;
+        log.cut |= take < wanted;
+    }
 }

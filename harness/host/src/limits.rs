@@ -96,11 +96,12 @@ pub(crate) struct StoreState {
     pub(crate) table_total: usize,
     pub(crate) cap_hit: Option<CapHit>,
     pub(crate) log: crate::botlog::BotLog,
+    pub(crate) wasi: crate::wasi::WasiState,
 }
 
 impl StoreState {
-    pub(crate) fn new(limits: Limits) -> StoreState {
-        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None, log: Default::default() }
+    pub(crate) fn new(limits: Limits, wasi: crate::wasi::WasiState) -> StoreState {
+        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None, log: Default::default(), wasi }
     }
 
     /// One line saying which cap was hit, if one was.

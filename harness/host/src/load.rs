@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
+use sha2::{Digest, Sha256};
 use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Module, ValType};
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
@@ -93,6 +94,7 @@ impl Sandbox {
         start_watchdog(&engine);
         let mut linker = Linker::new(&engine);
         linker.func_wrap(LOG_MODULE, LOG_NAME, crate::botlog::log)?;
+        crate::wasi::add_to_linker(&mut linker)?;
         Ok(Sandbox { engine, linker: Arc::new(linker), limits, cache: ModuleCache::default() })
     }
 
@@ -165,15 +167,8 @@ impl Sandbox {
         }
         let (module, origin) = self.cache.get(&self.engine, &binary).map_err(|e| not_wasm(format!("{e:#}")))?;
         for import in module.imports() {
-            let ok = import.module() == LOG_MODULE
-                && import.name() == LOG_NAME
-                && matches!(import.ty(), ExternType::Func(f) if same_sig(&f, &[ValType::I32, ValType::I32], &[]));
-            if !ok {
-                return Err(contract(format!(
-                    "imports `{}.{}`, which ABI v1 does not offer (only `pitboss.log(i32, i32)`)",
-                    import.module(),
-                    import.name()
-                )));
+            if let Some(problem) = import_problem(&import) {
+                return Err(contract(problem));
             }
         }
         let wanted: [(&str, &[ValType], &[ValType]); 3] = [
@@ -191,9 +186,30 @@ impl Sandbox {
         if !matches!(module.get_export("memory"), Some(ExternType::Memory(_))) {
             return Err(contract("does not export its `memory`".to_string()));
         }
-        let bot = BotModule { name: name.to_string(), module, sandbox: self.clone() };
+        let digest = Arc::new(Sha256::digest(&binary).into());
+        let bot = BotModule { name: name.into(), module, digest, sandbox: self.clone() };
         bot.instantiate()?;
         Ok((bot, origin))
+    }
+}
+
+/// What is wrong with an import, if anything: it must be `pitboss.log`
+/// or a function of the WASI subset, with its type.
+fn import_problem(import: &wasmtime::ImportType<'_>) -> Option<String> {
+    let (module, name) = (import.module(), import.name());
+    let wanted = match (module, name) {
+        (LOG_MODULE, LOG_NAME) => Some((vec![ValType::I32, ValType::I32], vec![])),
+        (crate::wasi::MODULE, _) => crate::wasi::signature(name),
+        _ => None,
+    };
+    let Some((params, results)) = wanted else {
+        return Some(format!(
+            "imports `{module}.{name}`, which ABI v1 does not offer (only `pitboss.log` and the WASI subset of sdk/ABI.md)"
+        ));
+    };
+    match import.ty() {
+        ExternType::Func(f) if same_sig(&f, &params, &results) => None,
+        _ => Some(format!("imports `{module}.{name}` with the wrong type (see sdk/ABI.md)")),
     }
 }
 
@@ -256,8 +272,10 @@ fn same_sig(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
 /// Cheap to clone.
 #[derive(Clone)]
 pub struct BotModule {
-    name: String,
+    name: Arc<str>,
     module: Module,
+    /// SHA-256 of the binary module: part of the WASI random seed.
+    digest: Arc<[u8; 32]>,
     sandbox: Sandbox,
 }
 
@@ -273,13 +291,23 @@ impl BotModule {
         &self.name
     }
 
-    /// A fresh instance with its own store, memory and fuel.
+    /// A fresh instance with its own store, memory and fuel, its WASI
+    /// `random_get` stream seeded with 0 ([`BotModule::instantiate_seeded`]).
     pub fn instantiate(&self) -> Result<WasmPlayer, LoadError> {
-        let startup = |detail: String| LoadError::Startup { name: self.name.clone(), detail };
-        let state = StoreState::new(self.sandbox.limits);
+        self.instantiate_seeded(0)
+    }
+
+    /// A fresh instance whose WASI `random_get` stream is keyed by `seed`
+    /// and the module's SHA-256: the same seed and module give the same
+    /// bytes on every machine. Reactors (modules exporting `_initialize`)
+    /// are initialised here, under the start-up fuel; `_start` is never
+    /// called.
+    pub fn instantiate_seeded(&self, seed: u64) -> Result<WasmPlayer, LoadError> {
+        let startup = |detail: String| LoadError::Startup { name: self.name.to_string(), detail };
+        let state = StoreState::new(self.sandbox.limits, crate::wasi::WasiState::new(seed, &self.digest));
         let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
         store.limiter(|s| s);
-        store.set_fuel(self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
+        crate::wasi::refuel(&mut store, self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
         store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
         let why = |store: &wasmtime::Store<StoreState>, e: wasmtime::Error| {
             let limits = store.data().limits;
@@ -295,6 +323,12 @@ impl BotModule {
             Ok(i) => i,
             Err(e) => return Err(why(&store, e)),
         };
+        if let Some(init) = instance.get_func(&mut store, "_initialize") {
+            let called = init.typed::<(), ()>(&store).and_then(|f| f.call(&mut store, ()));
+            if let Err(e) = called {
+                return Err(why(&store, e));
+            }
+        }
         let version = match instance
             .get_typed_func::<(), i32>(&mut store, "pitboss_abi_version")
             .and_then(|f| f.call(&mut store, ()))
@@ -304,7 +338,7 @@ impl BotModule {
         };
         if version as u32 != ABI_VERSION {
             return Err(LoadError::Contract {
-                name: self.name.clone(),
+                name: self.name.to_string(),
                 problem: format!(
                     "speaks bot ABI version {version}, this Pitboss speaks version {ABI_VERSION}: rebuild it with pitboss-sdk {}",
                     env!("CARGO_PKG_VERSION")
@@ -321,7 +355,7 @@ impl BotModule {
         let start = buffer as u32 as usize;
         if start.checked_add(BUFFER_LEN).is_none_or(|end| end > memory.data_size(&store)) {
             return Err(LoadError::Contract {
-                name: self.name.clone(),
+                name: self.name.to_string(),
                 problem: format!("pitboss_buffer() = {start} leaves no room for {BUFFER_LEN} bytes in its memory"),
             });
         }
@@ -333,6 +367,9 @@ impl BotModule {
 
 /// One line describing a wasmtime error or trap.
 pub(crate) fn trap_text(e: &wasmtime::Error) -> String {
+    if let Some(exit) = e.downcast_ref::<crate::wasi::ProcExit>() {
+        return exit.to_string();
+    }
     match e.downcast_ref::<wasmtime::Trap>() {
         Some(trap) => trap.to_string(),
         // The rest of the chain may quote the module's own (hostile) names.

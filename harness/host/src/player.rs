@@ -79,6 +79,10 @@ impl WasmPlayer {
             // The log cap is per table, not per instance: a bot cannot
             // reset it by trapping.
             fresh.store.data_mut().log.kept = self.store.data().log.kept;
+            // Nor can it rewind its clock or replay its random bytes.
+            let left = crate::wasi::fuel_left(&self.store);
+            let old = self.store.data().wasi;
+            fresh.store.data_mut().wasi.carry(&old, left);
             fresh.trapped_log = self.trapped_log.take();
             *self = fresh;
         }
@@ -107,7 +111,7 @@ impl Player for WasmPlayer {
                 return Err(Fault { kind: FaultKind::Trap, message: "exchange buffer out of bounds".into() });
             };
             let (kind, next) = request.encode_part(from, buf);
-            self.store.set_fuel(self.fuel).expect("fuel is enabled in every sandbox");
+            crate::wasi::refuel(&mut self.store, self.fuel).expect("fuel is enabled in every sandbox");
             self.store.set_epoch_deadline(self.deadline);
             let result = self.decide.call(&mut self.store, kind as i32);
             if let Some(profile) = &self.profile {
