@@ -3,6 +3,7 @@
 //! the `pitboss` command run with a time limit.
 
 use std::collections::VecDeque;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use pitboss_cli::tally::{SeatLog, Tally};
-use pitboss_engine::{Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
+use pitboss_engine::{Fault, Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
 use pitboss_sdk::{Action, Decision};
 
 pub mod webdriver;
@@ -310,4 +311,51 @@ pub fn play_tallied(table: &mut Table, rounds: u64) -> Tallied {
     }
     let tallies = log.finish().into_iter().map(|(t, _)| t).collect();
     Tallied { tallies, events, void }
+}
+
+/// Wraps a player and hashes every (decision, legal set, hand, answer).
+struct Tape {
+    inner: Box<dyn Player + Send>,
+    log: Arc<Mutex<(DefaultHasher, u64)>>,
+}
+
+impl Player for Tape {
+    fn decide(&mut self, r: &Request<'_>) -> Result<i64, Fault> {
+        let answer = self.inner.decide(r);
+        let mut log = self.log.lock().unwrap();
+        (r.header.kind, r.header.legal.0, r.hand, answer.as_ref().map_err(|f| f.kind)).hash(&mut log.0);
+        log.1 += 1;
+        answer
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.inner.take_log()
+    }
+}
+
+/// Plays `rounds` heads-up (`north-american`, a fixed shoe); returns
+/// (decision hash, decisions, balance): two players with the same tape
+/// made the same decisions.
+pub fn taped_run(player: Box<dyn Player + Send>, rounds: u64) -> (u64, u64, i64) {
+    taped_run_logged(player, rounds).0
+}
+
+/// [`taped_run`], also returning what the player logged, in order.
+pub fn taped_run_logged(player: Box<dyn Player + Send>, rounds: u64) -> ((u64, u64, i64), Vec<String>) {
+    let log = Arc::new(Mutex::new((DefaultHasher::new(), 0)));
+    let tape = Tape { inner: player, log: log.clone() };
+    let mut table =
+        Table::new(Rules::north_american(), Shoe::seeded(6, 78, 2026), vec![boxed(tape)], 10_000_000).unwrap();
+    let mut logs = Vec::new();
+    for _ in 0..rounds {
+        table
+            .play_round(&mut |e: &TableEvent| {
+                if let TableEvent::BotLog { text, .. } = e {
+                    logs.push(text.clone());
+                }
+            })
+            .unwrap();
+    }
+    let log = log.lock().unwrap();
+    ((log.0.finish(), log.1, table.seats()[0].balance), logs)
 }

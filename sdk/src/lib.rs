@@ -130,8 +130,10 @@ pub mod __private {
 
 /// Generates the ABI v1 exports for a [`Strategy`] type on `wasm32`:
 /// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide` and a panic
-/// handler (bots are `no_std` on wasm). `$init` builds the strategy on the
-/// first request. Natively it expands to nothing.
+/// handler (bots are `no_std` on wasm; not on `wasm32-wasip1`, where a bot
+/// may use `std` and std's own handler prints to stderr, the bot's log).
+/// `$init` builds the strategy on the first request. Natively it expands to
+/// nothing.
 #[macro_export]
 macro_rules! export_bot {
     ($ty:ty, $init:expr) => {
@@ -158,7 +160,10 @@ macro_rules! export_bot {
                 $crate::dispatch(strategy, buf)
             }
 
-            #[cfg(not(test))]
+            // On `wasm32-wasip1` a bot may use `std`, which brings its own
+            // panic handler (it prints the message to stderr, which is the
+            // bot's log); a `no_std` bot everywhere else needs this one.
+            #[cfg(all(not(test), not(target_os = "wasi")))]
             #[panic_handler]
             fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
                 $crate::__private::log_panic(info);

@@ -433,3 +433,65 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
         assert!(stored.contains(&text), "the league stored {text:?}");
     }
 }
+
+/// Builds `sdk/examples/rust-wasi` (Rust with `std`) for `wasm32-wasip1`
+/// into a target folder under the system temp dir that every run shares
+/// (so a rerun only relinks), or says loudly why not.
+fn rust_wasi_bot() -> Option<std::path::PathBuf> {
+    // Is the target's std installed? (`rustup target add wasm32-wasip1`)
+    let libdir = std::process::Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", "wasm32-wasip1"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    if !libdir.as_ref().is_some_and(|d| d.is_dir()) {
+        eprintln!(
+            "\n!!! SKIPPED: the Rust std WASI bot: the wasm32-wasip1 target is not installed (rustup target add wasm32-wasip1)\n"
+        );
+        return None;
+    }
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/rust-wasi/Cargo.toml");
+    let target = std::env::temp_dir().join("pitboss-rust-wasi-target");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["build", "--release", "--target", "wasm32-wasip1", "--manifest-path", manifest])
+        .env("CARGO_TARGET_DIR", &target)
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "the Rust std WASI bot does not build:\n{}", String::from_utf8_lossy(&out.stderr));
+    Some(target.join("wasm32-wasip1/release/rust_wasi_bot.wasm"))
+}
+
+#[test]
+fn a_rust_std_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_basic() {
+    let Some(wasm) = rust_wasi_bot() else { return };
+
+    let out = std::process::Command::new(pitboss_tests::pitboss_bin())
+        .arg("check")
+        .arg(&wasm)
+        .env("PITBOSS_CACHE_DIR", "off")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "pitboss check refused it:\n{report}");
+    assert!(report.contains(": OK"), "{report}");
+
+    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let rounds = 20_000;
+    let std_bot = sandbox.load_file(&wasm).unwrap();
+    let (tape, logs) = pitboss_tests::taped_run_logged(boxed(std_bot.instantiate().unwrap()), rounds);
+    let basic = sandbox.load_file(&pitboss_tests::wasm_path("basic")).unwrap();
+    let basic_tape = pitboss_tests::taped_run(boxed(basic.instantiate().unwrap()), rounds);
+    assert!(tape.1 > 2 * rounds, "{} decisions", tape.1);
+    assert_eq!(tape, basic_tape, "(decision hash, decisions, balance) differ from basic.wasm's");
+
+    // `pitboss_sdk::log` once, then `println!` every 100 decisions.
+    assert_eq!(logs[0], "rust-wasi: std on wasm32-wasip1\n");
+    let printed: Vec<&String> =
+        logs.iter().filter(|l| l.starts_with("rust-wasi: ") && l.contains(" decisions: ")).collect();
+    assert_eq!(printed.len() as u64, tape.1 / 100, "{:?}", &logs[..logs.len().min(5)]);
+    assert!(printed[0].starts_with("rust-wasi: 100 decisions: bet=") && printed[0].ends_with('\n'), "{:?}", printed[0]);
+}

@@ -3,44 +3,12 @@
 //! break the ABI are refused with one clear line; traps and runaway loops
 //! become faults, not crashes.
 
-use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::{Arc, Mutex};
-
-use pitboss_engine::{Fault, FaultKind, Native, Player, Request, Rules, Shoe, Table, TableEvent};
+use pitboss_engine::{FaultKind, Native, Player, Rules, Shoe, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
-use pitboss_tests::{boxed, faults, wasm_path};
+use pitboss_tests::{boxed, faults, taped_run, wasm_path};
 
 fn sandbox() -> Sandbox {
     Sandbox::new(Limits::default()).unwrap()
-}
-
-/// Wraps a player and hashes every (decision, legal set, hand, answer).
-struct Tape {
-    inner: Box<dyn Player + Send>,
-    log: Arc<Mutex<(DefaultHasher, u64)>>,
-}
-
-impl Player for Tape {
-    fn decide(&mut self, r: &Request<'_>) -> Result<i64, Fault> {
-        let answer = self.inner.decide(r);
-        let mut log = self.log.lock().unwrap();
-        (r.header.kind, r.header.legal.0, r.hand, answer.as_ref().map_err(|f| f.kind)).hash(&mut log.0);
-        log.1 += 1;
-        answer
-    }
-}
-
-/// Plays `rounds` heads-up; returns (decision hash, decisions, balance).
-fn taped_run(player: Box<dyn Player + Send>, rounds: u64) -> (u64, u64, i64) {
-    let log = Arc::new(Mutex::new((DefaultHasher::new(), 0)));
-    let tape = Tape { inner: player, log: log.clone() };
-    let mut table =
-        Table::new(Rules::north_american(), Shoe::seeded(6, 78, 2026), vec![boxed(tape)], 10_000_000).unwrap();
-    for _ in 0..rounds {
-        table.play_round(&mut ()).unwrap();
-    }
-    let log = log.lock().unwrap();
-    (log.0.finish(), log.1, table.seats()[0].balance)
 }
 
 #[test]
