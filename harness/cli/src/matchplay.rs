@@ -83,20 +83,25 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);
     let mut stopped = None;
     let mut idle = 0;
+    // A stacked shoe runs out only when cards are dealt: a match whose bots
+    // all sit out would never end on its own. (A seeded shoe's match ends
+    // at `rounds`, so only a stacked one is watched.)
+    let watch_idle = spec.stacked.is_some();
     let bets_so_far = |table: &Table| table.seats().iter().map(|s| s.stats.rounds).sum::<u64>();
     for _ in 0..spec.rounds {
-        let before = bets_so_far(&table);
+        let before = if watch_idle { bets_so_far(&table) } else { 0 };
         if let Err(e) = table.play_round(&mut rec) {
             stopped = Some(format!("{e}; round {} was void and its stakes returned", table.rounds() + 1));
             break;
         }
-        // A stacked shoe runs out only when cards are dealt: a match whose
-        // bots all sit out would never end on its own.
-        idle = if bets_so_far(&table) == before { idle + 1 } else { 0 };
-        if spec.stacked.is_some() && idle == IDLE_ROUNDS_CAP {
-            stopped =
-                Some(format!("no bot has bet for {IDLE_ROUNDS_CAP} rounds in a row, so the stacked shoe is not dealt"));
-            break;
+        if watch_idle {
+            idle = if bets_so_far(&table) == before { idle + 1 } else { 0 };
+            if idle == IDLE_ROUNDS_CAP {
+                stopped = Some(format!(
+                    "no bot has bet for {IDLE_ROUNDS_CAP} rounds in a row, so the stacked shoe is not dealt"
+                ));
+                break;
+            }
         }
     }
     let bots = bots

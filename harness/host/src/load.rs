@@ -361,7 +361,8 @@ impl BotModule {
         }
         let decide =
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
-        Ok(WasmPlayer::new(self.clone(), store, memory, decide, start))
+        let reads_clock = crate::wasi::reads_clock(&self.module);
+        Ok(WasmPlayer::new(self.clone(), store, memory, decide, start, reads_clock))
     }
 }
 

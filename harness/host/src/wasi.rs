@@ -111,6 +111,13 @@ pub(crate) fn refuel(store: &mut wasmtime::Store<StoreState>, fuel: u64) -> wasm
     store.set_fuel(fuel)
 }
 
+/// Whether `module` reads the virtual clock: only then must each call's
+/// fuel be counted ([`refuel`]), which the hot per-decision path of every
+/// other bot skips.
+pub(crate) fn reads_clock(module: &wasmtime::Module) -> bool {
+    module.imports().any(|i| i.module() == MODULE && i.name() == "clock_time_get")
+}
+
 /// Fuel the store has left (its current call's).
 pub(crate) fn fuel_left(store: &wasmtime::Store<StoreState>) -> u64 {
     store.get_fuel().unwrap_or(0)
