@@ -10,8 +10,8 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use pitboss_cli::tally::{SeatLog, Tally};
 use pitboss_engine::{Fault, Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
+use pitboss_league::tally::{SeatLog, Tally};
 use pitboss_sdk::{Action, Decision};
 
 pub mod webdriver;

@@ -26,8 +26,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Loads a bot, checks it, and plays 2,000 rounds of every rule set with it.
 fn check_and_play(path: &Path) {
-    let sandbox = pitboss_cli::sandbox().unwrap();
-    let report = pitboss_cli::check::check(path, &pitboss_cli::check::Plan::every_rule_set(&sandbox).unwrap());
+    let sandbox = pitboss_league::sandbox().unwrap();
+    let report = pitboss_league::check::check(path, &pitboss_league::check::Plan::every_rule_set(&sandbox).unwrap());
     assert!(report.passed, "{}", report.render());
     let module = sandbox.load_file(path).unwrap();
     let players: Vec<Box<dyn Player + Send>> = vec![boxed(module.instantiate().unwrap())];

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_cli::{PlayOptions, league, report};
 use pitboss_engine::{Rules, Shoe, Table, TableEvent, derive_seed};
+use pitboss_league::{PlayOptions, league, output, transcript};
 use pitboss_tests::{Script, boxed, wasm_path};
 
 fn temp(name: &str, contents: &str) -> PathBuf {
@@ -29,9 +29,9 @@ fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
 }
 
 fn json_of(o: &PlayOptions, file: &str) -> Vec<u8> {
-    let (report, _) = pitboss_cli::play(o).unwrap();
+    let (report, _) = pitboss_league::play(o).unwrap();
     let path = temp(file, "");
-    report::write_json(&path, &report).unwrap();
+    output::write_json(&path, &report).unwrap();
     std::fs::read(path).unwrap()
 }
 
@@ -76,7 +76,7 @@ fn a_stacked_shoe_file_plays_the_worked_example_then_stops_cleanly() {
     let mut o = opts(&["builtin:basic"], 0, 0);
     o.rounds = None;
     o.shoe = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/shoes/double-eleven.shoe")));
-    let (report, _) = pitboss_cli::play(&o).unwrap();
+    let (report, _) = pitboss_league::play(&o).unwrap();
     assert_eq!(report.table.rounds, 1);
     assert_eq!(report.table.bots[0].net, 4, "basic doubles 11 against a ten: 8 come back");
     let why = report.table.stopped.expect("the shoe ran out");
@@ -89,7 +89,7 @@ fn a_typo_in_a_shoe_file_is_reported_with_file_line_and_column() {
     let path = temp("typo.shoe", "# two rounds\nA K 9 7\n6 T 5 X 8\n");
     let mut o = opts(&["builtin:basic"], 1, 0);
     o.shoe = Some(path.clone());
-    let e = format!("{:#}", pitboss_cli::play(&o).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&o).unwrap_err());
     assert_eq!(e, format!("{}: line 3, column 7: `X` is not a card (use A 2 3 4 5 6 7 8 9 T J Q K)", path.display()));
 }
 
@@ -97,9 +97,9 @@ fn a_typo_in_a_shoe_file_is_reported_with_file_line_and_column() {
 fn an_unknown_variant_and_an_unknown_builtin_are_named() {
     let mut o = opts(&["builtin:basic"], 1, 0);
     o.variant = "klondike".into();
-    let e = format!("{:#}", pitboss_cli::play(&o).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&o).unwrap_err());
     assert!(e.contains("unknown rule set `klondike`"), "{e}");
-    let e = format!("{:#}", pitboss_cli::play(&opts(&["builtin:genius"], 1, 0)).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&opts(&["builtin:genius"], 1, 0)).unwrap_err());
     assert!(e.contains("unknown builtin bot `genius`"), "{e}");
 }
 
@@ -129,7 +129,7 @@ fn a_league_ranks_by_balance_and_solo_tables_share_the_shoe() {
     let text = LEAGUE.replace("BASIC", &wasm_path("basic").display().to_string());
     let path = temp("league.toml", &text);
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let result = league::run(&file, &path, &sandbox).unwrap();
     let balances: Vec<i64> = result.standings.iter().map(|s| s.result.balance).collect();
     assert!(balances.windows(2).all(|w| w[0] >= w[1]), "{balances:?}");
@@ -150,7 +150,7 @@ fn every_league_file_we_ship_runs() {
         .collect();
     files.sort();
     assert!(files.len() >= 4, "{files:?}");
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     for path in files {
         let mut file = league::parse(&path).unwrap_or_else(|e| panic!("{e:#}"));
         if file.bots.iter().any(|b| b.folder.is_some()) {
@@ -177,7 +177,7 @@ fn league_file_errors_name_file_line_and_column() {
 
     let path = temp("missing-bot.toml", &LEAGUE.replace("BASIC", "nowhere/basic.wasm"));
     let file = league::parse(&path).unwrap();
-    let e = format!("{:#}", league::run(&file, &path, &pitboss_cli::sandbox().unwrap()).unwrap_err());
+    let e = format!("{:#}", league::run(&file, &path, &pitboss_league::sandbox().unwrap()).unwrap_err());
     assert!(e.contains("bot `basic-wasm`") && e.contains("nowhere/basic.wasm does not exist"), "{e}");
 }
 
@@ -202,7 +202,7 @@ fn rule_overrides_apply_and_impossible_ones_point_at_the_value() {
     assert!(e.contains(":13: rule `insurance`: `sometimes` is not one of never, ace, ace-or-ten"), "{e}");
 
     // A valid override changes play: one deck, hit soft 17, no surrender.
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let plain = temp("plain.toml", &base);
     let custom =
         temp("custom.toml", &with("decks = 1\ncut_card = 20\ndealer_hits_soft_17 = true\nlate_surrender = false"));
@@ -232,7 +232,7 @@ fn every_rule_set_plays_from_the_command_line_library() {
     for variant in ["north-american", "swedish", "danish", "norwegian-home"] {
         let mut o = opts(&["builtin:basic", "builtin:mimic-dealer"], 2_000, 4);
         o.variant = variant.into();
-        let (report, _) = pitboss_cli::play(&o).unwrap();
+        let (report, _) = pitboss_league::play(&o).unwrap();
         assert_eq!(report.table.rounds, 2_000, "{variant}");
         assert!(
             report.table.bots.iter().all(|b| b.faults == 0 && b.rounds > 1_000),
@@ -263,7 +263,7 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let dir = std::env::temp_dir().join(format!("pitboss-class-{}", std::process::id()));
     let path = class_league(&dir, 4);
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (one, results_one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let (two, results_two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     assert_eq!(one.standings.len(), 30);
@@ -272,7 +272,7 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     assert_eq!(results_one.bots.len(), 30);
     assert!(results_one.bots.iter().all(|b| b.sha256.as_ref().is_some_and(|h| h.len() == 64)));
     assert_eq!(results_one.sessions.len(), 4);
-    let csv = pitboss_cli::report::standings_csv(&one.standings);
+    let csv = pitboss_league::output::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
     assert!(csv.starts_with(
         "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n"
@@ -286,14 +286,14 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
     let dir = std::env::temp_dir().join(format!("pitboss-class1-{}", std::process::id()));
     let path = class_league_of(&dir, 1, 5_000);
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (_, one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let (_, two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     assert_eq!(serde_json::to_string(&one).unwrap(), serde_json::to_string(&two).unwrap());
     // Each table alone, replayed round by round, ends where the league says.
     let session = &one.sessions[0];
     let rules = Rules::north_american();
-    let seating = pitboss_cli::session::rotated_seating(30, rules.seats(), 0);
+    let seating = pitboss_league::session::rotated_seating(30, rules.seats(), 0);
     let bots: Vec<String> = session.bots.iter().map(|b| b.name.clone()).collect();
     let seeded = derive_seed(9, 0);
     for seats in &seating {
@@ -301,7 +301,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
             .iter()
             .map(|&b| {
                 let file = dir.join("submissions").join(format!("{}.wasm", bots[b]));
-                pitboss_cli::bots::Bot::resolve(&file.to_string_lossy(), Path::new(""), &sandbox)
+                pitboss_league::bots::Bot::resolve(&file.to_string_lossy(), Path::new(""), &sandbox)
                     .unwrap()
                     .player()
                     .unwrap()
@@ -321,8 +321,8 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
 
 #[test]
 fn confidence_intervals_and_paired_significance_match_known_cases() {
-    use pitboss_cli::matchplay::BotResult;
     use pitboss_engine::Stats;
+    use pitboss_league::matchplay::BotResult;
     // Bot 0 nets ±2 alternately: mean 0, standard deviation 2 per round.
     // Bot 1 nets exactly bot 0's result plus 1: far better, perfectly paired.
     // Bot 2 nets exactly what bot 0 nets: no difference at all.
@@ -355,7 +355,7 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
 
 #[test]
 fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
-    use pitboss_cli::replay::{ReplayRequest, replay};
+    use pitboss_league::replay::{ReplayRequest, replay};
     let dir = std::env::temp_dir().join(format!("pitboss-replay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(wasm_path("basic"), dir.join("a.wasm")).unwrap();
@@ -364,10 +364,10 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     let path = dir.join("r.toml");
     std::fs::write(&path, league_text).unwrap();
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (_, results) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let results_path = dir.join("results.json");
-    report::write_json(&results_path, &results).unwrap();
+    output::write_json(&results_path, &results).unwrap();
 
     // The same round, logged while the session is played from scratch
     // (session 1 rotates the seats: b.wasm sits first).
@@ -375,11 +375,11 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     let bots = [
         (
             "b".to_string(),
-            pitboss_cli::bots::Bot::resolve(&dir.join("b.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
+            pitboss_league::bots::Bot::resolve(&dir.join("b.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
         ),
         (
             "a".to_string(),
-            pitboss_cli::bots::Bot::resolve(&dir.join("a.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
+            pitboss_league::bots::Bot::resolve(&dir.join("a.wasm").to_string_lossy(), Path::new(""), &sandbox).unwrap(),
         ),
     ];
     let players = bots.iter().map(|(_, b)| b.player().unwrap()).collect();
@@ -388,7 +388,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     table.set_fault_limit(100);
     let mut logged = Vec::new();
     {
-        let mut transcript = report::Transcript::new(&mut logged);
+        let mut transcript = transcript::Transcript::new(&mut logged);
         for round in 1..=7u64 {
             if round == 7 {
                 table.play_round(&mut transcript).unwrap();
@@ -438,7 +438,7 @@ fn a_season_ranks_by_total_net_with_each_leagues_rank() {
         "season.toml",
         &format!("name = \"S\"\nleagues = [{:?}, {:?}]\n", a.file_name().unwrap(), b.file_name().unwrap()),
     );
-    let result = pitboss_cli::season::run(&season, Some(1)).unwrap();
+    let result = pitboss_league::season::run(&season, Some(1)).unwrap();
     assert_eq!(result.leagues.len(), 2);
     for row in &result.standings {
         let nets: i64 = result
@@ -450,7 +450,7 @@ fn a_season_ranks_by_total_net_with_each_leagues_rank() {
         assert!(row.league_ranks.iter().all(Option::is_some));
     }
     assert!(result.standings.windows(2).all(|w| w[0].net >= w[1].net));
-    let text = pitboss_cli::season::table(&result);
+    let text = pitboss_league::season::table(&result);
     assert!(text.contains("total net") && text.contains("Test league") && text.contains("B"), "{text}");
 }
 
@@ -459,27 +459,27 @@ fn sharded_and_merged_results_are_the_single_run_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("pitboss-shards-{}", std::process::id()));
     let path = class_league(&dir, 5);
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (_, single) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     let mut parts = Vec::new();
     for i in 0..3 {
-        let shard = pitboss_cli::shard::run_shard(&path, (i, 3), Some(1)).unwrap();
+        let shard = pitboss_league::shard::run_shard(&path, (i, 3), Some(1)).unwrap();
         let part = dir.join(format!("part{i}.json"));
-        report::write_json(&part, &shard).unwrap();
+        output::write_json(&part, &shard).unwrap();
         parts.push(part);
     }
-    let (_, merged) = pitboss_cli::shard::merge(&parts).unwrap();
+    let (_, merged) = pitboss_league::shard::merge(&parts).unwrap();
     assert_eq!(serde_json::to_string_pretty(&merged).unwrap(), serde_json::to_string_pretty(&single).unwrap());
-    let e = format!("{:#}", pitboss_cli::shard::merge(&parts[..2]).unwrap_err());
+    let e = format!("{:#}", pitboss_league::shard::merge(&parts[..2]).unwrap_err());
     assert!(e.contains("some are missing or doubled"), "{e}");
-    assert!(pitboss_cli::shard::parse_shard("3/3").is_err());
+    assert!(pitboss_league::shard::parse_shard("3/3").is_err());
 }
 
 #[test]
 fn bench_measures_a_positive_rate_for_every_rule_set() {
-    let bot = pitboss_cli::bots::Bot::builtin("basic").unwrap();
+    let bot = pitboss_league::bots::Bot::builtin("basic").unwrap();
     for variant in pitboss_sdk::Variant::ALL {
-        let rate = pitboss_cli::bench::measure(&bot, variant, 2_000, 2).unwrap();
+        let rate = pitboss_league::bench::measure(&bot, variant, 2_000, 2).unwrap();
         assert!(rate > 0.0 && rate.is_finite(), "{variant:?}: {rate}");
     }
 }
@@ -513,7 +513,7 @@ boxes_per_player = 2
         ),
     );
     let file = league::parse(&league).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (result, results) = league::run_with(&file, &league, &sandbox, None, &|_| ()).unwrap();
     let garbage = result.standings.iter().find(|s| s.result.name == "garbage").unwrap();
     let basic = result.standings.iter().find(|s| s.result.name == "basic").unwrap();
@@ -526,7 +526,7 @@ boxes_per_player = 2
     assert_eq!(basic.result.tally.decisions.bet, 2 * 300 * 2);
     // The session array and the session count are separate keys.
     let path = temp("two-boxes.json", "");
-    report::write_json(&path, &results).unwrap();
+    output::write_json(&path, &results).unwrap();
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(v["sessions"].as_array().map(Vec::len), Some(2));
     assert_eq!(v["session_count"], 2);

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use pitboss_cli::league::{self, Format, LeagueFile};
-use pitboss_cli::matchplay::BotResult;
 use pitboss_engine::{FaultKind, Player, Rules, Shoe, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
+use pitboss_league::league::{self, Format, LeagueFile};
+use pitboss_league::matchplay::BotResult;
 use pitboss_sdk::Decision;
 use pitboss_tests::{boxed, wasm_path};
 
@@ -70,7 +70,7 @@ fn toml_league(text: &str) -> LeagueFile {
 }
 
 fn run(file: &LeagueFile) -> Vec<BotResult> {
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let result = league::run(file, std::path::Path::new("league.toml"), &sandbox).unwrap();
     assert_eq!(result.format, Format::Solo);
     let mut bots: Vec<BotResult> = result.standings.into_iter().map(|s| s.result).collect();
@@ -124,7 +124,7 @@ fn the_fault_limit_disqualifies_and_freezes_chips() {
     assert_eq!(bad.faults, 5);
     let last = bad.fault_log.last().unwrap().round;
     assert_eq!(bad.rounds, last, "no bets after the round it was disqualified in");
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let file = league_with(Some("loop-decide"), 5);
     let standings = league::run(&file, std::path::Path::new("league.toml"), &sandbox).unwrap().standings;
     assert_eq!(standings.last().unwrap().result.name, "loop-decide", "DQ ranks last");
@@ -179,8 +179,8 @@ fn the_wall_clock_watchdog_is_a_separate_fault_kind() {
 
 #[test]
 fn pitboss_check_passes_our_bots_and_fails_hostile_ones() {
-    use pitboss_cli::check::{Plan, check};
-    let plan = Plan::every_rule_set(&pitboss_cli::sandbox().unwrap()).unwrap();
+    use pitboss_league::check::{Plan, check};
+    let plan = Plan::every_rule_set(&pitboss_league::sandbox().unwrap()).unwrap();
     let good = check(&wasm_path("basic"), &plan);
     assert!(good.passed && !good.faulted(), "{}", good.render());
     let text = good.render();

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_cli::html::{ReportRequest, write_report};
-use pitboss_cli::league;
-use pitboss_cli::replay::{ReplayRequest, replay};
-use pitboss_cli::report::write_json;
+use pitboss_league::league;
+use pitboss_league::output::write_json;
+use pitboss_league::replay::{ReplayRequest, replay};
+use pitboss_report::{ReportRequest, write_report};
 use pitboss_tests::wasm_path;
 use pitboss_tests::webdriver::{Browser, unavailable};
 use serde_json::Value;
@@ -21,7 +21,7 @@ fn dir(name: &str) -> PathBuf {
 /// Runs `league` and writes its results.json next to it.
 fn run(league_path: &Path) -> PathBuf {
     let file = league::parse(league_path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (_, results) = league::run_with(&file, league_path, &sandbox, None, &|_| ()).unwrap();
     let out = league_path.with_file_name("results.json");
     write_json(&out, &results).unwrap();

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_cli::league::{self, Status};
+use pitboss_league::league::{self, Status};
 use pitboss_tests::pitboss;
 
 fn dir() -> PathBuf {
@@ -53,7 +53,7 @@ fn broke_disqualified_and_sitting_out_bots_are_ranked_honestly() {
     let d = dir();
     let path = mixed_league(&d);
     let file = league::parse(&path).unwrap();
-    let sandbox = pitboss_cli::sandbox().unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
     let (result, results) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     let by = |name: &str| result.standings.iter().find(|s| s.result.name == name).unwrap();
 
@@ -95,7 +95,7 @@ fn broke_disqualified_and_sitting_out_bots_are_ranked_honestly() {
     assert!(json["warnings"][0].as_str().unwrap().contains("multiple of 5"));
 
     // CSV: the status column, the EV in percent.
-    let csv = pitboss_cli::report::standings_csv(&result.standings);
+    let csv = pitboss_league::output::standings_csv(&result.standings);
     assert!(csv.lines().nth(4).unwrap().contains(",random,broke,"), "{csv}");
     assert!(csv.lines().nth(5).unwrap().contains(",looper,disqualified,"), "{csv}");
 }
@@ -171,7 +171,7 @@ fn a_season_never_rewards_skipping_a_league() {
         "name = \"s\"\nleagues = [\"l1.toml\", \"l2.toml\", \"l3.toml\", \"l4.toml\"]\n",
     )
     .unwrap();
-    let season = pitboss_cli::season::run(&d.join("season.toml"), Some(1)).unwrap();
+    let season = pitboss_league::season::run(&d.join("season.toml"), Some(1)).unwrap();
     let names: Vec<&str> = season.standings.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names[0], "steady", "{:?}", season.standings);
     let once = season.standings.iter().find(|r| r.name == "once").unwrap();
@@ -179,5 +179,5 @@ fn a_season_never_rewards_skipping_a_league() {
     assert_eq!(once.points, 3, "won a league of three");
     assert!(steady.points > 3 * 2, "{}", steady.points);
     assert_eq!(once.league_ranks, [Some(1), None, None, None]);
-    assert!(pitboss_cli::season::table(&season).contains("Points: in each league"));
+    assert!(pitboss_league::season::table(&season).contains("Points: in each league"));
 }

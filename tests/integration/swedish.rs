@@ -4,8 +4,8 @@
 //! card, each box's second card; the boxes play; then the dealer's second
 //! card and draws.
 
-use pitboss_cli::tally::Wager;
 use pitboss_engine::{Outcome, Rules, TableEvent};
+use pitboss_league::tally::Wager;
 use pitboss_sdk::{Action, Card, Decision, SideBet, abi};
 use pitboss_tests::{Script, boxed, faults, play_stacked, play_tallied, settlements, stacked_table};
 

@@ -118,9 +118,9 @@ fn a_memory_cap_fault_names_the_cap() {
         )
         .as_bytes(),
     );
-    let sandbox = pitboss_cli::sandbox().unwrap();
-    let parsed = pitboss_cli::league::parse(&league).unwrap();
-    let result = pitboss_cli::league::run(&parsed, &league, &sandbox).unwrap();
+    let sandbox = pitboss_league::sandbox().unwrap();
+    let parsed = pitboss_league::league::parse(&league).unwrap();
+    let result = pitboss_league::league::run(&parsed, &league, &sandbox).unwrap();
     let bot = &result.standings[0].result;
     let fault = bot.fault_log.first().expect("the bomb faults");
     assert_eq!(fault.kind, "memory");
@@ -213,7 +213,7 @@ fn a_stacked_shoe_match_ends_when_every_bot_sits_out() {
 
 #[test]
 fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
-    use pitboss_cli::report::csv_cell;
+    use pitboss_league::output::csv_cell;
     assert_eq!(csv_cell("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
     for risky in ["+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
         assert!(csv_cell(risky).trim_start_matches('"').starts_with('\''), "{risky}");
@@ -225,9 +225,9 @@ fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
         b"name = \"f\"\nvariant = \"north-american\"\nrounds = 100\nseed = 3\nbankroll = 1000\n\
           [[bot]]\nname = \"=HYPERLINK(1)\"\nbuiltin = \"basic\"\n",
     );
-    let parsed = pitboss_cli::league::parse(&league).unwrap();
-    let result = pitboss_cli::league::run(&parsed, &league, &pitboss_cli::sandbox().unwrap()).unwrap();
-    let csv = pitboss_cli::report::standings_csv(&result.standings);
+    let parsed = pitboss_league::league::parse(&league).unwrap();
+    let result = pitboss_league::league::run(&parsed, &league, &pitboss_league::sandbox().unwrap()).unwrap();
+    let csv = pitboss_league::output::standings_csv(&result.standings);
     let row = csv.lines().nth(1).unwrap();
     assert!(row.starts_with("1,'=HYPERLINK(1),"), "{row}");
 }
@@ -309,7 +309,7 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
         b"name = \"m\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 100\n\
           [limits]\nmemory_mib = 17592186044416\n[[bot]]\nbuiltin = \"basic\"\n",
     );
-    let e = format!("{:#}", pitboss_cli::league::parse(&league).unwrap_err());
+    let e = format!("{:#}", pitboss_league::league::parse(&league).unwrap_err());
     assert!(e.ends_with("huge-memory.toml:7:14: limit `memory_mib` = 17592186044416 is outside 1..=1024"), "{e}");
 
     let league_with = |name: &str, top: &str, rules: &str| {
@@ -318,7 +318,7 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
         );
         let path = file(name, text.as_bytes());
         let started = std::time::Instant::now();
-        let e = format!("{:#}", pitboss_cli::league::parse(&path).unwrap_err());
+        let e = format!("{:#}", pitboss_league::league::parse(&path).unwrap_err());
         assert!(started.elapsed().as_secs() < 5, "refused at once, allocating nothing");
         e
     };
@@ -386,7 +386,7 @@ proptest::proptest! {
         std::fs::create_dir_all(&dir).unwrap();
         let league_path = dir.join("league.toml");
         std::fs::write(&league_path, &league).unwrap();
-        if let Err(e) = pitboss_cli::league::parse(&league_path) {
+        if let Err(e) = pitboss_league::league::parse(&league_path) {
             let text = format!("{e:#}");
             proptest::prop_assert!(!text.is_empty());
         }
@@ -396,7 +396,7 @@ proptest::proptest! {
         std::fs::write(dir.join("fuzz-league.toml"), LEAGUE).unwrap();
         let season_path = dir.join("season.toml");
         std::fs::write(&season_path, &season).unwrap();
-        let _ = pitboss_cli::season::run(&season_path, Some(1));
+        let _ = pitboss_league::season::run(&season_path, Some(1));
     }
 }
 
@@ -405,10 +405,10 @@ fn valid_results() -> &'static (Vec<u8>, Vec<u8>) {
     static FILES: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
     FILES.get_or_init(|| {
         let league = file("fuzz-results-league.toml", LEAGUE);
-        let parsed = pitboss_cli::league::parse(&league).unwrap();
-        let sandbox = pitboss_cli::sandbox().unwrap();
-        let (_, results) = pitboss_cli::league::run_with(&parsed, &league, &sandbox, Some(1), &|_| ()).unwrap();
-        let shard = pitboss_cli::shard::run_shard(&league, (0, 1), Some(1)).unwrap();
+        let parsed = pitboss_league::league::parse(&league).unwrap();
+        let sandbox = pitboss_league::sandbox().unwrap();
+        let (_, results) = pitboss_league::league::run_with(&parsed, &league, &sandbox, Some(1), &|_| ()).unwrap();
+        let shard = pitboss_league::shard::run_shard(&league, (0, 1), Some(1)).unwrap();
         (serde_json::to_vec_pretty(&results).unwrap(), serde_json::to_vec_pretty(&shard).unwrap())
     })
 }
@@ -438,10 +438,10 @@ proptest::proptest! {
         std::fs::write(&results_path, damage(results)).unwrap();
         let shard_path = dir.join("shard.json");
         std::fs::write(&shard_path, damage(shard)).unwrap();
-        let req = pitboss_cli::html::ReportRequest { results: results_path.clone(), session: 0, opening_rounds: 2 };
-        let _ = pitboss_cli::html::report(&req);
-        let _ = pitboss_cli::shard::merge(&[shard_path]);
-        let _ = pitboss_cli::replay::Replayable::open(&results_path, None);
+        let req = pitboss_report::ReportRequest { results: results_path.clone(), session: 0, opening_rounds: 2 };
+        let _ = pitboss_report::report(&req);
+        let _ = pitboss_league::shard::merge(&[shard_path]);
+        let _ = pitboss_league::replay::Replayable::open(&results_path, None);
     }
 }
 

@@ -198,7 +198,7 @@ fn random_get_and_the_clock_are_the_same_for_the_same_seed_on_any_thread() {
 
 #[test]
 fn each_session_table_and_seat_gets_its_own_seed() {
-    use pitboss_cli::bots::seat_seed;
+    use pitboss_league::bots::seat_seed;
     let (a, b) = (seat_seed(1, &[0, 1], 0), seat_seed(2, &[0, 1], 0));
     assert_ne!(a, b, "another session");
     assert_ne!(a, seat_seed(1, &[0, 1], 1), "another seat");

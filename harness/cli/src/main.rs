@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use pitboss_cli::{PlayOptions, league, report};
+use pitboss_cli::tables;
+use pitboss_league::{PlayOptions, league, output};
 
 /// Prints a line to stdout; a closed pipe (`pitboss … | head`) ends the
 /// program quietly instead of panicking.
@@ -54,7 +55,7 @@ enum Command {
         #[arg(long = "bot", required = true)]
         bots: Vec<String>,
         /// Rounds to play, 1 to 10^10 [default: 100000; with --shoe, until the shoe runs out].
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=pitboss_cli::league::MAX_ROUNDS))]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=pitboss_league::league::MAX_ROUNDS))]
         rounds: Option<u64>,
         /// Seed of the shoe.
         #[arg(long, default_value_t = 1)]
@@ -63,13 +64,13 @@ enum Command {
         #[arg(long)]
         shoe: Option<PathBuf>,
         /// Chips each bot starts with, 1 to 10^12.
-        #[arg(long, default_value_t = pitboss_cli::DEFAULT_BANKROLL, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
+        #[arg(long, default_value_t = pitboss_league::DEFAULT_BANKROLL, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
         bankroll: i64,
         /// Print every deal, decision and payout.
         #[arg(long)]
         transcript: bool,
         /// Disqualify a bot at this many faults (0: never).
-        #[arg(long, default_value_t = pitboss_cli::league::DEFAULT_FAULT_LIMIT)]
+        #[arg(long, default_value_t = pitboss_league::league::DEFAULT_FAULT_LIMIT)]
         fault_limit: u64,
         /// Also write the results as JSON to this file.
         #[arg(long)]
@@ -287,8 +288,8 @@ const MAX_ERROR_LINES: usize = 100;
 /// bot as it goes, then a count, and writes `--json`. Says whether every
 /// bot passed.
 fn check(args: &CheckArgs) -> Result<bool> {
-    use pitboss_cli::check::{self, Plan};
-    let sandbox = pitboss_cli::sandbox()?;
+    use pitboss_league::check::{self, Plan};
+    let sandbox = sandbox()?;
     let plan = match (&args.league, args.variant) {
         (Some(path), _) => Plan::league(path, &sandbox)?,
         (None, Some(variant)) => Plan::rule_set(variant, &sandbox)?,
@@ -316,7 +317,7 @@ fn check(args: &CheckArgs) -> Result<bool> {
     }
     match &args.json {
         Some(_) if json_on_stdout => out!("{}", serde_json::to_string_pretty(&reports)?),
-        Some(path) => report::write_json(path, &reports)?,
+        Some(path) => output::write_json(path, &reports)?,
         None => {}
     }
     Ok(reports.iter().all(|r| r.passed))
@@ -336,9 +337,27 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// A sandbox with the default limits. When the compile cache cannot be
+/// used, says why on stderr, once per process however many sandboxes are
+/// made (a replay or a league's `[limits]` makes more than one).
+fn sandbox() -> Result<pitboss_host::Sandbox> {
+    let sandbox = pitboss_league::sandbox()?;
+    if let Some(why) = pitboss_league::cache_warning(&sandbox) {
+        eprintln!("pitboss: warning: {why}");
+    }
+    Ok(sandbox)
+}
+
 /// Runs the command; the status is a failure only where `check` says some
 /// bot failed (errors are the caller's to print).
 fn run(cli: Cli) -> Result<ExitCode> {
+    if !matches!(
+        cli.command,
+        Command::New { .. } | Command::Report { .. } | Command::Merge { .. } | Command::Rules { .. }
+    ) {
+        // Commands that load bots warn once, up front, about the cache.
+        sandbox()?;
+    }
     match cli.command {
         Command::Check(args) => {
             if !check(&args)? {
@@ -353,10 +372,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Bench { rounds, basic, hilo, repeat } => {
-            let sandbox = pitboss_cli::sandbox()?;
-            let basic = pitboss_cli::bots::Bot::resolve(&basic.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
-            let hilo = pitboss_cli::bots::Bot::resolve(&hilo.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
-            let figures = pitboss_cli::bench::run_best(&basic, &hilo, rounds, repeat.max(1))?;
+            let sandbox = sandbox()?;
+            let basic =
+                pitboss_league::bots::Bot::resolve(&basic.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
+            let hilo = pitboss_league::bots::Bot::resolve(&hilo.to_string_lossy(), std::path::Path::new(""), &sandbox)?;
+            let figures = pitboss_league::bench::run_best(&basic, &hilo, rounds, repeat.max(1))?;
             out!("best of {} run(s), {rounds} rounds per table:", repeat.max(1));
             for f in &figures {
                 out!("{:>12.0} rounds/s  {}", f.rate, f.label);
@@ -366,23 +386,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out!("ratio all threads / 1 thread (wasm basic): {:.2}", rate(figures.len() - 1) / rate(1));
         }
         Command::Season { season, json, threads } => {
-            let result = pitboss_cli::season::run(&season, threads)?;
+            let result = pitboss_league::season::run(&season, threads)?;
             for l in &result.leagues {
                 warn_skipped(&l.skipped);
             }
             out!("{}", result.name);
-            out!("{}", pitboss_cli::season::table(&result));
+            out!("{}", pitboss_league::season::table(&result));
             if let Some(path) = json {
-                report::write_json(&path, &result)?;
+                output::write_json(&path, &result)?;
             }
         }
         Command::Replay { results, session, round, table, only_box, log, bots } => {
-            let request = pitboss_cli::replay::ReplayRequest { results, bots, session, round, table, only_box, log };
+            let request = pitboss_league::replay::ReplayRequest { results, bots, session, round, table, only_box, log };
             let stdout = std::io::stdout();
-            pitboss_cli::replay::replay(&request, stdout.lock())?;
+            pitboss_league::replay::replay(&request, stdout.lock())?;
         }
         Command::Verify { results, bots, sessions, threads } => {
-            use pitboss_cli::verify::{Verdict, VerifyRequest, verify};
+            use pitboss_league::verify::{Verdict, VerifyRequest, verify};
             let bar = progress_bar(0);
             let request = VerifyRequest { results, bots, sessions, threads };
             let verdict = verify(&request, &|n| bar.set_length(n), &|n| bar.inc(n))?;
@@ -396,8 +416,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Report { results, output, session, opening_rounds } => {
-            let request = pitboss_cli::html::ReportRequest { results, session, opening_rounds };
-            if let Some(warning) = pitboss_cli::html::write_report(&request, &output)? {
+            let request = pitboss_report::ReportRequest { results, session, opening_rounds };
+            if let Some(warning) = pitboss_report::write_report(&request, &output)? {
                 eprintln!("pitboss: warning: {warning}");
             }
             let size = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);
@@ -419,8 +439,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Play { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } => {
             let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
-            let (report, elapsed) = pitboss_cli::play(&opts)?;
-            out!("{}", report::results_table(&report.table.bots));
+            let (report, elapsed) = pitboss_league::play(&opts)?;
+            out!("{}", tables::results_table(&report.table.bots));
             for bot in &report.table.bots {
                 if let Some(f) = bot.fault_log.first() {
                     out!(
@@ -432,7 +452,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         f.decision,
                         pitboss_host::text::excerpt(&f.message, 500),
                         f.kind,
-                        pitboss_cli::replay_command(&opts, f.round)
+                        pitboss_league::replay_command(&opts, f.round)
                     );
                 }
             }
@@ -447,31 +467,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report.table.rounds as f64 / secs
             );
             if let Some(path) = json {
-                report::write_json(&path, &report)?;
+                output::write_json(&path, &report)?;
             }
         }
         Command::Run { league: path, shard: Some(shard), json, threads, .. } => {
-            let shard = pitboss_cli::shard::parse_shard(&shard)?;
+            let shard = pitboss_league::shard::parse_shard(&shard)?;
             let out_path = json.context("--shard needs --json FILE for the shard file")?;
-            let file = pitboss_cli::shard::run_shard(&path, shard, threads)?;
+            let file = pitboss_league::shard::run_shard(&path, shard, threads)?;
             warn_skipped(&file.skipped);
-            report::write_json(&out_path, &file)?;
+            output::write_json(&out_path, &file)?;
             eprintln!("shard {} written to {}", file.shard, out_path.display());
         }
         Command::Merge { shards, json, csv } => {
-            let (result, results_file) = pitboss_cli::shard::merge(&shards)?;
-            out!("{}", report::standings_table(&result.standings));
-            out!("{}", report::standings_notes(&result));
+            let (result, results_file) = pitboss_league::shard::merge(&shards)?;
+            out!("{}", tables::standings_table(&result.standings));
+            out!("{}", tables::standings_notes(&result));
             if let Some(path) = json {
-                report::write_json(&path, &results_file)?;
+                output::write_json(&path, &results_file)?;
             }
             if let Some(path) = csv {
-                report::write_text(&path, &report::standings_csv(&result.standings))?;
+                output::write_text(&path, &output::standings_csv(&result.standings))?;
             }
         }
         Command::Run { league: path, json, csv, threads, shard: None } => {
             let file = league::parse(&path)?;
-            let sandbox = pitboss_cli::sandbox()?;
+            let sandbox = sandbox()?;
             let total = file.rounds * file.sessions;
             let bar = progress_bar(total);
             let (result, results_file) = league::run_with(&file, &path, &sandbox, threads, &|n| bar.inc(n))?;
@@ -486,13 +506,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 result.seed,
                 result.format
             );
-            out!("{}", report::standings_table(&result.standings));
-            out!("{}", report::standings_notes(&result));
+            out!("{}", tables::standings_table(&result.standings));
+            out!("{}", tables::standings_notes(&result));
             if let Some(path) = json {
-                report::write_json(&path, &results_file)?;
+                output::write_json(&path, &results_file)?;
             }
             if let Some(path) = csv {
-                report::write_text(&path, &report::standings_csv(&result.standings))?;
+                output::write_text(&path, &output::standings_csv(&result.standings))?;
             }
         }
     }

@@ -707,7 +707,7 @@ pub fn assemble(
 
 /// Who sits where in session `session`: alone (solo) or rotated shared
 /// tables.
-pub(crate) fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
+pub fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
     match format {
         Format::Solo => (0..n).map(|b| vec![b]).collect(),
         Format::Table | Format::Bank => rotated_seating(n, rules.seats(), session),
@@ -715,7 +715,7 @@ pub(crate) fn seating_for(format: Format, n: usize, rules: &Rules, session: u64)
 }
 
 /// The rules a league plays: its variant's defaults with its overrides.
-pub(crate) fn league_rules(league: &LeagueFile) -> Result<Rules> {
+pub fn league_rules(league: &LeagueFile) -> Result<Rules> {
     let origin = &league.origin;
     let variant = Rules::variant_by_id(&league.variant).with_context(|| origin.clone())?;
     let mut defaults = Rules::for_variant(variant).with_context(|| origin.clone())?;

@@ -5,7 +5,7 @@
 //! replayed rounds card by card.
 //!
 //! Charts are drawn here, in Rust, as SVG. The page's size does not grow
-//! with rounds: each session keeps [`crate::session::SERIES_POINTS`]
+//! with rounds: each session keeps [`pitboss_league::session::SERIES_POINTS`]
 //! balance samples per bot, and the viewer holds a handful of rounds. The
 //! page is made from the results file alone: the viewer's rounds are the
 //! events stored in it while the league played.
@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use serde_json::Value;
 
-use crate::league::{Standing, Status};
-use crate::results::{ResultsFile, SessionRecord};
-use crate::session::{OPENING_ROUNDS, STORED_SESSIONS};
-use crate::tally::{Tally, Wager};
+use pitboss_league::league::{Standing, Status};
+use pitboss_league::results::{ResultsFile, SessionRecord};
+use pitboss_league::session::{OPENING_ROUNDS, STORED_SESSIONS};
+use pitboss_league::tally::{Tally, Wager};
 
 /// What to report.
 #[derive(Clone, Debug)]
@@ -53,7 +53,7 @@ struct ViewRound<'a> {
 /// returned warning says why.
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let path = &req.results;
-    let results = crate::results::read(path)?;
+    let results = pitboss_league::results::read(path)?;
     results
         .check()
         .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
@@ -89,8 +89,8 @@ fn hand_data(req: &ReportRequest, results: &ResultsFile) -> Result<Value> {
         );
     };
     let league = results.league_file(&req.results.display().to_string())?;
-    let rules = crate::league::league_rules(&league)?;
-    let seating = crate::league::seating_for(league.format, results.bots.len(), &rules, session);
+    let rules = pitboss_league::league::league_rules(&league)?;
+    let seating = pitboss_league::league::seating_for(league.format, results.bots.len(), &rules, session);
     let opening = req.opening_rounds.min(OPENING_ROUNDS);
     let rounds: Vec<ViewRound<'_>> = hands
         .iter()
@@ -523,8 +523,8 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     let _ = write!(
         h,
         r#"<p class="verdict">{}.</p><p class="note">{}</p>"#,
-        esc(&crate::league::verdict(&r.result.standings)),
-        esc(crate::league::LEGEND)
+        esc(&pitboss_league::league::verdict(&r.result.standings)),
+        esc(pitboss_league::league::LEGEND)
     );
     for w in &r.result.warnings {
         let _ = write!(h, r#"<p class="warning">Warning: {}</p>"#, esc(w));
@@ -612,7 +612,7 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     // Where each bot won and lost: net per 100 chips staked, by the
     // dealer's up card, as a heat map.
     if r.result.standings.iter().any(|s| s.result.tally.by_dealer_up.iter().any(|u| u.hands > 0)) {
-        let rate = |u: &crate::tally::UpCard| (u.staked > 0).then(|| 100.0 * u.net as f64 / u.staked as f64);
+        let rate = |u: &pitboss_league::tally::UpCard| (u.staked > 0).then(|| 100.0 * u.net as f64 / u.staked as f64);
         let scale = r
             .result
             .standings
@@ -798,7 +798,7 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
 /// about the hand viewer, if any.
 pub fn write_report(req: &ReportRequest, out: &Path) -> Result<Option<String>> {
     let (html, warning) = report(req)?;
-    crate::report::write_text(out, &html)?;
+    pitboss_league::output::write_text(out, &html)?;
     Ok(warning)
 }
 

@@ -14,9 +14,9 @@ use pitboss_engine::{Recorder, TableEvent, derive_seed};
 use pitboss_host::files;
 
 use crate::league::{LeagueFile, league_rules, seating_for};
-use crate::report::{JsonLines, Transcript};
 use crate::results::ResultsFile;
 use crate::session::replay_table;
+use crate::transcript::{JsonLines, Transcript};
 
 /// What to replay.
 #[derive(Clone, Debug)]

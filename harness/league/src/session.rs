@@ -376,7 +376,7 @@ fn stored_hands(captures: &[Capture], keys: &[KeyRound], rounds: u64) -> Vec<Han
         let (_, events, cut) = captures.get(table)?.kept.iter().find(|k| k.0 == round)?;
         let events = events
             .iter()
-            .map(|e| match crate::report::event_json(e) {
+            .map(|e| match crate::transcript::event_json(e) {
                 serde_json::Value::Object(fields) => fields,
                 _ => serde_json::Map::new(),
             })

@@ -1,0 +1,128 @@
+//! Tables for people: the results of a match and the standings of a
+//! league, drawn with `tabled`, with the notes printed under them.
+
+use pitboss_league::league::{LEGEND, LeagueResult, Standing, Status, verdict};
+use pitboss_league::matchplay::BotResult;
+use tabled::settings::Style;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Modify};
+use tabled::{Table, Tabled};
+
+#[derive(Tabled)]
+struct Row {
+    #[tabled(rename = "#")]
+    rank: String,
+    #[tabled(rename = "bot")]
+    name: String,
+    #[tabled(rename = "final chips")]
+    balance: i64,
+    #[tabled(rename = "net chips")]
+    net: i64,
+    #[tabled(rename = "rounds played")]
+    rounds: u64,
+    #[tabled(rename = "EV % of stake (± 95 %)")]
+    ev: String,
+    #[tabled(rename = "faults")]
+    faults: String,
+}
+
+/// EV with its 95 % interval, both in percent of the initial stakes.
+fn ev_cell(ev_pct: f64, ci95_pct: f64) -> String {
+    format!("{ev_pct:+.3} % ± {ci95_pct:.3}")
+}
+
+fn faults_cell(r: &BotResult) -> String {
+    if r.disqualified { format!("{} DQ", r.faults) } else { r.faults.to_string() }
+}
+
+fn row(rank: String, r: &BotResult) -> Row {
+    Row {
+        rank,
+        name: r.name.clone(),
+        balance: r.balance,
+        net: r.net,
+        rounds: r.rounds,
+        ev: ev_cell(r.ev * 100.0, 1.96 * r.ev_se * 100.0),
+        faults: faults_cell(r),
+    }
+}
+
+fn render(rows: Vec<Row>) -> String {
+    Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+}
+
+/// The result table of `pitboss play`, in seat order, with a line saying
+/// what the EV column means.
+pub fn results_table(results: &[BotResult]) -> String {
+    let mut out = render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect());
+    out.push_str("\nEV: net chips per 100 chips initially staked (box and back bets; side bets, insurance, doubles and splits count in the net only); ± is the 95 % interval.");
+    out
+}
+
+#[derive(Tabled)]
+struct StandingRow {
+    #[tabled(rename = "#")]
+    rank: String,
+    #[tabled(rename = "bot")]
+    name: String,
+    #[tabled(rename = "final chips")]
+    balance: i64,
+    #[tabled(rename = "net chips")]
+    net: i64,
+    #[tabled(rename = "rounds played")]
+    rounds: u64,
+    #[tabled(rename = "EV % of stake (± 95 %)")]
+    ev: String,
+    #[tabled(rename = "vs next")]
+    next: String,
+    #[tabled(rename = "faults")]
+    faults: String,
+}
+
+/// The standings table of a league, then its legend, its verdict in words
+/// and any warnings. "vs next" says whether a bot in play is significantly
+/// ahead of the next one (paired difference, 95 %): `>` it is, `≈` the gap
+/// could be luck. Broke and disqualified bots are ranked below every bot
+/// in play, marked, and never compared with them.
+pub fn standings_table(standings: &[Standing]) -> String {
+    let rows: Vec<StandingRow> = standings
+        .iter()
+        .map(|s| StandingRow {
+            rank: match s.status {
+                Status::Active => s.rank.to_string(),
+                out => format!("{} {}", s.rank, out.label()),
+            },
+            name: match s.result.broke_sessions {
+                k if k > 0 && s.status == Status::Active => {
+                    format!("{} (broke in {k} session{})", s.result.name, plural(k))
+                }
+                _ => s.result.name.clone(),
+            },
+            balance: s.result.balance,
+            net: s.result.net,
+            rounds: s.result.rounds,
+            ev: ev_cell(s.ev_pct, s.ev_ci95_pct),
+            next: match s.ahead_of_next {
+                Some(true) => ">".into(),
+                Some(false) => "≈".into(),
+                None => String::new(),
+            },
+            faults: faults_cell(&s.result),
+        })
+        .collect();
+    Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+}
+
+/// The lines printed under a league's standings: legend, verdict and
+/// warnings.
+pub fn standings_notes(result: &LeagueResult) -> String {
+    let mut out = format!("{LEGEND}\n{}.", verdict(&result.standings));
+    for w in &result.warnings {
+        out.push_str(&format!("\nwarning: {w}"));
+    }
+    out
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
