@@ -518,12 +518,12 @@ boxes_per_player = 2
     let garbage = result.standings.iter().find(|s| s.result.name == "garbage").unwrap();
     let basic = result.standings.iter().find(|s| s.result.name == "basic").unwrap();
     assert!(garbage.result.faults > 0);
-    assert_eq!(garbage.result.tally.faults.illegal, garbage.result.faults);
+    assert_eq!(garbage.result.tally.faults[pitboss_engine::FaultKind::Illegal], garbage.result.faults);
     assert_eq!(garbage.result.fault_log.len() as u64, garbage.result.faults.min(100));
     assert_eq!(basic.result.faults, 0);
     assert!(basic.result.fault_log.is_empty());
     // Both boxes' bets are the player's decisions.
-    assert_eq!(basic.result.tally.decisions.bet, 2 * 300 * 2);
+    assert_eq!(basic.result.tally.decisions[pitboss_sdk::Decision::Bet], 2 * 300 * 2);
     // The session array and the session count are separate keys.
     let path = temp("two-boxes.json", "");
     output::write_json(&path, &results).unwrap();

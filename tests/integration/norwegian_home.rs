@@ -204,7 +204,7 @@ fn norwegian_home_a_round_whose_deck_runs_dry_is_void_and_refunded() {
     assert!(settlements(&events).iter().any(|s| s.4 == Outcome::Bust));
     for t in &tallies {
         assert_eq!((t.net(), t.hands.total()), (0, 0));
-        assert_eq!(t.decisions.bet, 20);
+        assert_eq!(t.decisions[Decision::Bet], 20);
     }
 }
 

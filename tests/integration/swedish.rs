@@ -244,8 +244,12 @@ fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
     let t = &run.tallies[0];
     assert_eq!(t.net(), -12);
     assert_eq!(t.side_bets, Wager { placed: 1, won: 0, staked: 2, returned: 0 }, "round 2's side bet came back");
-    assert_eq!((t.hands.lose, t.hands.total()), (1, 1));
-    assert_eq!((t.decisions.bet, t.decisions.side_bet), (2, 2), "the void round's questions were asked");
+    assert_eq!((t.hands[Outcome::Lose], t.hands.total()), (1, 1));
+    assert_eq!(
+        (t.decisions[Decision::Bet], t.decisions[Decision::SideBet]),
+        (2, 2),
+        "the void round's questions were asked"
+    );
 
     // A natural facing an ace: Under (A+K = 11) pays 2 at once, 5 are
     // insured, even money is refused; the dealer's second card is missing.
@@ -259,7 +263,7 @@ fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
     assert_eq!(t.net(), 0);
     assert_eq!((t.insurance, t.side_bets), (Wager::default(), Wager::default()));
     assert_eq!(t.hands.total(), 0);
-    assert_eq!((t.decisions.insurance, t.decisions.even_money), (1, 1));
+    assert_eq!((t.decisions[Decision::Insurance], t.decisions[Decision::EvenMoney]), (1, 1));
     assert_eq!(
         bot.kinds(),
         [Decision::Bet, Decision::SideBet, Decision::EvenMoney, Decision::Insurance],

@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod bots;
 pub mod check;
+pub mod counts;
 pub mod league;
 pub mod locate;
 pub mod matchplay;

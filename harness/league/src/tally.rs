@@ -9,67 +9,12 @@
 //! are taken back too; its questions, actions and faults stay counted, as
 //! the bot was asked and did answer.
 
-use pitboss_engine::{Outcome, Recorder, TableEvent};
-use pitboss_sdk::{Action, Decision};
+use pitboss_engine::{Recorder, TableEvent};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::counts::{Actions, Decisions, FaultKinds, Hands};
 use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
-
-/// Decisions a bot was asked, by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub struct Decisions {
-    pub bet: u64,
-    pub side_bet: u64,
-    pub back_bet: u64,
-    pub insurance: u64,
-    pub even_money: u64,
-    pub act: u64,
-    pub banker_double: u64,
-    pub banker_draw: u64,
-}
-
-/// How the bot's hands ended (a split hand counts as a hand).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub struct Hands {
-    pub win: u64,
-    pub blackjack: u64,
-    pub even_money: u64,
-    pub push: u64,
-    pub lose: u64,
-    pub bust: u64,
-    pub surrender: u64,
-    pub dealer_blackjack: u64,
-}
-
-impl Hands {
-    /// Every hand settled.
-    pub fn total(&self) -> u64 {
-        self.wins() + self.push + self.losses()
-    }
-
-    /// Hands that returned more than their stake.
-    pub fn wins(&self) -> u64 {
-        self.win + self.blackjack + self.even_money
-    }
-
-    /// Hands that returned less than their stake.
-    pub fn losses(&self) -> u64 {
-        self.lose + self.bust + self.surrender + self.dealer_blackjack
-    }
-}
-
-/// Actions the bot applied to its hands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Actions {
-    pub stand: u64,
-    pub hit: u64,
-    pub double: u64,
-    pub split: u64,
-    pub surrender: u64,
-}
 
 /// A kind of extra bet: how often placed and won, chips staked and
 /// returned (stakes included).
@@ -103,17 +48,6 @@ impl Bank {
     pub fn is_empty(&self) -> bool {
         *self == Bank::default()
     }
-}
-
-/// Faults by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub struct FaultKinds {
-    pub illegal: u64,
-    pub trap: u64,
-    pub out_of_fuel: u64,
-    pub memory: u64,
-    pub timeout: u64,
 }
 
 /// The hands settled against one dealer up card (the banker's face-up
@@ -169,30 +103,9 @@ impl Tally {
 
     /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Tally) {
-        let (d, o) = (&mut self.decisions, &other.decisions);
-        d.bet += o.bet;
-        d.side_bet += o.side_bet;
-        d.back_bet += o.back_bet;
-        d.insurance += o.insurance;
-        d.even_money += o.even_money;
-        d.act += o.act;
-        d.banker_double += o.banker_double;
-        d.banker_draw += o.banker_draw;
-        let (h, o) = (&mut self.hands, &other.hands);
-        h.win += o.win;
-        h.blackjack += o.blackjack;
-        h.even_money += o.even_money;
-        h.push += o.push;
-        h.lose += o.lose;
-        h.bust += o.bust;
-        h.surrender += o.surrender;
-        h.dealer_blackjack += o.dealer_blackjack;
-        let (a, o) = (&mut self.actions, &other.actions);
-        a.stand += o.stand;
-        a.hit += o.hit;
-        a.double += o.double;
-        a.split += o.split;
-        a.surrender += o.surrender;
+        self.decisions.merge(&other.decisions);
+        self.hands.merge(&other.hands);
+        self.actions.merge(&other.actions);
         for (w, o) in [
             (&mut self.insurance, &other.insurance),
             (&mut self.side_bets, &other.side_bets),
@@ -213,12 +126,7 @@ impl Tally {
             u.staked += o.staked;
             u.net += o.net;
         }
-        let (f, o) = (&mut self.faults, &other.faults);
-        f.illegal += o.illegal;
-        f.trap += o.trap;
-        f.out_of_fuel += o.out_of_fuel;
-        f.memory += o.memory;
-        f.timeout += o.timeout;
+        self.faults.merge(&other.faults);
     }
 
     /// Counts one event that concerns this bot; `up` is the index of the
@@ -226,30 +134,8 @@ impl Tally {
     #[inline]
     fn count(&mut self, event: &TableEvent, up: Option<usize>) {
         match event {
-            TableEvent::Asked { kind, .. } => {
-                let d = &mut self.decisions;
-                match kind {
-                    Decision::Observe => {}
-                    Decision::Bet => d.bet += 1,
-                    Decision::SideBet => d.side_bet += 1,
-                    Decision::BackBet => d.back_bet += 1,
-                    Decision::Insurance => d.insurance += 1,
-                    Decision::EvenMoney => d.even_money += 1,
-                    Decision::Act => d.act += 1,
-                    Decision::BankerDouble => d.banker_double += 1,
-                    Decision::BankerDraw => d.banker_draw += 1,
-                }
-            }
-            TableEvent::Acted { action, .. } => {
-                let a = &mut self.actions;
-                match action {
-                    Action::Stand => a.stand += 1,
-                    Action::Hit => a.hit += 1,
-                    Action::Double => a.double += 1,
-                    Action::Split => a.split += 1,
-                    Action::Surrender => a.surrender += 1,
-                }
-            }
+            TableEvent::Asked { kind, .. } => self.decisions.add(*kind),
+            TableEvent::Acted { action, .. } => self.actions.add(*action),
             TableEvent::Settled { outcome, bet, returned, .. } => {
                 if let Some(up) = up {
                     let u = &mut self.by_dealer_up[up];
@@ -257,17 +143,7 @@ impl Tally {
                     u.staked += bet;
                     u.net += returned - bet;
                 }
-                let h = &mut self.hands;
-                match outcome {
-                    Outcome::Win => h.win += 1,
-                    Outcome::Blackjack => h.blackjack += 1,
-                    Outcome::EvenMoney => h.even_money += 1,
-                    Outcome::Push => h.push += 1,
-                    Outcome::Lose => h.lose += 1,
-                    Outcome::Bust => h.bust += 1,
-                    Outcome::Surrender => h.surrender += 1,
-                    Outcome::DealerBlackjack => h.dealer_blackjack += 1,
-                }
+                self.hands.add(*outcome);
             }
             TableEvent::Insurance { amount, .. } => place(&mut self.insurance, *amount),
             TableEvent::InsuranceSettled { returned, .. } => settle(&mut self.insurance, *returned),
@@ -283,17 +159,7 @@ impl Tally {
                 w.returned += returned;
                 w.won += u64::from(returned > stake);
             }
-            TableEvent::Fault { fault, .. } => {
-                let f = &mut self.faults;
-                match fault.kind {
-                    pitboss_engine::FaultKind::Illegal => f.illegal += 1,
-                    pitboss_engine::FaultKind::Trap => f.trap += 1,
-                    pitboss_engine::FaultKind::OutOfFuel => f.out_of_fuel += 1,
-                    pitboss_engine::FaultKind::Memory => f.memory += 1,
-                    pitboss_engine::FaultKind::Timeout => f.timeout += 1,
-                    pitboss_engine::FaultKind::Disqualified => {}
-                }
-            }
+            TableEvent::Fault { fault, .. } => self.faults.add(fault.kind),
             _ => {}
         }
     }
@@ -461,7 +327,8 @@ impl<R: Recorder> Recorder for SeatLog<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitboss_engine::{Fault, FaultKind};
+    use pitboss_engine::{Fault, FaultKind, Outcome};
+    use pitboss_sdk::{Action, Decision};
 
     #[test]
     fn events_land_on_the_player_holding_the_box() {
@@ -485,14 +352,14 @@ mod tests {
             answer: Some(4),
         });
         let out = log.finish();
-        assert_eq!(out[0].0.hands.blackjack, 1);
+        assert_eq!(out[0].0.hands[Outcome::Blackjack], 1);
         // Settled against a queen up (the later 5 is a drawn card).
         assert_eq!(out[0].0.by_dealer_up[9], UpCard { hands: 1, staked: 10, net: 15 });
         assert_eq!(out[0].0.by_dealer_up.iter().map(|u| u.hands).sum::<u64>(), 1);
         assert_eq!(out[1].0.insurance, Wager { placed: 1, won: 1, staked: 5, returned: 15 });
         assert_eq!(out[1].0.back_bets, Wager { placed: 1, won: 0, staked: 8, returned: 0 });
-        assert_eq!(out[1].0.faults.trap, 1);
-        assert_eq!(out[1].0.decisions.back_bet, 1);
+        assert_eq!(out[1].0.faults[FaultKind::Trap], 1);
+        assert_eq!(out[1].0.decisions[Decision::BackBet], 1);
         assert_eq!(out[1].1[0].round, 7);
         assert!(out[0].1.is_empty());
     }
@@ -523,8 +390,12 @@ mod tests {
         let (player, banker) = (&out[0].0, &out[1].0);
         assert_eq!((player.net(), banker.net()), (-4, 4));
         assert_eq!(banker.bank, Bank { rounds: 1, hands: 1, staked: 4, net: 4 });
-        assert_eq!((player.hands.lose, player.hands.bust), (1, 0));
+        assert_eq!((player.hands[Outcome::Lose], player.hands[Outcome::Bust]), (1, 0));
         assert_eq!(player.by_dealer_up[9], UpCard { hands: 1, staked: 4, net: -4 });
-        assert_eq!((player.decisions.act, player.actions.hit), (1, 1), "the bot was asked and answered");
+        assert_eq!(
+            (player.decisions[Decision::Act], player.actions[Action::Hit]),
+            (1, 1),
+            "the bot was asked and answered"
+        );
     }
 }

@@ -14,6 +14,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use pitboss_engine::{FaultKind, Outcome};
+use pitboss_sdk::{Action, Decision};
 use serde_json::Value;
 
 use pitboss_league::league::{Standing, Status};
@@ -598,13 +600,13 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
             esc(&s.result.name),
             chips(hands as i64),
             pct(t.hands.wins(), hands),
-            pct(t.hands.push, hands),
+            pct(t.hands[Outcome::Push], hands),
             pct(t.hands.losses(), hands),
-            chips((t.hands.blackjack + t.hands.even_money) as i64),
-            chips(t.hands.bust as i64),
-            chips(t.actions.double as i64),
-            chips(t.actions.split as i64),
-            chips(t.actions.surrender as i64),
+            chips((t.hands[Outcome::Blackjack] + t.hands[Outcome::EvenMoney]) as i64),
+            chips(t.hands[Outcome::Bust] as i64),
+            chips(t.actions[Action::Double] as i64),
+            chips(t.actions[Action::Split] as i64),
+            chips(t.actions[Action::Surrender] as i64),
         );
     }
     h.push_str("</tbody></table></div>");
@@ -655,9 +657,9 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     // Extra bets: only the kinds this league offered.
     type Bet = fn(&Tally) -> (u64, &Wager);
     let extras: [(&str, Bet); 3] = [
-        ("insurance", |t| (t.decisions.insurance, &t.insurance)),
-        ("side bets", |t| (t.decisions.side_bet, &t.side_bets)),
-        ("back bets", |t| (t.decisions.back_bet, &t.back_bets)),
+        ("insurance", |t| (t.decisions[Decision::Insurance], &t.insurance)),
+        ("side bets", |t| (t.decisions[Decision::SideBet], &t.side_bets)),
+        ("back bets", |t| (t.decisions[Decision::BackBet], &t.back_bets)),
     ];
     let offered: Vec<&(&str, Bet)> = extras
         .iter()
@@ -689,14 +691,14 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     // Decisions by kind: only the kinds this league asked.
     type Get = fn(&Tally) -> u64;
     let kinds: [(&str, Get); 8] = [
-        ("bet", |t| t.decisions.bet),
-        ("side bet", |t| t.decisions.side_bet),
-        ("back bet", |t| t.decisions.back_bet),
-        ("insurance", |t| t.decisions.insurance),
-        ("even money", |t| t.decisions.even_money),
-        ("act", |t| t.decisions.act),
-        ("banker double", |t| t.decisions.banker_double),
-        ("banker draw", |t| t.decisions.banker_draw),
+        ("bet", |t| t.decisions[Decision::Bet]),
+        ("side bet", |t| t.decisions[Decision::SideBet]),
+        ("back bet", |t| t.decisions[Decision::BackBet]),
+        ("insurance", |t| t.decisions[Decision::Insurance]),
+        ("even money", |t| t.decisions[Decision::EvenMoney]),
+        ("act", |t| t.decisions[Decision::Act]),
+        ("banker double", |t| t.decisions[Decision::BankerDouble]),
+        ("banker draw", |t| t.decisions[Decision::BankerDraw]),
     ];
     let asked: Vec<&(&str, Get)> =
         kinds.iter().filter(|(_, get)| r.result.standings.iter().any(|s| get(&s.result.tally) > 0)).collect();
@@ -715,8 +717,8 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
         let _ = write!(
             h,
             "<td class=n>{}</td><td class=n>{}</td><td class=n>{}</td></tr>",
-            chips(s.result.tally.actions.hit as i64),
-            chips(s.result.tally.actions.stand as i64),
+            chips(s.result.tally.actions[Action::Hit] as i64),
+            chips(s.result.tally.actions[Action::Stand] as i64),
             chips(all as i64)
         );
     }
@@ -731,11 +733,11 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     for s in faulty {
         let f = &s.result.tally.faults;
         let by_kind: Vec<String> = [
-            ("illegal", f.illegal),
-            ("trap", f.trap),
-            ("out of fuel", f.out_of_fuel),
-            ("memory", f.memory),
-            ("timeout", f.timeout),
+            ("illegal", f[FaultKind::Illegal]),
+            ("trap", f[FaultKind::Trap]),
+            ("out of fuel", f[FaultKind::OutOfFuel]),
+            ("memory", f[FaultKind::Memory]),
+            ("timeout", f[FaultKind::Timeout]),
         ]
         .iter()
         .filter(|(_, n)| *n > 0)
