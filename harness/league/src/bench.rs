@@ -5,10 +5,11 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use pitboss_engine::{Rules, Shoe, Table, derive_seed};
+use pitboss_engine::{Rules, derive_seed};
 use pitboss_sdk::Variant;
 
 use crate::bots::Bot;
+use crate::setup::TableSpec;
 
 /// One measurement.
 #[derive(Clone, Debug)]
@@ -29,8 +30,14 @@ pub fn measure(bot: &Bot, variant: Variant, rounds: u64, threads: usize) -> Resu
             .map(|t| {
                 let rules = rules.clone();
                 s.spawn(move || -> Result<()> {
-                    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(7, t as u64));
-                    let mut table = Table::new(rules, shoe, vec![bot.player()?], pitboss_engine::MAX_BANKROLL)?;
+                    let mut table = TableSpec {
+                        rules: &rules,
+                        seed: derive_seed(7, t as u64),
+                        stacked: None,
+                        bankroll: pitboss_engine::MAX_BANKROLL,
+                        fault_limit: 0,
+                    }
+                    .seat_players(vec![bot.player()?])?;
                     for _ in 0..rounds {
                         table.play_round(&mut ())?;
                     }

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Banker, Player, Rules, Shoe, Table, TableEvent, derive_seed};
+use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
 use pitboss_host::{BotModule, Sandbox, files};
 use pitboss_sdk::{Decision, Variant};
@@ -22,8 +22,9 @@ use serde::{Serialize, Serializer};
 use tabled::Tabled;
 use tabled::settings::Style;
 
-use crate::bots::Bot;
+use crate::bots::{Bot, seat_seed};
 use crate::league::{self, LeagueFile};
+use crate::setup::TableSpec;
 
 /// Rounds of each smoke match.
 pub const SMOKE_ROUNDS: u64 = 2_000;
@@ -309,18 +310,19 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
 fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<RuleSetReport> {
     let limit = plan.fuel_limit();
     let variant = rules.variant;
-    let mut player = module.instantiate()?;
+    // Dealt and seated as `pitboss play --seed` deals and seats, so a
+    // fault's round can be played again by a command.
+    let seed = SMOKE_SEED + variant as u64;
+    let spec = TableSpec { rules, seed: derive_seed(seed, 0), stacked: None, bankroll: SMOKE_BANKROLL, fault_limit: 0 };
+    // A player-banked game (a league's `bank` format) needs someone to
+    // bank against, or the bot is never asked the banker's decisions.
+    let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
+    let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
-    if rules.banker != Banker::House {
-        // A player-banked game (a league's `bank` format) needs someone to
-        // bank against, or the bot is never asked the banker's decisions.
-        players.push(Bot::builtin("basic")?.player()?);
+    if seats.len() > 1 {
+        players.push(Bot::builtin("basic")?.player_seeded(seat_seed(spec.seed, seats, 1))?);
     }
-    // Dealt as `pitboss play --seed` deals, so a fault's round can be
-    // played again by a command.
-    let seed = SMOKE_SEED + variant as u64;
-    let shoe = Shoe::seeded(rules.decks, rules.cut_card, derive_seed(seed, 0));
     let replayable = players.len() == 1
         && Rules::for_variant(variant).is_ok_and(|d| d == *rules)
         && plan.sandbox.limits() == pitboss_host::Limits::default();
@@ -333,7 +335,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
             )
         })
     };
-    let mut table = Table::new(rules.clone(), shoe, players, SMOKE_BANKROLL)?;
+    let mut table = spec.seat_players(players)?;
     let mut asked = [0u64; Decision::ALL.len()];
     let mut faults = [0u64; Decision::ALL.len()];
     let mut first_fault = None;

@@ -19,6 +19,7 @@ pub mod replay;
 pub mod results;
 pub mod season;
 pub mod session;
+pub mod setup;
 pub mod shard;
 pub mod tally;
 pub mod transcript;

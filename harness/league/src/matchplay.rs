@@ -1,11 +1,12 @@
 //! Playing a match: seat bots at a table, play rounds, collect results.
 
-use anyhow::{Context, Result};
-use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table};
+use anyhow::Result;
+use pitboss_engine::{Recorder, Rules, Stats, Table};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::Bot;
 pub use crate::results::{BotResult, FaultRecord};
+use crate::setup::TableSpec;
 use crate::tally::{SeatLog, Tally};
 
 /// Everything that decides a match's cards and chips.
@@ -68,18 +69,15 @@ pub struct TableResult {
 
 /// Plays one table of `bots` (seat order = slice order) under `spec`.
 pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &mut R) -> Result<TableResult> {
-    let shoe = match &spec.stacked {
-        Some(cards) => Shoe::stacked(cards.clone()),
-        None => Shoe::seeded(spec.rules.decks, spec.rules.cut_card, spec.seed),
-    };
     let seats: Vec<usize> = (0..bots.len()).collect();
-    let players = bots
-        .iter()
-        .enumerate()
-        .map(|(i, (_, b))| b.player_seeded(crate::bots::seat_seed(spec.seed, &seats, i)))
-        .collect::<Result<Vec<_>>>()?;
-    let mut table = Table::new(spec.rules.clone(), shoe, players, spec.bankroll).context("cannot seat the bots")?;
-    table.set_fault_limit(spec.fault_limit);
+    let mut table = TableSpec {
+        rules: &spec.rules,
+        seed: spec.seed,
+        stacked: spec.stacked.as_deref(),
+        bankroll: spec.bankroll,
+        fault_limit: spec.fault_limit,
+    }
+    .seat(bots, &seats)?;
     let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);
     let mut stopped = None;
     let mut idle = 0;

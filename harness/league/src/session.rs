@@ -3,13 +3,14 @@
 //! paired with every other bot's (the paired difference of a duplicate
 //! format is far tighter than two separate intervals).
 
-use anyhow::{Context, Result};
-use pitboss_engine::{Recorder, Rules, Shoe, Stats, Table, TableEvent};
+use anyhow::Result;
+use pitboss_engine::{Recorder, Rules, Stats, TableEvent};
 use rayon::prelude::*;
 
 use crate::bots::Bot;
 use crate::matchplay::FaultRecord;
 pub use crate::results::{HandRecord, KeyRound};
+use crate::setup::TableSpec;
 use crate::tally::{SeatLog, Tally};
 
 /// Points of each bot's balance kept per session, evenly spaced over its
@@ -123,16 +124,9 @@ pub fn play_session(
 ) -> Result<SessionResult> {
     let n = bots.len();
     let mut tables = Vec::with_capacity(seating.len());
+    let spec = TableSpec { rules, seed, stacked: None, bankroll, fault_limit };
     for seats in seating {
-        let players = seats
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| bots[b].1.player_seeded(crate::bots::seat_seed(seed, seats, i)))
-            .collect::<Result<Vec<_>>>()?;
-        let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
-        let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
-        table.set_fault_limit(fault_limit);
-        tables.push(table);
+        tables.push(spec.seat(bots, seats)?);
     }
     let per = rules.boxes_per_player as usize;
     let stored = session < STORED_SESSIONS;
@@ -407,14 +401,7 @@ pub fn replay_table<R: Recorder, L: Recorder>(
     rec: &mut R,
     log: &mut L,
 ) -> Result<()> {
-    let players = seats
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| bots[b].1.player_seeded(crate::bots::seat_seed(seed, seats, i)))
-        .collect::<Result<Vec<_>>>()?;
-    let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
-    let mut table = Table::new(rules.clone(), shoe, players, bankroll).context("cannot seat the bots")?;
-    table.set_fault_limit(fault_limit);
+    let mut table = TableSpec { rules, seed, stacked: None, bankroll, fault_limit }.seat(bots, seats)?;
     for r in 1..=rounds.max(round) {
         if r == round {
             table.play_round(&mut Both(rec, &mut *log))?;
