@@ -131,7 +131,7 @@ fn an_old_format_file_with_a_plain_sha256_trailer_is_recompiled() {
     // The format before the MAC: the module, then its own SHA-256.
     let module = &good[..good.len() - 32];
     std::fs::write(&file, module).unwrap();
-    let hex = pitboss_league::league::sha256_hex(module);
+    let hex = pitboss_league::bots::sha256_hex(module);
     let sum = (0..64).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap());
     std::fs::write(&file, module.iter().copied().chain(sum).collect::<Vec<u8>>()).unwrap();
     assert_eq!(load(&run(&config), "basic").1, Origin::Compiled);

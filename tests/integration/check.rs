@@ -146,7 +146,7 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     let text = std::fs::read_to_string(dir.join("v.json")).unwrap();
     let bots = json(&text);
     assert_eq!(bots.len(), 4);
-    let sha = |name: &str| pitboss_league::league::sha256_hex(&std::fs::read(dir.join(name)).unwrap());
+    let sha = |name: &str| pitboss_league::bots::sha256_hex(&std::fs::read(dir.join(name)).unwrap());
 
     let basic = &bots[0];
     assert_eq!(basic["file"], "basic.wasm");

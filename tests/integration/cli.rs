@@ -128,7 +128,7 @@ builtin = "basic"
 fn a_league_ranks_by_balance_and_solo_tables_share_the_shoe() {
     let text = LEAGUE.replace("BASIC", &wasm_path("basic").display().to_string());
     let path = temp("league.toml", &text);
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let result = league::run(&file, &path, &sandbox).unwrap();
     let balances: Vec<i64> = result.standings.iter().map(|s| s.result.balance).collect();
@@ -152,7 +152,7 @@ fn every_league_file_we_ship_runs() {
     assert!(files.len() >= 4, "{files:?}");
     let sandbox = pitboss_league::sandbox().unwrap();
     for path in files {
-        let mut file = league::parse(&path).unwrap_or_else(|e| panic!("{e:#}"));
+        let mut file = pitboss_league::file::parse(&path).unwrap_or_else(|e| panic!("{e:#}"));
         if file.bots.iter().any(|b| b.folder.is_some()) {
             // A submissions folder (class.toml) is filled by scripts/class-demo;
             // a_class_league_over_a_folder_… runs that shape.
@@ -168,15 +168,15 @@ fn every_league_file_we_ship_runs() {
 #[test]
 fn league_file_errors_name_file_line_and_column() {
     let path = temp("bad-key.toml", &LEAGUE.replace("seed = 5", "seed = 5\nsede = 6"));
-    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
     assert!(e.starts_with(&format!("{}:6:1: unknown field `sede`", path.display())), "{e}");
 
     let path = temp("bad-type.toml", &LEAGUE.replace("rounds = 3000", "rounds = \"many\""));
-    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
     assert!(e.starts_with(&format!("{}:4:10:", path.display())), "{e}");
 
     let path = temp("missing-bot.toml", &LEAGUE.replace("BASIC", "nowhere/basic.wasm"));
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let e = format!("{:#}", league::run(&file, &path, &pitboss_league::sandbox().unwrap()).unwrap_err());
     assert!(e.contains("bot `basic-wasm`") && e.contains("nowhere/basic.wasm does not exist"), "{e}");
 }
@@ -188,17 +188,17 @@ fn rule_overrides_apply_and_impossible_ones_point_at_the_value() {
     let lines = base.lines().count() + 3; // the first line under [rules]
 
     let path = temp("odd-unit.toml", &with("min_bet = 1\nbet_unit = 1"));
-    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
     let expected =
         format!("{}:{}:12: rule `bet_unit`: 1 does not make a 3:2 blackjack payout whole", path.display(), lines + 1);
     assert!(e.starts_with(&expected), "{e}\nwanted {expected}");
 
     let path = temp("typo-rule.toml", &with("decs = 2"));
-    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
     assert!(e.starts_with(&format!("{}:{lines}:1: unknown field `decs`", path.display())), "{e}");
 
     let path = temp("bad-insurance.toml", &with("insurance = \"sometimes\""));
-    let e = format!("{:#}", league::parse(&path).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
     assert!(e.contains(":13: rule `insurance`: `sometimes` is not one of never, ace, ace-or-ten"), "{e}");
 
     // A valid override changes play: one deck, hit soft 17, no surrender.
@@ -206,8 +206,8 @@ fn rule_overrides_apply_and_impossible_ones_point_at_the_value() {
     let plain = temp("plain.toml", &base);
     let custom =
         temp("custom.toml", &with("decks = 1\ncut_card = 20\ndealer_hits_soft_17 = true\nlate_surrender = false"));
-    let a = league::run(&league::parse(&plain).unwrap(), &plain, &sandbox).unwrap();
-    let b = league::run(&league::parse(&custom).unwrap(), &custom, &sandbox).unwrap();
+    let a = league::run(&pitboss_league::file::parse(&plain).unwrap(), &plain, &sandbox).unwrap();
+    let b = league::run(&pitboss_league::file::parse(&custom).unwrap(), &custom, &sandbox).unwrap();
     assert_ne!(a.standings, b.standings);
 }
 
@@ -262,7 +262,7 @@ fn class_league_of(dir: &std::path::Path, sessions: u64, rounds: u64) -> PathBuf
 fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let dir = std::env::temp_dir().join(format!("pitboss-class-{}", std::process::id()));
     let path = class_league(&dir, 4);
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (one, results_one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let (two, results_two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
@@ -285,7 +285,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
     // play on threads, and the per-round sums are merged in order.
     let dir = std::env::temp_dir().join(format!("pitboss-class1-{}", std::process::id()));
     let path = class_league_of(&dir, 1, 5_000);
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (_, one) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let (_, two) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
@@ -322,7 +322,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
 #[test]
 fn confidence_intervals_and_paired_significance_match_known_cases() {
     use pitboss_engine::Stats;
-    use pitboss_league::matchplay::BotResult;
+    use pitboss_league::results::BotResult;
     // Bot 0 nets ±2 alternately: mean 0, standard deviation 2 per round.
     // Bot 1 nets exactly bot 0's result plus 1: far better, perfectly paired.
     // Bot 2 nets exactly what bot 0 nets: no difference at all.
@@ -341,7 +341,7 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
     }
     let results: Vec<BotResult> =
         (0..3).map(|i| BotResult::new(format!("bot{i}"), &stats[i], 1000 + stats[i].net as i64, 1000, false)).collect();
-    let standings = league::rank_with_intervals(results, &stats, &pairs, n);
+    let standings = pitboss_league::standings::rank_with_intervals(results, &stats, &pairs, n);
     assert_eq!(standings[0].result.name, "bot1");
     // EV per chip staked: ±2 on a stake of 2 is ±1 a chip, so the 95 %
     // half-width is 1.96 / sqrt(n) (with the n/(n−1) correction), in %.
@@ -363,7 +363,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
     let league_text = "name = \"r\"\nvariant = \"north-american\"\nrounds = 50\nsessions = 2\nseed = 4\nbankroll = 1000\nformat = \"table\"\n\n[[bot]]\npath = \"a.wasm\"\n\n[[bot]]\npath = \"b.wasm\"\n";
     let path = dir.join("r.toml");
     std::fs::write(&path, league_text).unwrap();
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (_, results) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
     let results_path = dir.join("results.json");
@@ -458,7 +458,7 @@ fn a_season_ranks_by_total_net_with_each_leagues_rank() {
 fn sharded_and_merged_results_are_the_single_run_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("pitboss-shards-{}", std::process::id()));
     let path = class_league(&dir, 5);
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (_, single) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     let mut parts = Vec::new();
@@ -512,7 +512,7 @@ boxes_per_player = 2
             Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/garbage.wat").display()
         ),
     );
-    let file = league::parse(&league).unwrap();
+    let file = pitboss_league::file::parse(&league).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (result, results) = league::run_with(&file, &league, &sandbox, None, &|_| ()).unwrap();
     let garbage = result.standings.iter().find(|s| s.result.name == "garbage").unwrap();

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 
 use pitboss_engine::{FaultKind, Player, Rules, Shoe, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
-use pitboss_league::league::{self, Format, LeagueFile};
-use pitboss_league::matchplay::BotResult;
+use pitboss_league::file::{Format, LeagueFile};
+use pitboss_league::league::{self};
+use pitboss_league::results::BotResult;
 use pitboss_sdk::Decision;
 use pitboss_tests::{boxed, wasm_path};
 
@@ -66,7 +67,7 @@ fn toml_league(text: &str) -> LeagueFile {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("l{}.toml", text.len()));
     std::fs::write(&path, text).unwrap();
-    league::parse(&path).unwrap()
+    pitboss_league::file::parse(&path).unwrap()
 }
 
 fn run(file: &LeagueFile) -> Vec<BotResult> {

@@ -20,7 +20,7 @@ fn dir(name: &str) -> PathBuf {
 
 /// Runs `league` and writes its results.json next to it.
 fn run(league_path: &Path) -> PathBuf {
-    let file = league::parse(league_path).unwrap();
+    let file = pitboss_league::file::parse(league_path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (_, results) = league::run_with(&file, league_path, &sandbox, None, &|_| ()).unwrap();
     let out = league_path.with_file_name("results.json");

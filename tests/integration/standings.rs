@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_league::league::{self, Status};
+use pitboss_league::league::{self};
+use pitboss_league::results::Status;
 use pitboss_tests::pitboss;
 
 fn dir() -> PathBuf {
@@ -52,7 +53,7 @@ fn mixed_league(d: &Path) -> PathBuf {
 fn broke_disqualified_and_sitting_out_bots_are_ranked_honestly() {
     let d = dir();
     let path = mixed_league(&d);
-    let file = league::parse(&path).unwrap();
+    let file = pitboss_league::file::parse(&path).unwrap();
     let sandbox = pitboss_league::sandbox().unwrap();
     let (result, results) = league::run_with(&file, &path, &sandbox, Some(2), &|_| ()).unwrap();
     let by = |name: &str| result.standings.iter().find(|s| s.result.name == name).unwrap();
@@ -113,7 +114,7 @@ fn the_command_prints_the_legend_the_verdict_and_the_warning() {
         out.contains("EV % of stake (± 95 %)") && out.contains("net chips") && out.contains("rounds played"),
         "{out}"
     );
-    assert!(out.contains(league::LEGEND), "{out}");
+    assert!(out.contains(pitboss_league::standings::LEGEND), "{out}");
     assert!(out.contains(" leads; its lead over ") && out.contains("significant at 95 %."), "{out}");
     assert!(out.contains("warning: seating rotates"), "{out}");
     assert!(out.contains("4 broke") && out.contains("5 DQ"), "{out}");

@@ -119,7 +119,7 @@ fn a_memory_cap_fault_names_the_cap() {
         .as_bytes(),
     );
     let sandbox = pitboss_league::sandbox().unwrap();
-    let parsed = pitboss_league::league::parse(&league).unwrap();
+    let parsed = pitboss_league::file::parse(&league).unwrap();
     let result = pitboss_league::league::run(&parsed, &league, &sandbox).unwrap();
     let bot = &result.standings[0].result;
     let fault = bot.fault_log.first().expect("the bomb faults");
@@ -225,7 +225,7 @@ fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
         b"name = \"f\"\nvariant = \"north-american\"\nrounds = 100\nseed = 3\nbankroll = 1000\n\
           [[bot]]\nname = \"=HYPERLINK(1)\"\nbuiltin = \"basic\"\n",
     );
-    let parsed = pitboss_league::league::parse(&league).unwrap();
+    let parsed = pitboss_league::file::parse(&league).unwrap();
     let result = pitboss_league::league::run(&parsed, &league, &pitboss_league::sandbox().unwrap()).unwrap();
     let csv = pitboss_league::output::standings_csv(&result.standings);
     let row = csv.lines().nth(1).unwrap();
@@ -309,7 +309,7 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
         b"name = \"m\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 100\n\
           [limits]\nmemory_mib = 17592186044416\n[[bot]]\nbuiltin = \"basic\"\n",
     );
-    let e = format!("{:#}", pitboss_league::league::parse(&league).unwrap_err());
+    let e = format!("{:#}", pitboss_league::file::parse(&league).unwrap_err());
     assert!(e.ends_with("huge-memory.toml:7:14: limit `memory_mib` = 17592186044416 is outside 1..=1024"), "{e}");
 
     let league_with = |name: &str, top: &str, rules: &str| {
@@ -318,7 +318,7 @@ fn numbers_out_of_range_are_refused_where_they_are_given() {
         );
         let path = file(name, text.as_bytes());
         let started = std::time::Instant::now();
-        let e = format!("{:#}", pitboss_league::league::parse(&path).unwrap_err());
+        let e = format!("{:#}", pitboss_league::file::parse(&path).unwrap_err());
         assert!(started.elapsed().as_secs() < 5, "refused at once, allocating nothing");
         e
     };
@@ -386,7 +386,7 @@ proptest::proptest! {
         std::fs::create_dir_all(&dir).unwrap();
         let league_path = dir.join("league.toml");
         std::fs::write(&league_path, &league).unwrap();
-        if let Err(e) = pitboss_league::league::parse(&league_path) {
+        if let Err(e) = pitboss_league::file::parse(&league_path) {
             let text = format!("{e:#}");
             proptest::prop_assert!(!text.is_empty());
         }
@@ -405,7 +405,7 @@ fn valid_results() -> &'static (Vec<u8>, Vec<u8>) {
     static FILES: std::sync::OnceLock<(Vec<u8>, Vec<u8>)> = std::sync::OnceLock::new();
     FILES.get_or_init(|| {
         let league = file("fuzz-results-league.toml", LEAGUE);
-        let parsed = pitboss_league::league::parse(&league).unwrap();
+        let parsed = pitboss_league::file::parse(&league).unwrap();
         let sandbox = pitboss_league::sandbox().unwrap();
         let (_, results) = pitboss_league::league::run_with(&parsed, &league, &sandbox, Some(1), &|_| ()).unwrap();
         let shard = pitboss_league::shard::run_shard(&league, (0, 1), Some(1)).unwrap();

@@ -31,7 +31,7 @@ macro_rules! out_raw {
 }
 
 /// Warns about folder and glob entries a league left out.
-fn warn_skipped(skipped: &[league::Skipped]) {
+fn warn_skipped(skipped: &[pitboss_league::file::Skipped]) {
     for s in skipped {
         eprintln!("pitboss: warning: {s}");
     }
@@ -55,7 +55,7 @@ enum Command {
         #[arg(long = "bot", required = true)]
         bots: Vec<String>,
         /// Rounds to play, 1 to 10^10 [default: 100000; with --shoe, until the shoe runs out].
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=pitboss_league::league::MAX_ROUNDS))]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=pitboss_league::file::MAX_ROUNDS))]
         rounds: Option<u64>,
         /// Seed of the shoe.
         #[arg(long, default_value_t = 1)]
@@ -70,7 +70,7 @@ enum Command {
         #[arg(long)]
         transcript: bool,
         /// Disqualify a bot at this many faults (0: never).
-        #[arg(long, default_value_t = pitboss_league::league::DEFAULT_FAULT_LIMIT)]
+        #[arg(long, default_value_t = pitboss_league::file::DEFAULT_FAULT_LIMIT)]
         fault_limit: u64,
         /// Also write the results as JSON to this file.
         #[arg(long)]
@@ -490,7 +490,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Run { league: path, json, csv, threads, shard: None } => {
-            let file = league::parse(&path)?;
+            let file = pitboss_league::file::parse(&path)?;
             let sandbox = sandbox()?;
             let total = file.rounds * file.sessions;
             let bar = progress_bar(total);

@@ -1,8 +1,9 @@
 //! Tables for people: the results of a match and the standings of a
 //! league, drawn with `tabled`, with the notes printed under them.
 
-use pitboss_league::league::{LEGEND, LeagueResult, Standing, Status, verdict};
-use pitboss_league::matchplay::BotResult;
+use pitboss_league::results::BotResult;
+use pitboss_league::results::{LeagueResult, Standing, Status};
+use pitboss_league::standings::{LEGEND, verdict};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify};

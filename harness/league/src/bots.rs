@@ -43,7 +43,7 @@ impl Bot {
         }
         let bytes = files::read_regular(path, files::Kind::Bot)?;
         let module = sandbox.load(&path.display().to_string(), &bytes)?;
-        Ok((Bot::Wasm(module), crate::league::sha256_hex(&bytes)))
+        Ok((Bot::Wasm(module), crate::bots::sha256_hex(&bytes)))
     }
 
     /// The builtin called `name`.
@@ -100,4 +100,10 @@ pub fn seat_seed(seed: u64, seats: &[usize], seat: usize) -> u64 {
     };
     let h = seats.iter().fold(mix(seed), |h, &b| mix(h ^ b as u64));
     mix(h ^ (seat as u64).wrapping_mul(0x100_0000_01b3))
+}
+
+/// SHA-256 of some bytes, hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

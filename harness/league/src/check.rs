@@ -23,7 +23,7 @@ use tabled::Tabled;
 use tabled::settings::Style;
 
 use crate::bots::{Bot, seat_seed};
-use crate::league::{self, LeagueFile};
+use crate::file::LeagueFile;
 use crate::setup::TableSpec;
 
 /// Rounds of each smoke match.
@@ -62,8 +62,8 @@ impl Plan {
     /// overrides (and its format's banker), under its `[limits]` on top of
     /// `sandbox`'s. The league's bots are not read.
     pub fn league(path: &Path, sandbox: &Sandbox) -> Result<Plan> {
-        let file: LeagueFile = league::parse(path)?;
-        let rules = league::league_rules(&file).with_context(|| path.display().to_string())?;
+        let file: LeagueFile = crate::file::parse(path)?;
+        let rules = crate::file::league_rules(&file).with_context(|| path.display().to_string())?;
         let sandbox = match &file.limits {
             Some(limits) => limits.sandbox(sandbox)?,
             None => sandbox.clone(),
@@ -289,7 +289,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
             return report;
         }
     };
-    report.sha256 = Some(league::sha256_hex(&bytes));
+    report.sha256 = Some(crate::bots::sha256_hex(&bytes));
     let played = plan
         .sandbox
         .load(&name, &bytes)

@@ -13,9 +13,11 @@ use anyhow::{Result, bail};
 use pitboss_host::{Sandbox, files};
 use rayon::prelude::*;
 
+use crate::bots::sha256_hex;
 use crate::bots::{Bot, NamedBots};
-use crate::league::{LeagueFile, sha256_hex, wildcard};
+use crate::file::LeagueFile;
 use crate::results::BotSource;
+use crate::roster::wildcard;
 
 /// Checks that `recorded` is what the league's `[[bot]]` entries expand
 /// to, in league order: builtins by name, single files by name and file

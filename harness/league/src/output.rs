@@ -8,7 +8,7 @@ use anyhow::Result;
 use pitboss_host::files;
 use serde::Serialize;
 
-use crate::league::{Standing, Status};
+use crate::results::{Standing, Status};
 
 /// A text cell of a CSV file: RFC 4180 quoting, and a cell that a
 /// spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`,

@@ -13,7 +13,8 @@ use pitboss_engine::{Recorder, TableEvent, derive_seed};
 
 use pitboss_host::files;
 
-use crate::league::{LeagueFile, league_rules, seating_for};
+use crate::file::{LeagueFile, league_rules};
+use crate::league::seating_for;
 use crate::results::ResultsFile;
 use crate::session::replay_table;
 use crate::transcript::{JsonLines, Transcript};

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use crate::league::{self, LeagueResult};
+use crate::league::{self};
+use crate::results::LeagueResult;
 
 /// A season file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -73,7 +74,7 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
     let mut parsed = Vec::new();
     for file in &season.leagues {
         let league_path: PathBuf = base.join(file);
-        parsed.push((league::parse(&league_path)?, league_path));
+        parsed.push((crate::file::parse(&league_path)?, league_path));
     }
     let sandbox = crate::sandbox()?;
     let mut leagues = Vec::new();
@@ -100,7 +101,7 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
                     // Each league's chips are bounded by 2^62 (its chip
                     // range); a sum of many saturates rather than wraps.
                     net = net.saturating_add(s.result.net);
-                    if s.status != league::Status::Disqualified {
+                    if s.status != crate::results::Status::Disqualified {
                         points += (l.standings.len() + 1 - s.rank) as u64;
                     }
                     Some(s.rank)

@@ -8,35 +8,13 @@ use pitboss_engine::{Recorder, Rules, Stats, TableEvent};
 use rayon::prelude::*;
 
 use crate::bots::Bot;
-use crate::matchplay::FaultRecord;
+use crate::results::{
+    EVENTS_PER_ROUND, KEY_ROUNDS, LOG_BYTES_PER_ROUND, OPENING_ROUNDS, SERIES_POINTS, STORED_SESSIONS,
+};
 pub use crate::results::{HandRecord, KeyRound};
 use crate::setup::TableSpec;
+use crate::tally::FaultRecord;
 use crate::tally::{SeatLog, Tally};
-
-/// Points of each bot's balance kept per session, evenly spaced over its
-/// rounds (fewer when the session is shorter): enough for a chart, and
-/// the same size for ten thousand rounds or ten billion.
-pub const SERIES_POINTS: u64 = 200;
-
-/// Rounds of a session kept as its deciding hands: those with the largest
-/// swing of any one bot's chips.
-pub const KEY_ROUNDS: usize = 8;
-
-/// Sessions whose hands results store (sessions 0 to 3). Keeping a
-/// session's hands means copying every event of every round in case it
-/// turns out to be a key round, which costs about 15 % of that session's
-/// time; later sessions' hands are replayed with `pitboss replay`.
-pub const STORED_SESSIONS: u64 = 4;
-
-/// Rounds of table 0 stored, from round 1, beside a session's key rounds.
-pub const OPENING_ROUNDS: u64 = 5;
-
-/// Most events stored of one round (a round at a full table has about a
-/// hundred); a longer one is cut there and marked `truncated`.
-pub const EVENTS_PER_ROUND: usize = 512;
-/// Bytes of bot logs a stored round keeps; later log events of the round
-/// are left out and the round marked `truncated`.
-pub const LOG_BYTES_PER_ROUND: usize = 4 << 10;
 
 /// Events a round's buffer is made for at first (a full table's round has
 /// about a hundred), so it rarely grows.

@@ -13,10 +13,13 @@ use pitboss_engine::Stats;
 use pitboss_host::files;
 use serde::{Deserialize, Serialize};
 
-use crate::league::{self, BotSource, LeagueResult, ResultsFile, Skipped};
-use crate::matchplay::FaultRecord;
+use crate::file::Skipped;
+use crate::league::{self};
+use crate::results::{BotSource, LeagueResult, ResultsFile};
+use crate::results::{HandRecord, KeyRound};
 use crate::results::{LeagueRecord, SCHEMA_VERSION};
-use crate::session::{HandRecord, KeyRound, SessionBot, SessionResult};
+use crate::session::{SessionBot, SessionResult};
+use crate::tally::FaultRecord;
 use crate::tally::Tally;
 
 /// A shard file.
@@ -151,9 +154,10 @@ fn from_data(d: &ShardSession) -> Result<SessionResult> {
 /// and with itself: the figures the standings are built from (net, the
 /// integer sums, the balance samples, the paired sums) must tell one story,
 /// so a hand-edited `net` is refused rather than merged.
-fn consistent(s: &SessionResult, league: &league::LeagueFile, bots: usize) -> std::result::Result<(), String> {
-    use crate::matchplay::FAULT_LOG_CAP;
-    use crate::session::{EVENTS_PER_ROUND, KEY_ROUNDS, OPENING_ROUNDS, STORED_SESSIONS, series_rounds};
+fn consistent(s: &SessionResult, league: &crate::file::LeagueFile, bots: usize) -> std::result::Result<(), String> {
+    use crate::results::{EVENTS_PER_ROUND, KEY_ROUNDS, OPENING_ROUNDS, STORED_SESSIONS};
+    use crate::session::series_rounds;
+    use crate::tally::FAULT_LOG_CAP;
     if s.session >= league.sessions || s.seed != pitboss_engine::derive_seed(league.seed, s.session) {
         return Err(format!("seed {} is not the league's seed for session {}", s.seed, s.session));
     }
@@ -217,7 +221,7 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
 
 /// Runs one shard of the league at `path`.
 pub fn run_shard(path: &Path, shard: (u64, u64), threads: Option<usize>) -> Result<ShardFile> {
-    let league = league::parse(path)?;
+    let league = crate::file::parse(path)?;
     let sandbox = crate::sandbox()?;
     let played = league::run_sessions(&league, path, &sandbox, threads, &|_| (), Some(shard))?;
     Ok(ShardFile {
@@ -254,11 +258,11 @@ pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
         }
     }
     let embedded = &first.league;
-    if league::sha256_hex(embedded.text.as_bytes()) != embedded.sha256 {
+    if crate::bots::sha256_hex(embedded.text.as_bytes()) != embedded.sha256 {
         bail!("{}: the embedded league text does not match its SHA-256", first_path.display());
     }
     let origin = format!("{} (the league embedded in {})", embedded.file, first_path.display());
-    let league = league::parse_text(&embedded.text, &embedded.file, &origin)?;
+    let league = crate::file::parse_text(&embedded.text, &embedded.file, &origin)?;
     let mut sessions: Vec<SessionResult> =
         shards.iter().flat_map(|(_, s)| s.sessions.iter().map(from_data)).collect::<Result<_>>()?;
     for s in &sessions {

@@ -14,7 +14,26 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use crate::counts::{Actions, Decisions, FaultKinds, Hands};
-use crate::matchplay::{FAULT_LOG_CAP, FaultRecord};
+
+/// Fault events kept per bot in results (the count is always exact).
+pub const FAULT_LOG_CAP: usize = 100;
+
+/// One fault, as kept in results: where it happened and what it was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct FaultRecord {
+    /// Session (0-based; always 0 for `pitboss play`).
+    pub session: u64,
+    /// Table of the session (0-based; always 0 for `pitboss play`).
+    pub table: usize,
+    /// Round (1-based).
+    pub round: u64,
+    /// The decision that faulted.
+    pub decision: String,
+    /// What went wrong: illegal, trap, out-of-fuel, memory, timeout.
+    pub kind: String,
+    /// Details.
+    pub message: String,
+}
 
 /// A kind of extra bet: how often placed and won, chips staked and
 /// returned (stakes included).

@@ -5,7 +5,7 @@
 //! replayed rounds card by card.
 //!
 //! Charts are drawn here, in Rust, as SVG. The page's size does not grow
-//! with rounds: each session keeps [`pitboss_league::session::SERIES_POINTS`]
+//! with rounds: each session keeps [`pitboss_league::results::SERIES_POINTS`]
 //! balance samples per bot, and the viewer holds a handful of rounds. The
 //! page is made from the results file alone: the viewer's rounds are the
 //! events stored in it while the league played.
@@ -18,9 +18,9 @@ use pitboss_engine::{FaultKind, Outcome};
 use pitboss_sdk::{Action, Decision};
 use serde_json::Value;
 
-use pitboss_league::league::{Standing, Status};
+use pitboss_league::results::{OPENING_ROUNDS, STORED_SESSIONS};
 use pitboss_league::results::{ResultsFile, SessionRecord};
-use pitboss_league::session::{OPENING_ROUNDS, STORED_SESSIONS};
+use pitboss_league::results::{Standing, Status};
 use pitboss_league::tally::{Tally, Wager};
 
 /// What to report.
@@ -91,7 +91,7 @@ fn hand_data(req: &ReportRequest, results: &ResultsFile) -> Result<Value> {
         );
     };
     let league = results.league_file(&req.results.display().to_string())?;
-    let rules = pitboss_league::league::league_rules(&league)?;
+    let rules = pitboss_league::file::league_rules(&league)?;
     let seating = pitboss_league::league::seating_for(league.format, results.bots.len(), &rules, session);
     let opening = req.opening_rounds.min(OPENING_ROUNDS);
     let rounds: Vec<ViewRound<'_>> = hands
@@ -525,8 +525,8 @@ fn page(r: &ResultsFile, viewer: &Value, session: u64, results_name: &str) -> St
     let _ = write!(
         h,
         r#"<p class="verdict">{}.</p><p class="note">{}</p>"#,
-        esc(&pitboss_league::league::verdict(&r.result.standings)),
-        esc(pitboss_league::league::LEGEND)
+        esc(&pitboss_league::standings::verdict(&r.result.standings)),
+        esc(pitboss_league::standings::LEGEND)
     );
     for w in &r.result.warnings {
         let _ = write!(h, r#"<p class="warning">Warning: {}</p>"#, esc(w));

@@ -1,0 +1,485 @@
+//! League files (the format is in `leagues/README.md`): which bots play
+//! which rules, in what format, for how many rounds and sessions from which
+//! seed, under which limits; parsed strictly, every number range-checked
+//! with the line it is on.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use pitboss_engine::{Banker, InsuranceOn, Rules};
+use pitboss_host::{Sandbox, files};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::bots::sha256_hex;
+/// How bots are seated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Shared tables, seats rotating every session.
+    #[default]
+    Table,
+    /// Duplicate: each bot alone at its own table, all tables dealt from
+    /// the same seed, so luck is shared and only skill differs.
+    Solo,
+    /// The banker game with the bank rotating: shared tables where every
+    /// bot banks equally often and the bots play each other.
+    Bank,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Format::Table => "table",
+            Format::Bank => "bank",
+            Format::Solo => "solo",
+        })
+    }
+}
+
+/// A league file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueFile {
+    /// Display name.
+    pub name: String,
+    /// Rule set id, e.g. `north-american`.
+    pub variant: String,
+    /// Rounds per table per session.
+    pub rounds: u64,
+    /// Sessions, each dealt from its own seed (derived from `seed`).
+    #[serde(default = "one")]
+    pub sessions: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Chips each bot starts each session with.
+    pub bankroll: i64,
+    /// Seating.
+    #[serde(default)]
+    pub format: Format,
+    /// Faults after which a bot is disqualified (0 = never).
+    #[serde(default = "default_fault_limit")]
+    pub fault_limit: u64,
+    /// Overrides of the rule set's defaults.
+    #[serde(default)]
+    pub rules: RuleOverrides,
+    /// Sandbox limits for every bot.
+    pub limits: Option<LimitOverrides>,
+    /// SHA-256 of the file's text, as parsed.
+    #[serde(skip)]
+    pub sha256: String,
+    /// The file's text, as parsed (embedded in results).
+    #[serde(skip)]
+    pub text: String,
+    /// The file's name without its folder (`class.toml`): the only trace
+    /// of its path that results keep.
+    #[serde(skip)]
+    pub file_name: String,
+    /// How messages name the league: its path as given, or the results
+    /// file it is embedded in. Never written to results.
+    #[serde(skip)]
+    pub origin: String,
+    /// The bots.
+    #[serde(rename = "bot")]
+    pub bots: Vec<BotEntry>,
+}
+
+/// `[rules]`: any rule field of the variant, overridden. Each value keeps
+/// its place in the file so a refusal can point at it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleOverrides {
+    decks: Option<Spanned<u8>>,
+    cut_card: Option<Spanned<u16>>,
+    boxes: Option<Spanned<u8>>,
+    hole_card: Option<Spanned<bool>>,
+    dealer_hits_soft_17: Option<Spanned<bool>>,
+    insurance: Option<Spanned<String>>,
+    insurance_up_to_half: Option<Spanned<bool>>,
+    late_surrender: Option<Spanned<bool>>,
+    double_totals: Option<Spanned<Vec<u8>>>,
+    double_after_split: Option<Spanned<bool>>,
+    max_split_hands: Option<Spanned<u8>>,
+    resplit_aces: Option<Spanned<bool>>,
+    blackjack_pays: Option<Spanned<String>>,
+    min_bet: Option<Spanned<i64>>,
+    max_bet: Option<Spanned<i64>>,
+    bet_unit: Option<Spanned<i64>>,
+    double_soft: Option<Spanned<bool>>,
+    aces_low_after_soft_double: Option<Spanned<bool>>,
+    dealer_wins_ties_to: Option<Spanned<u8>>,
+    original_bets_only: Option<Spanned<bool>>,
+    even_money: Option<Spanned<bool>>,
+    over_under_13: Option<Spanned<bool>>,
+    back_bets: Option<Spanned<bool>>,
+    boxes_per_player: Option<Spanned<u8>>,
+    shuffle_every_round: Option<Spanned<bool>>,
+    banker: Option<Spanned<String>>,
+    sit_out: Option<Spanned<bool>>,
+}
+
+impl RuleOverrides {
+    /// `rules` with these overrides, validated. An error names the field
+    /// and the byte offset of its value.
+    pub fn apply(&self, mut rules: Rules) -> Result<Rules, (usize, String)> {
+        fn set<T: Clone>(slot: &mut T, value: &Option<Spanned<T>>) {
+            if let Some(v) = value {
+                *slot = v.get_ref().clone();
+            }
+        }
+        let at = |v: &Option<Spanned<String>>| v.as_ref().map_or(0, |s| s.span().start);
+        set(&mut rules.decks, &self.decks);
+        set(&mut rules.cut_card, &self.cut_card);
+        set(&mut rules.boxes, &self.boxes);
+        set(&mut rules.hole_card, &self.hole_card);
+        set(&mut rules.dealer_hits_soft_17, &self.dealer_hits_soft_17);
+        set(&mut rules.insurance_up_to_half, &self.insurance_up_to_half);
+        set(&mut rules.late_surrender, &self.late_surrender);
+        set(&mut rules.double_after_split, &self.double_after_split);
+        set(&mut rules.max_split_hands, &self.max_split_hands);
+        set(&mut rules.resplit_aces, &self.resplit_aces);
+        set(&mut rules.min_bet, &self.min_bet);
+        set(&mut rules.max_bet, &self.max_bet);
+        set(&mut rules.bet_unit, &self.bet_unit);
+        set(&mut rules.double_soft, &self.double_soft);
+        set(&mut rules.aces_low_after_soft_double, &self.aces_low_after_soft_double);
+        set(&mut rules.dealer_wins_ties_to, &self.dealer_wins_ties_to);
+        set(&mut rules.original_bets_only, &self.original_bets_only);
+        set(&mut rules.even_money, &self.even_money);
+        set(&mut rules.over_under_13, &self.over_under_13);
+        set(&mut rules.back_bets, &self.back_bets);
+        set(&mut rules.boxes_per_player, &self.boxes_per_player);
+        set(&mut rules.shuffle_every_round, &self.shuffle_every_round);
+        set(&mut rules.sit_out, &self.sit_out);
+        if let Some(v) = &self.banker {
+            let text = v.get_ref().as_str();
+            rules.banker = match text {
+                "house" => Banker::House,
+                "rotate" => Banker::Rotate,
+                _ => match text.strip_prefix("seat:").and_then(|n| n.parse().ok()) {
+                    Some(seat) => Banker::Seat(seat),
+                    None => {
+                        let msg = format!("rule `banker`: `{text}` is not one of house, rotate, seat:N");
+                        return Err((at(&self.banker), msg));
+                    }
+                },
+            };
+        }
+        if let Some(v) = &self.insurance {
+            rules.insurance_on = match v.get_ref().as_str() {
+                "never" => InsuranceOn::Never,
+                "ace" => InsuranceOn::Ace,
+                "ace-or-ten" => InsuranceOn::AceOrTen,
+                other => {
+                    let msg = format!("rule `insurance`: `{other}` is not one of never, ace, ace-or-ten");
+                    return Err((at(&self.insurance), msg));
+                }
+            };
+        }
+        if let Some(v) = &self.double_totals {
+            let mut mask = 0u32;
+            for &t in v.get_ref() {
+                if !(2..=21).contains(&t) {
+                    return Err((v.span().start, format!("rule `double_totals`: {t} is no two-card total (2 to 21)")));
+                }
+                mask |= 1 << t;
+            }
+            rules.double_totals = mask;
+        }
+        if let Some(v) = &self.blackjack_pays {
+            let parsed =
+                v.get_ref().split_once(':').and_then(|(n, d)| Some((n.trim().parse().ok()?, d.trim().parse().ok()?)));
+            match parsed {
+                Some(pays) => rules.blackjack_pays = pays,
+                None => {
+                    let msg = format!("rule `blackjack_pays`: `{}` is not a ratio like \"3:2\"", v.get_ref());
+                    return Err((at(&self.blackjack_pays), msg));
+                }
+            }
+        }
+        rules.validate().map_err(|e| (self.offset_of(e.field), e.to_string()))?;
+        Ok(rules)
+    }
+
+    /// Where the value of `field` is in the file (0 if not overridden).
+    fn offset_of(&self, field: &str) -> usize {
+        fn start<T>(v: &Option<Spanned<T>>) -> Option<usize> {
+            v.as_ref().map(|s| s.span().start)
+        }
+        let found = match field {
+            "decks" => start(&self.decks),
+            "cut_card" => start(&self.cut_card),
+            "boxes" => start(&self.boxes),
+            "hole_card" => start(&self.hole_card),
+            "max_split_hands" => start(&self.max_split_hands),
+            "blackjack_pays" => start(&self.blackjack_pays),
+            "min_bet" => start(&self.min_bet),
+            "max_bet" => start(&self.max_bet),
+            "bet_unit" => start(&self.bet_unit),
+            "boxes_per_player" => start(&self.boxes_per_player),
+            "original_bets_only" => start(&self.original_bets_only),
+            "dealer_wins_ties_to" => start(&self.dealer_wins_ties_to),
+            "banker" => start(&self.banker),
+            _ => None,
+        };
+        found.unwrap_or(0)
+    }
+}
+
+/// Most rounds per table per session (and for `pitboss play`).
+pub const MAX_ROUNDS: u64 = 10_000_000_000;
+/// Most sessions in a league.
+pub const MAX_SESSIONS: u64 = 10_000;
+/// Most bots in a league.
+pub const MAX_BOTS: usize = 1_000;
+/// Most bots × sessions: results keep 200 balance samples for each, so
+/// this bounds a results file (and the memory that builds it) to about
+/// 200 MB.
+pub const MAX_BOT_SESSIONS: u64 = 100_000;
+
+/// Faults after which a bot is disqualified unless a league says otherwise.
+pub const DEFAULT_FAULT_LIMIT: u64 = 100;
+
+fn default_fault_limit() -> u64 {
+    DEFAULT_FAULT_LIMIT
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// `[limits]`: the sandbox's limits for every bot of the league. Each
+/// value keeps its place in the file, so a value out of its range
+/// (`pitboss_host::limit_range`) is refused pointing at it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitOverrides {
+    /// Fuel per decision.
+    pub fuel_per_decision: Option<Spanned<u64>>,
+    /// Memory cap in MiB.
+    pub memory_mib: Option<Spanned<u64>>,
+    /// Wall-clock backstop per call, in milliseconds.
+    pub wall_ms: Option<Spanned<u64>>,
+    /// Largest module in MiB.
+    pub module_mib: Option<Spanned<u64>>,
+    /// Largest code section in KiB.
+    pub code_kib: Option<Spanned<u64>>,
+    /// Most functions in a module.
+    pub functions: Option<Spanned<u64>>,
+}
+
+impl LimitOverrides {
+    /// Checks every value against its documented range; an error carries
+    /// the value's byte offset.
+    pub fn check(&self) -> Result<(), (usize, String)> {
+        use pitboss_host::limit_range as r;
+        let fields = [
+            ("fuel_per_decision", &self.fuel_per_decision, r::FUEL_PER_DECISION),
+            ("memory_mib", &self.memory_mib, r::MEMORY_MIB),
+            ("wall_ms", &self.wall_ms, r::WALL_MS),
+            ("module_mib", &self.module_mib, r::MODULE_MIB),
+            ("code_kib", &self.code_kib, r::CODE_KIB),
+            ("functions", &self.functions, r::FUNCTIONS),
+        ];
+        for (name, value, range) in fields {
+            if let Some(v) = value
+                && !range.contains(v.get_ref())
+            {
+                let msg = format!("limit `{name}` = {} is outside {}..={}", v.get_ref(), range.start(), range.end());
+                return Err((v.span().start, msg));
+            }
+        }
+        Ok(())
+    }
+
+    /// `base` with these overrides.
+    pub(crate) fn limits(&self, base: &pitboss_host::Limits) -> pitboss_host::Limits {
+        let get = |v: &Option<Spanned<u64>>| v.as_ref().map(|s| *s.get_ref());
+        // Checked at parse time to lie in ranges that fit a `usize` once
+        // scaled; a value that somehow does not keeps the default.
+        let scaled = |v: Option<u64>, shift: u32, default: usize| {
+            v.and_then(|v| v.checked_shl(shift)).and_then(|v| usize::try_from(v).ok()).unwrap_or(default)
+        };
+        pitboss_host::Limits {
+            fuel_per_decision: get(&self.fuel_per_decision).unwrap_or(base.fuel_per_decision),
+            memory_bytes: scaled(get(&self.memory_mib), 20, base.memory_bytes),
+            wall_ms: get(&self.wall_ms).unwrap_or(base.wall_ms),
+            module_bytes: scaled(get(&self.module_mib), 20, base.module_bytes),
+            code_bytes: scaled(get(&self.code_kib), 10, base.code_bytes),
+            functions: scaled(get(&self.functions), 0, base.functions),
+            ..*base
+        }
+    }
+
+    pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
+        let limits = self.limits(&base_sandbox.limits());
+        let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
+        Ok(sandbox.with_cache_dir(base_sandbox.cache_dir().map(Path::to_path_buf)))
+    }
+}
+
+/// One `[[bot]]` entry: a `.wasm` path (or a glob like `subs/*.wasm`), a
+/// `folder` of `.wasm` files, or a `builtin` strategy.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BotEntry {
+    /// Display name, unique within the league (file stems name the bots
+    /// of a glob or folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Path to a `.wasm` file, or a glob, relative to the league file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// A folder of submissions: every `.wasm` file in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    /// Name of a builtin strategy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
+}
+
+/// An entry of a bot folder or glob left out because it is not a regular
+/// file (after following symlinks): a FIFO, a device, a socket, a folder,
+/// a dangling symlink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The entry.
+    pub path: PathBuf,
+    /// What it is: "a FIFO", "a dangling symlink".
+    pub found: String,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "skipped {:?}: {}, not a regular file", self.path, self.found)
+    }
+}
+
+/// Reads and checks a league file; errors name the file (and, for syntax
+/// and type errors, the line and column).
+pub fn parse(path: &Path) -> Result<LeagueFile> {
+    let text = files::read_text(path, files::Kind::League)?;
+    let file_name = path.file_name().map_or_else(|| "league.toml".into(), |f| f.to_string_lossy().into_owned());
+    parse_text(&text, &file_name, &path.display().to_string())
+}
+
+/// Parses and checks a league file's `text` (the file called `file_name`;
+/// errors name `origin`, with line and column where they can).
+pub fn parse_text(text: &str, file_name: &str, origin: &str) -> Result<LeagueFile> {
+    let mut league: LeagueFile = toml::from_str(text).map_err(|e| {
+        let at = e.span().map(|s| line_col(text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+        anyhow::anyhow!("{origin}{at}: {}", e.message())
+    })?;
+    league.sha256 = sha256_hex(text.as_bytes());
+    league.text = text.to_string();
+    league.file_name = file_name.to_string();
+    league.origin = origin.to_string();
+    let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+    let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+    if let Err((offset, problem)) = league.rules.apply(defaults) {
+        let (line, col) = line_col(text, offset);
+        bail!("{origin}:{line}:{col}: {problem}");
+    }
+    if let Some(Err((offset, problem))) = league.limits.as_ref().map(LimitOverrides::check) {
+        let (line, col) = line_col(text, offset);
+        bail!("{origin}:{line}:{col}: {problem}");
+    }
+    if league.bots.is_empty() {
+        bail!("{origin}: the league has no [[bot]] entries");
+    }
+    for (i, bot) in league.bots.iter().enumerate() {
+        let what = bot.name.clone().unwrap_or_else(|| format!("number {}", i + 1));
+        if bot.name.is_some() && league.bots[..i].iter().any(|b| b.name == bot.name) {
+            bail!("{origin}: two bots are named `{what}`");
+        }
+        let given = [&bot.path, &bot.folder, &bot.builtin].iter().filter(|x| x.is_some()).count();
+        if given != 1 {
+            bail!("{origin}: bot `{what}` needs exactly one of `path`, `folder` or `builtin`");
+        }
+    }
+    check_numbers(&league, text).map_err(|(offset, problem)| {
+        let (line, col) = line_col(text, offset);
+        anyhow::anyhow!("{origin}:{line}:{col}: {problem}")
+    })?;
+    Ok(league)
+}
+
+impl LeagueFile {
+    /// The sandbox this league's bots run in: `base` with the league's
+    /// `[limits]`.
+    pub(crate) fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {
+        match &self.limits {
+            Some(l) => l.sandbox(base),
+            None => Ok(base.clone()),
+        }
+    }
+}
+
+/// The places of a league file's top-level numbers, for errors.
+#[derive(Deserialize)]
+struct NumberPlaces {
+    rounds: Option<Spanned<toml::Value>>,
+    sessions: Option<Spanned<toml::Value>>,
+    bankroll: Option<Spanned<toml::Value>>,
+}
+
+/// Checks a parsed league's numbers against their documented ranges
+/// (`leagues/README.md`), so nothing is sized from an unchecked number and
+/// no balance can leave the range chips are kept in. An error carries the
+/// offending value's byte offset.
+fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (usize, String)> {
+    let places: Option<NumberPlaces> = toml::from_str(text).ok();
+    let at = |pick: fn(&NumberPlaces) -> &Option<Spanned<toml::Value>>| {
+        places.as_ref().and_then(|p| pick(p).as_ref()).map_or(0, |v| v.span().start)
+    };
+    if !(1..=MAX_ROUNDS).contains(&league.rounds) {
+        return Err((at(|p| &p.rounds), format!("rounds = {} is outside 1..={MAX_ROUNDS}", league.rounds)));
+    }
+    if !(1..=MAX_SESSIONS).contains(&league.sessions) {
+        return Err((at(|p| &p.sessions), format!("sessions = {} is outside 1..={MAX_SESSIONS}", league.sessions)));
+    }
+    if !(1..=pitboss_engine::MAX_BANKROLL).contains(&league.bankroll) {
+        let problem = format!("bankroll = {} is outside 1..={}", league.bankroll, pitboss_engine::MAX_BANKROLL);
+        return Err((at(|p| &p.bankroll), problem));
+    }
+    if league.bots.len() > MAX_BOTS {
+        return Err((0, format!("{} [[bot]] entries; a league has at most {MAX_BOTS} bots", league.bots.len())));
+    }
+    // The rules were validated above; here only their chip range matters.
+    if let Some(rules) = Rules::variant_by_id(&league.variant)
+        .ok()
+        .and_then(|v| Rules::for_variant(v).ok())
+        .and_then(|d| league.rules.apply(d).ok())
+    {
+        rules.check_chip_range(league.bankroll, league.rounds, league.sessions).map_err(|e| (at(|p| &p.rounds), e))?;
+    }
+    Ok(())
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    // An offset inside a character (never from the parser, but cheap to
+    // rule out) counts from the character's start.
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// The rules a league plays: its variant's defaults with its overrides.
+pub fn league_rules(league: &LeagueFile) -> Result<Rules> {
+    let origin = &league.origin;
+    let variant = Rules::variant_by_id(&league.variant).with_context(|| origin.clone())?;
+    let mut defaults = Rules::for_variant(variant).with_context(|| origin.clone())?;
+    if league.format == Format::Bank {
+        if variant != pitboss_sdk::Variant::NorwegianHome {
+            bail!("{origin}: format \"bank\" is the banker game's; this league plays `{}`", league.variant);
+        }
+        defaults.banker = Banker::Rotate;
+    }
+    league.rules.apply(defaults).map_err(|(_, e)| anyhow::anyhow!("{origin}: {e}"))
+}

@@ -1,0 +1,297 @@
+//! Reading a results file: the current schema or one line saying why not,
+//! the consistency checks a hand-edited file must pass, and the first
+//! difference between a file and a re-run, named by its path.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use serde::Deserialize;
+
+use super::*;
+
+/// The JSON Schema of [`ResultsFile`], pretty, as checked in at
+/// `docs/results.schema.json`.
+pub fn schema_json() -> String {
+    let schema = schemars::schema_for!(ResultsFile);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Reads a results file: the current schema, or one line saying why not.
+pub fn read(path: &Path) -> Result<ResultsFile> {
+    let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Results)?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses a results file's text (`label` names it in errors). A file of
+/// another schema version, or `pitboss play`'s output, is refused in one
+/// line that says what to do instead.
+pub fn parse(text: &str, label: &str) -> Result<ResultsFile> {
+    let error = match serde_json::from_str::<ResultsFile>(text) {
+        Ok(results) if results.schema_version == SCHEMA_VERSION => return Ok(results),
+        Ok(results) => return Err(old_schema(label, Some(results.schema_version))),
+        Err(e) => e,
+    };
+    /// What a file that is not a current results file says it is.
+    #[derive(Deserialize)]
+    struct Probe {
+        schema_version: Option<serde::de::IgnoredAny>,
+        pitboss_version: Option<serde::de::IgnoredAny>,
+        league_file: Option<serde::de::IgnoredAny>,
+    }
+    /// The fields only `pitboss play`'s output has at its top level.
+    #[derive(Deserialize)]
+    struct PlayProbe {
+        #[serde(rename = "variant")]
+        _variant: String,
+        #[serde(rename = "house")]
+        _house: i64,
+        #[serde(rename = "rounds_requested")]
+        _rounds_requested: Option<u64>,
+    }
+    if serde_json::from_str::<PlayProbe>(text).is_ok() {
+        bail!(
+            "{label} is the output of `pitboss play`; this command reads a league's results.json (`pitboss run LEAGUE.toml --json results.json`)"
+        );
+    }
+    if let Ok(probe) = serde_json::from_str::<Probe>(text) {
+        let version = serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|v| v.get("schema_version").and_then(serde_json::Value::as_u64));
+        match (probe.schema_version, version) {
+            (Some(_), Some(v)) if v != u64::from(SCHEMA_VERSION) => {
+                return Err(old_schema(label, Some(u32::try_from(v).unwrap_or(u32::MAX))));
+            }
+            (None, _) if probe.pitboss_version.is_some() && probe.league_file.is_some() => {
+                return Err(old_schema(label, None));
+            }
+            _ => {}
+        }
+    }
+    bail!("{label}:{}:{}: {error} (not a Pitboss results file?)", error.line(), error.column())
+}
+
+/// The refusal of a results file of another schema version.
+fn old_schema(label: &str, version: Option<u32>) -> anyhow::Error {
+    let was = version.map_or("was written by an older Pitboss (results schema 1)".to_string(), |v| {
+        format!("has results schema {v}")
+    });
+    anyhow::anyhow!(
+        "{label} {was}; this Pitboss reads schema {SCHEMA_VERSION}: re-run the league (`pitboss run LEAGUE.toml --json {}`)",
+        Path::new(label).file_name().map_or("results.json".into(), |f| f.to_string_lossy())
+    )
+}
+
+impl ResultsFile {
+    /// The league this file embeds, parsed from its text (`label` names
+    /// the results file in errors): the text must match its SHA-256 and
+    /// the parsed settings recorded beside it.
+    pub fn league_file(&self, label: &str) -> Result<LeagueFile> {
+        let l = &self.league;
+        if l.text.len() as u64 > pitboss_host::files::LEAGUE_CAP {
+            bail!("{label}: the embedded league is over the league file cap");
+        }
+        if crate::bots::sha256_hex(l.text.as_bytes()) != l.sha256 {
+            bail!("{label}: the embedded league text does not match its SHA-256");
+        }
+        let origin = format!("{} (the league embedded in {label})", l.file);
+        let file = crate::file::parse_text(&l.text, &l.file, &origin)?;
+        if file.record()? != *l {
+            bail!("{label}: the embedded league's parsed settings are not what its text says");
+        }
+        Ok(file)
+    }
+
+    /// Refuses a results file that is out of the bounds any league
+    /// produces or that contradicts itself: readers would otherwise draw
+    /// or replay whatever they are given (a file with a million series
+    /// points made a 47 MB page).
+    pub fn check(&self) -> std::result::Result<(), String> {
+        use crate::file::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
+        use crate::tally::FAULT_LOG_CAP;
+        let r = &self.result;
+        let bots = r.standings.len();
+        if bots == 0 || bots > MAX_BOTS || self.bots.len() != bots {
+            return Err(format!("it ranks {bots} bots and lists {}; a league has 1 to {MAX_BOTS}", self.bots.len()));
+        }
+        if r.sessions > MAX_SESSIONS || self.sessions.len() as u64 != r.sessions {
+            return Err(format!(
+                "it holds {} sessions but says {}; a league has at most {MAX_SESSIONS}",
+                self.sessions.len(),
+                r.sessions
+            ));
+        }
+        if bots as u64 * r.sessions > MAX_BOT_SESSIONS {
+            return Err(format!("{bots} bots × {} sessions is over {MAX_BOT_SESSIONS}", r.sessions));
+        }
+        if self.series_rounds.len() as u64 > SERIES_POINTS || self.series_rounds.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(format!("its series_rounds are not at most {SERIES_POINTS} increasing rounds"));
+        }
+        if let Some(s) =
+            r.standings.iter().find(|s| s.result.name.chars().count() > 200 || s.result.fault_log.len() > FAULT_LOG_CAP)
+        {
+            return Err(format!(
+                "bot `{}` has a name over 200 characters or over {FAULT_LOG_CAP} logged faults",
+                s.result.name
+            ));
+        }
+        let mut out = vec![false; bots];
+        for (k, s) in self.sessions.iter().enumerate() {
+            let outside = s.key_rounds.iter().any(|key| key.round == 0 || key.round > r.rounds);
+            if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || outside || s.bots.len() != bots {
+                return Err(format!(
+                    "session {k} is out of order, has over {KEY_ROUNDS} key rounds, one outside the session, or not {bots} bots"
+                ));
+            }
+            if s.hands.is_some() != (s.session < STORED_SESSIONS) {
+                return Err(format!("session {k}: hands are stored for sessions 0 to {} only", STORED_SESSIONS - 1));
+            }
+            if let Some(hands) = &s.hands {
+                let bad = hands.len() > KEY_ROUNDS + OPENING_ROUNDS as usize
+                    || hands.iter().any(|h| h.round == 0 || h.round > r.rounds || h.events.len() > EVENTS_PER_ROUND);
+                if bad {
+                    return Err(format!(
+                        "session {k} stores over {} hands, one outside the session, or one of over {EVENTS_PER_ROUND} events",
+                        KEY_ROUNDS + OPENING_ROUNDS as usize
+                    ));
+                }
+            }
+            for (i, (b, source)) in s.bots.iter().zip(&self.bots).enumerate() {
+                let name = &b.name;
+                if *name != source.name {
+                    return Err(format!(
+                        "session {k}: bot {i} is `{name}`, but the league's bot {i} is `{}`",
+                        source.name
+                    ));
+                }
+                if b.series.len() != self.series_rounds.len() {
+                    return Err(format!(
+                        "session {k}, bot `{name}`: {} series points, not {}",
+                        b.series.len(),
+                        self.series_rounds.len()
+                    ));
+                }
+                if b.after_dq != out[i] {
+                    return Err(format!(
+                        "session {k}, bot `{name}`: after_dq is {}, but the bot was {}disqualified in an earlier session",
+                        b.after_dq,
+                        if out[i] { "" } else { "not " }
+                    ));
+                }
+                if let Some(last) = b.series.last()
+                    && b.net != *last
+                {
+                    return Err(format!(
+                        "session {k}, bot `{name}`: net {} but its last balance sample is {last}",
+                        b.net
+                    ));
+                }
+                out[i] |= b.disqualified;
+            }
+        }
+        for st in &r.standings {
+            let Some(i) = self.bots.iter().position(|b| b.name == st.result.name) else {
+                return Err(format!("bot `{}` is ranked but not among the league's bots", st.result.name));
+            };
+            let total: i128 = self.sessions.iter().map(|s| i128::from(s.bots[i].net)).sum();
+            if total != i128::from(st.result.net) {
+                return Err(format!(
+                    "bot `{}` is ranked with net {} but its sessions add up to {total}",
+                    st.result.name, st.result.net
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first place where two JSON values differ, as a path and both
+/// values (`sessions[2].bots[1].net: 1234 in the file, 1240 re-run`);
+/// `None` when they are equal.
+pub fn first_difference(file: &serde_json::Value, rerun: &serde_json::Value) -> Option<String> {
+    first_difference_at(file, rerun, "")
+}
+
+/// [`first_difference`] of two values found at `path` (`sessions[3]`).
+pub fn first_difference_at(file: &serde_json::Value, rerun: &serde_json::Value, path: &str) -> Option<String> {
+    use serde_json::Value;
+    fn short(v: Option<&Value>) -> String {
+        match v {
+            None => "absent".to_string(),
+            Some(v) => pitboss_host::text::excerpt(&v.to_string(), 120),
+        }
+    }
+    fn walk(a: &Value, b: &Value, at: &mut String) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for (key, va) in x {
+                    let len = at.len();
+                    if !at.is_empty() {
+                        at.push('.');
+                    }
+                    at.push_str(key);
+                    match y.get(key) {
+                        Some(vb) => {
+                            if let Some(d) = walk(va, vb, at) {
+                                return Some(d);
+                            }
+                        }
+                        None => return Some(format!("{at}: {} in the file, absent re-run", short(Some(va)))),
+                    }
+                    at.truncate(len);
+                }
+                let extra = y.keys().find(|k| !x.contains_key(*k))?;
+                let sep = if at.is_empty() { "" } else { "." };
+                Some(format!("{at}{sep}{extra}: absent in the file, {} re-run", short(y.get(extra))))
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                    let len = at.len();
+                    at.push_str(&format!("[{i}]"));
+                    if let Some(d) = walk(va, vb, at) {
+                        return Some(d);
+                    }
+                    at.truncate(len);
+                }
+                (x.len() != y.len()).then(|| format!("{at}: {} entries in the file, {} re-run", x.len(), y.len()))
+            }
+            _ if a == b => None,
+            _ => Some(format!("{at}: {} in the file, {} re-run", short(Some(a)), short(Some(b)))),
+        }
+    }
+    walk(file, rerun, &mut path.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_difference_is_named_by_its_path() {
+        let a = json!({"sessions": [{"bots": [{"net": 1}, {"net": 1234}]}], "name": "x"});
+        let b = json!({"sessions": [{"bots": [{"net": 1}, {"net": 1240}]}], "name": "x"});
+        assert_eq!(first_difference(&a, &b).unwrap(), "sessions[0].bots[1].net: 1234 in the file, 1240 re-run");
+        assert_eq!(first_difference(&a, &a), None);
+        let c = json!({"sessions": [], "name": "x"});
+        assert_eq!(first_difference(&a, &c).unwrap(), "sessions: 1 entries in the file, 0 re-run");
+    }
+
+    #[test]
+    fn the_numbers_the_schema_quotes_are_the_constants() {
+        assert_eq!((SCHEMA_VERSION, OPENING_ROUNDS, STORED_SESSIONS, EVENTS_PER_ROUND), (2, 5, 4, 512));
+        assert_eq!(crate::tally::FAULT_LOG_CAP, 100);
+        for quoted in ["version of this schema, 2", "first 5 rounds", "from 4 on", "more than 512", "at most 100"] {
+            assert!(schema_json().contains(quoted), "{quoted}");
+        }
+    }
+
+    #[test]
+    fn rules_in_force_read_as_a_league_file_writes_them() {
+        let r = RulesRecord::from(&Rules::danish());
+        assert_eq!(r.double_totals, Some(vec![9, 10, 11]));
+        assert_eq!(r.blackjack_pays, "3:2");
+        assert_eq!(RulesRecord::from(&Rules::north_american()).double_totals, None);
+    }
+}

@@ -1,0 +1,74 @@
+//! Standings: bots ranked by chips, with each one's EV and its interval,
+//! whether it is significantly ahead of the next, and the verdict in words.
+
+use pitboss_engine::Stats;
+
+use crate::results::{BotResult, Standing, Status};
+/// Ranks results: bots in play by final chips, highest first (ties by
+/// name), then broke bots, then disqualified ones. Adds each bot's EV (net
+/// per 100 chips initially staked, over its own rounds) with its 95 %
+/// interval, and, between two consecutive bots in play, whether the upper
+/// one is significantly ahead (paired per-round difference of chips over
+/// the league's `rounds`, 95 %).
+pub fn rank_with_intervals(results: Vec<BotResult>, stats: &[Stats], pairs: &[i128], rounds: u64) -> Vec<Standing> {
+    let n = results.len();
+    let status = |r: &BotResult| {
+        if r.disqualified {
+            Status::Disqualified
+        } else if r.broke {
+            Status::Broke
+        } else {
+            Status::Active
+        }
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (&results[a], &results[b]);
+        status(ra).cmp(&status(rb)).then(rb.balance.cmp(&ra.balance)).then_with(|| ra.name.cmp(&rb.name))
+    });
+    let rounds_f = rounds.max(1) as f64;
+    let mean = |i: usize| stats[i].net as f64 / rounds_f;
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            let in_play = |j: usize| status(&results[j]) == Status::Active;
+            let ahead_of_next = order.get(k + 1).filter(|&&j| in_play(i) && in_play(j)).map(|&j| {
+                let d = mean(i) - mean(j);
+                let e_d2 = (stats[i].net_sq + stats[j].net_sq - 2 * pairs[i * n + j]) as f64 / rounds_f;
+                let se = ((e_d2 - d * d).max(0.0) / rounds_f).sqrt();
+                se == 0.0 && d != 0.0 || se > 0.0 && (d / se).abs() > 1.96
+            });
+            let r = &results[i];
+            Standing {
+                rank: k + 1,
+                status: status(r),
+                ev_pct: r.ev * 100.0,
+                ev_ci95_pct: 1.96 * r.ev_se * 100.0,
+                ahead_of_next,
+                result: r.clone(),
+            }
+        })
+        .collect()
+}
+
+/// What `>` and `≈` and the EV column mean, in one line.
+pub const LEGEND: &str = "EV: net chips per 100 chips initially staked (box and back bets; side bets, insurance, \
+doubles and splits count in the net only), over the rounds the bot played; ± is the 95 % interval. \
+> : significantly ahead of the next bot in play (paired test of round-by-round chips, 95 %); ≈ : the gap could be luck.";
+
+/// The standings in one sentence of words, e.g. "basic leads; its lead
+/// over hilo is not significant at 95 %".
+pub fn verdict(standings: &[Standing]) -> String {
+    let active: Vec<&Standing> = standings.iter().filter(|s| s.status == Status::Active).collect();
+    match active.as_slice() {
+        [] => "no bot finished in play: every one went broke or was disqualified".to_string(),
+        [only] => format!("{} leads; no other bot finished in play", only.result.name),
+        [first, second, ..] => format!(
+            "{} leads; its lead over {} is {}significant at 95 %",
+            first.result.name,
+            second.result.name,
+            if first.ahead_of_next == Some(true) { "" } else { "not " }
+        ),
+    }
+}
