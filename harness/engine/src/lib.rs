@@ -30,7 +30,7 @@ mod table;
 
 pub use player::{Fault, FaultKind, FnPlayer, Native, Player, Request};
 pub use record::{Outcome, Recorder, TableEvent};
-pub use rules::{Banker, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
+pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
 pub use stats::Stats;
 pub use table::{Seat, Table};

@@ -17,7 +17,31 @@ pub enum InsuranceOn {
     AceOrTen,
 }
 
-/// Who banks in `norwegian-home`.
+/// Which game a rule set plays: the table reads this, never the rule
+/// set's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// A dealer against the boxes (`north-american`, `swedish`, `danish`):
+    /// bets, deal, insurance, play, the dealer's turn, settlement.
+    Dealer,
+    /// One banker against the other players (`norwegian-home`): a hidden
+    /// first card, bets after seeing it, the banker's double, drawing
+    /// rounds (RULES.md section 4).
+    Banker,
+}
+
+impl Game {
+    /// The most boxes a table of this game has: a dealer's layout has 7, a
+    /// banker's table seats 8 players.
+    pub const fn max_boxes(self) -> u8 {
+        match self {
+            Game::Dealer => 7,
+            Game::Banker => 8,
+        }
+    }
+}
+
+/// Who banks in the banker game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Banker {
     /// The built-in house banker: never doubles, stands on 17 or more.
@@ -35,6 +59,8 @@ pub enum Banker {
 pub struct Rules {
     /// Which tradition these rules come from (told to bots).
     pub variant: Variant,
+    /// The game played: the dealer games or the banker game.
+    pub game: Game,
     /// Decks in the shoe.
     pub decks: u8,
     /// Cards behind the cut card.
@@ -82,6 +108,13 @@ pub struct Rules {
     pub shuffle_every_round: bool,
     /// Who holds the bank in the banker game.
     pub banker: Banker,
+    /// A player may stake at most its balance divided by this while the
+    /// house banks: the banker game's 2, as a banker natural takes a stake
+    /// twice; 1 in the dealer games.
+    pub stake_divisor_house_bank: u8,
+    /// The same while a player banks: the banker game's 4, as a stake the
+    /// banker doubles can then be lost twice.
+    pub stake_divisor_player_bank: u8,
     /// A player may sit a round out (bet 0); when not, a 0 is a fault and
     /// the table minimum is staked for it.
     pub sit_out: bool,
@@ -111,6 +144,7 @@ impl Rules {
     pub fn north_american() -> Rules {
         Rules {
             variant: Variant::NorthAmerican,
+            game: Game::Dealer,
             decks: 6,
             cut_card: 78,
             boxes: 7,
@@ -134,6 +168,8 @@ impl Rules {
             boxes_per_player: 1,
             shuffle_every_round: false,
             banker: Banker::House,
+            stake_divisor_house_bank: 1,
+            stake_divisor_player_bank: 1,
             sit_out: true,
             min_bet: 2,
             max_bet: 1000,
@@ -187,6 +223,7 @@ impl Rules {
     pub fn norwegian_home() -> Rules {
         Rules {
             variant: Variant::NorwegianHome,
+            game: Game::Banker,
             decks: 1,
             cut_card: 0,
             boxes: 8,
@@ -199,6 +236,8 @@ impl Rules {
             blackjack_pays: (2, 1),
             dealer_wins_ties_to: 21,
             shuffle_every_round: true,
+            stake_divisor_house_bank: 2,
+            stake_divisor_player_bank: 4,
             min_bet: 1,
             max_bet: 1000,
             bet_unit: 1,
@@ -225,15 +264,19 @@ impl Rules {
         })
     }
 
-    /// Players one table seats: boxes per player in the dealer games; in
-    /// the banker game the players plus a banking seat unless the house
-    /// banks.
+    /// Players one table seats: one for every `boxes_per_player` boxes,
+    /// plus a banking player unless the house banks (the banker game,
+    /// where every player holds one box).
     pub fn seats(&self) -> usize {
-        match (self.variant, self.banker) {
-            (Variant::NorwegianHome, Banker::House) => self.boxes as usize,
-            (Variant::NorwegianHome, _) => self.boxes as usize + 1,
-            _ => (self.boxes / self.boxes_per_player.max(1)) as usize,
-        }
+        let box_holders = usize::from(self.boxes / self.boxes_per_player.max(1));
+        box_holders + usize::from(self.banker != Banker::House)
+    }
+
+    /// The divisor of a player's balance that caps its stake (see
+    /// [`Rules::stake_divisor_house_bank`]), with `house_banks` or not.
+    #[inline]
+    pub fn stake_divisor(&self, house_banks: bool) -> u8 {
+        if house_banks { self.stake_divisor_house_bank } else { self.stake_divisor_player_bank }
     }
 
     /// Cards in the shoe.
@@ -290,7 +333,7 @@ impl Rules {
         if self.cut_card as usize >= self.shoe_cards() {
             return err("cut_card", format!("{} cards behind the cut card leaves none to play", self.cut_card));
         }
-        let most = if self.variant == Variant::NorwegianHome { 8 } else { 7 };
+        let most = self.game.max_boxes();
         if !(1..=most).contains(&self.boxes) {
             return err("boxes", format!("{} boxes; 1 to {most} are supported", self.boxes));
         }
@@ -352,10 +395,13 @@ impl Rules {
                 "only applies without a hole card (the peek already protects doubles and splits)".into(),
             );
         }
-        if self.banker != Banker::House && self.variant != Variant::NorwegianHome {
+        if self.stake_divisor_house_bank == 0 || self.stake_divisor_player_bank == 0 {
+            return err("stake_divisor", "a balance divided by 0 caps no stake".into());
+        }
+        if self.banker != Banker::House && self.game != Game::Banker {
             return err("banker", "only the banker game (`norwegian-home`) has a player bank".into());
         }
-        if self.variant == Variant::NorwegianHome
+        if self.game == Game::Banker
             && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13)
         {
             return err("variant", "the banker game has one box per player and no back or side bets".into());
@@ -419,7 +465,7 @@ impl Rules {
         let mut out = Vec::new();
         let yes_no = |b: bool| if b { "yes" } else { "no" };
         let (num, den) = self.blackjack_pays;
-        let banker_game = self.variant == Variant::NorwegianHome;
+        let banker_game = self.game == Game::Banker;
         out.push(format!("rule set: {}", self.variant.id()));
         out.push(format!(
             "shoe: {} deck{} of 52, {}",
@@ -452,9 +498,10 @@ impl Rules {
                     .into(),
             );
             out.push("banker: draws to 17, then as it likes; ties and lower totals lose to the banker; a banker bust pays every standing player".into());
+            let share = share_of(self.stake_divisor(self.banker == Banker::House));
             out.push(match self.banker {
-                Banker::House => "players may bet at most half their balance (the house banker never doubles); no splits, doubles, insurance or surrender".into(),
-                _ => "players may bet at most a quarter of their balance when a player banks (a stake the banker doubles can be lost twice); no splits, doubles, insurance or surrender".into(),
+                Banker::House => format!("players may bet at most {share} their balance (the house banker never doubles); no splits, doubles, insurance or surrender"),
+                _ => format!("players may bet at most {share} their balance when a player banks (a stake the banker doubles can be lost twice); no splits, doubles, insurance or surrender"),
             });
             return out;
         }
@@ -527,6 +574,16 @@ impl Rules {
             out.push("Over/Under 13: side bet up to the main bet on the first two cards (aces 1); 1:1, exactly 13 loses, under on A+A pays 1.5x".into());
         }
         out
+    }
+}
+
+/// "half", "a quarter of": the share of a balance a divisor leaves, in words.
+fn share_of(divisor: u8) -> String {
+    match divisor {
+        1 => "all of".into(),
+        2 => "half".into(),
+        4 => "a quarter of".into(),
+        d => format!("1/{d} of"),
     }
 }
 

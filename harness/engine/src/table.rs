@@ -8,11 +8,11 @@
 //! house's stay constant across every round.**
 
 use pitboss_sdk::abi::{Header, MAX_HAND_CARDS, RulesBlock, event_kind};
-use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, SideBet, Total, Variant, is_natural};
+use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, SideBet, Total, is_natural};
 
 use crate::player::{Fault, FaultKind, Player, Request};
 use crate::record::{Outcome, Recorder, TableEvent};
-use crate::rules::{Banker, InsuranceOn, Rules, RulesError};
+use crate::rules::{Banker, Game, InsuranceOn, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 
@@ -272,10 +272,9 @@ impl Table {
     /// the round does not count and the error is returned.
     pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         let house = self.house;
-        let result = if self.rules.variant == Variant::NorwegianHome {
-            crate::banker::play_round(self, rec)
-        } else {
-            self.round_inner(rec)
+        let result = match self.rules.game {
+            Game::Dealer => self.round_inner(rec),
+            Game::Banker => crate::banker::play_round(self, rec),
         };
         if let Err(e) = result {
             // Nothing more can be dealt, so the round does not count.
@@ -321,18 +320,18 @@ impl Table {
 
     /// The largest main bet seat `p` may stake now: its balance (in the
     /// banker game a quarter of it when the banker may double, half when
-    /// the house banks) in whole units, capped at the table maximum.
+    /// the house banks: [`Rules::stake_divisor`]) in whole units, capped at
+    /// the table maximum.
     pub(crate) fn stake_cap(&self, p: usize) -> i64 {
         let balance = self.seats[p].balance;
         // In the banker game a player must be able to pay its worst round:
         // a doubled stake doubled again by a banker's blackjack when the
         // banker may double (a player banks), twice its stake when it
         // cannot (the house banker never doubles).
-        let balance = match (self.rules.variant, self.rules.banker) {
-            (Variant::NorwegianHome, Banker::House) => balance / 2,
-            (Variant::NorwegianHome, _) => balance / 4,
-            _ => balance,
-        };
+        let divisor = self.rules.stake_divisor(self.rules.banker == Banker::House);
+        // Dividing by 1 (every dealer game) is skipped: this is on the
+        // per-box path of every round.
+        let balance = if divisor == 1 { balance } else { balance / i64::from(divisor) };
         Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
     }
 
