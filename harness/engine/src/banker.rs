@@ -66,20 +66,22 @@ fn header_for(table: &Table, seat: usize, kind: Decision, bet: i64, limits: (i64
     Header { hand_count: 1, ..table.header(seat as u8, kind, bet, limits) }
 }
 
-/// Plays one round of the banker game. A deck that runs dry voids the
-/// round: every stake goes back and play goes on.
-pub(crate) fn play_round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
-    table.begin_round(rec);
-    let house = table.house;
-    match round(table, rec) {
-        Ok(()) => {}
-        Err(_) if table.shoe.is_seeded() => table.void_round(house, rec),
-        // A stacked deck is never reshuffled: play ends, and
-        // `Table::play_round` voids the round.
-        Err(e) => return Err(e),
+impl Table {
+    /// Plays one round of the banker game. A deck that runs dry voids the
+    /// round: every stake goes back and play goes on.
+    pub(crate) fn play_banker_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        self.begin_round(rec);
+        let house = self.house;
+        match round(self, rec) {
+            Ok(()) => {}
+            Err(_) if self.shoe.is_seeded() => self.void_round(house, rec),
+            // A stacked deck is never reshuffled: play ends, and
+            // `Table::play_round` voids the round.
+            Err(e) => return Err(e),
+        }
+        self.end_round(rec);
+        Ok(())
     }
-    table.end_round(rec);
-    Ok(())
 }
 
 /// Settles a stake already off the player's balance: `returned` chips
@@ -102,16 +104,59 @@ fn settle<R: Recorder>(
     rec.record(&TableEvent::Settled { seat: st.seat as u8, hand: 0, bet: stake, returned, outcome });
 }
 
+/// One round, phase by phase; an exhausted deck ends it early.
 fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
     let banker = choose_banker(table);
     rec.record(&TableEvent::Banker { seat: banker.map(|b| b as u8) });
-    let (min, unit) = (table.rules.min_bet, table.rules.bet_unit);
+    let mut stakes = deal_hidden(table, banker, rec)?;
+    if stakes.is_empty() {
+        return Ok(());
+    }
+    let banker_hidden = table.deal(rec)?;
+    rec.record(&TableEvent::HiddenCard { seat: None, card: banker_hidden });
+    take_stakes(table, &mut stakes, rec);
+    stakes.retain(|st| st.stake > 0);
+    if stakes.is_empty() {
+        return Ok(());
+    }
+    let covered: i64 = stakes.iter().map(|st| st.stake).sum();
+    if let Some(b) = banker {
+        table.seats[b].round_bet += covered;
+    }
+    if banker_doubles(table, banker, covered, banker_hidden, rec) {
+        for st in &mut stakes {
+            table.seats[st.seat].balance -= st.stake;
+            st.stake *= 2;
+        }
+        rec.record(&TableEvent::BankerDoubled);
+    }
+    let banker_up = deal_open(table, &mut stakes, rec)?;
+    let mut bank = vec![banker_hidden, banker_up];
+    if settle_naturals(table, banker, &mut stakes, banker_hidden, banker_up, rec) {
+        return Ok(());
+    }
+    drawing_rounds(table, banker, &mut stakes, banker_up, rec)?;
+    // The banker turns up its hidden card and draws: to 17 by force, then
+    // as it likes (never seeing the players' hidden cards).
+    table.emit(event_kind::HOLE_CARD, 0, 0, banker_hidden);
+    rec.record(&TableEvent::HoleRevealed { card: banker_hidden });
+    if stakes.iter().any(|st| st.open) {
+        banker_draws(table, banker, covered, &mut bank, rec)?;
+    }
+    showdown(table, banker, &stakes, &bank, rec);
+    Ok(())
+}
 
-    // Deal 1: a hidden card to every player who can cover a bet, then to
-    // the banker.
+/// Deal 1: a hidden card to every player who can cover a bet (the banker
+/// excepted), in seat order.
+fn deal_hidden<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    rec: &mut R,
+) -> Result<Vec<Stake>, ShoeExhausted> {
     let mut stakes: Vec<Stake> = Vec::with_capacity(table.seats.len());
     for seat in 0..table.seats.len() {
-        if Some(seat) == banker || table.seats[seat].disqualified || table.stake_cap(seat) < min {
+        if Some(seat) == banker || table.seats[seat].disqualified || table.stake_cap(seat) < table.rules.min_bet {
             continue;
         }
         let hidden = table.deal(rec)?;
@@ -120,14 +165,14 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
         cards[0] = hidden;
         stakes.push(Stake { seat, stake: 0, hidden, cards, len: 1, open: true, stood: false });
     }
-    if stakes.is_empty() {
-        return Ok(());
-    }
-    let banker_hidden = table.deal(rec)?;
-    rec.record(&TableEvent::HiddenCard { seat: None, card: banker_hidden });
+    Ok(stakes)
+}
 
-    // Bets, each player knowing only its own hidden card.
-    for st in &mut stakes {
+/// Bets, each player knowing only its own hidden card; a stake leaves the
+/// player's balance at once.
+fn take_stakes<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R) {
+    let (min, unit) = (table.rules.min_bet, table.rules.bet_unit);
+    for st in stakes {
         let seat = st.seat;
         let max = table.stake_cap(seat);
         let header = header_for(table, seat, Decision::Bet, 0, (min, max, unit));
@@ -139,34 +184,27 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
             rec.record(&TableEvent::Bet { seat: seat as u8, amount: st.stake });
         }
     }
-    stakes.retain(|st| st.stake > 0);
-    if stakes.is_empty() {
-        return Ok(());
-    }
-    let covered: i64 = stakes.iter().map(|st| st.stake).sum();
-    if let Some(b) = banker {
-        table.seats[b].round_bet += covered;
-    }
+}
 
-    // The banker's double, knowing only its own hidden card.
-    let doubles = match banker {
-        None => false,
-        Some(b) => {
-            let header = header_for(table, b, Decision::BankerDouble, covered, (0, 1, 1));
-            let answer = table.ask(b, header, &[banker_hidden], rec);
-            table.checked_flag(b, b as u8, Decision::BankerDouble, answer, rec)
-        }
-    };
-    if doubles {
-        for st in &mut stakes {
-            table.seats[st.seat].balance -= st.stake;
-            st.stake *= 2;
-        }
-        rec.record(&TableEvent::BankerDoubled);
-    }
+/// Whether the banker doubles every stake, knowing only its own hidden
+/// card (the house never does).
+fn banker_doubles<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    covered: i64,
+    banker_hidden: Card,
+    rec: &mut R,
+) -> bool {
+    let Some(b) = banker else { return false };
+    let header = header_for(table, b, Decision::BankerDouble, covered, (0, 1, 1));
+    let answer = table.ask(b, header, &[banker_hidden], rec);
+    table.checked_flag(b, b as u8, Decision::BankerDouble, answer, rec)
+}
 
-    // Deal 2: one card face up to each player, then the banker.
-    for st in &mut stakes {
+/// Deal 2: one card face up to each player, then the banker's, which is
+/// returned.
+fn deal_open<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R) -> Result<Card, ShoeExhausted> {
+    for st in stakes {
         let card = table.deal(rec)?;
         st.cards[1] = card;
         st.len = 2;
@@ -176,21 +214,29 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     let banker_up = table.deal(rec)?;
     table.emit(event_kind::DEALER_CARD, 0, 0, banker_up);
     rec.record(&TableEvent::DealerCard { card: banker_up, hole: false });
-    let mut bank = vec![banker_hidden, banker_up];
+    Ok(banker_up)
+}
 
-    // Naturals.
-    let banker_natural = is_natural(&bank);
+/// Naturals: a banker natural takes every stake (doubled unless a player
+/// also has one) and ends the round, returning `true`; else every player
+/// natural is paid 2:1 and leaves the round.
+fn settle_naturals<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    stakes: &mut [Stake],
+    banker_hidden: Card,
+    banker_up: Card,
+    rec: &mut R,
+) -> bool {
     let any_player_natural = stakes.iter().any(|st| is_natural(st.cards()));
-    if banker_natural {
-        // Every stake goes to the banker: doubled unless a player also has
-        // a natural.
-        reveal_all(table, &stakes, banker_hidden, rec);
-        for st in &stakes {
+    if is_natural(&[banker_hidden, banker_up]) {
+        reveal_all(table, stakes, banker_hidden, rec);
+        for st in stakes.iter() {
             let extra = if any_player_natural { 0 } else { st.stake };
             table.seats[st.seat].balance -= extra;
             settle(table, banker, st, st.stake + extra, 0, Outcome::DealerBlackjack, rec);
         }
-        return Ok(());
+        return true;
     }
     for st in stakes.iter_mut().filter(|st| is_natural(st.cards())) {
         // Stake back plus twice the stake; out of the round.
@@ -198,10 +244,18 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
         reveal(table, st, rec);
         settle(table, banker, st, st.stake, 3 * st.stake, Outcome::Blackjack, rec);
     }
+    false
+}
 
-    // Drawing rounds: each player still drawing takes one card or stands
-    // (final), round after round.
-    let hit_or_stand = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+/// Drawing rounds: each player still drawing takes one card or stands
+/// (final), round after round; a bust pays the banker at once.
+fn drawing_rounds<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    stakes: &mut [Stake],
+    banker_up: Card,
+    rec: &mut R,
+) -> Result<(), ShoeExhausted> {
     loop {
         let mut drew = false;
         for st in stakes.iter_mut().filter(|st| st.open && !st.stood) {
@@ -209,29 +263,7 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
                 st.stood = true;
                 continue;
             }
-            let mut header = header_for(table, st.seat, Decision::Act, st.stake, (0, 0, 1));
-            header.legal = hit_or_stand;
-            header.dealer_up = Some(banker_up);
-            let answer = table.ask(st.seat, header, st.cards(), rec);
-            let action = match answer {
-                Ok(a) if a == Action::Hit as i64 => Action::Hit,
-                Ok(a) if a == Action::Stand as i64 => Action::Stand,
-                Ok(a) => {
-                    let message = format!("act {a} is not a legal action (legal: stand, hit)");
-                    table.fault(
-                        st.seat,
-                        st.seat as u8,
-                        Decision::Act,
-                        Fault { kind: FaultKind::Illegal, message },
-                        rec,
-                    );
-                    Action::Stand
-                }
-                Err(f) => {
-                    table.fault(st.seat, st.seat as u8, Decision::Act, f, rec);
-                    Action::Stand
-                }
-            };
+            let action = ask_hit_or_stand(table, st, banker_up, rec);
             rec.record(&TableEvent::Acted { seat: st.seat as u8, hand: 0, action });
             if action == Action::Stand {
                 st.stood = true;
@@ -251,51 +283,77 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
             }
         }
         if !drew {
-            break;
+            return Ok(());
         }
     }
+}
 
-    // The banker turns up its hidden card and draws: to 17 by force, then
-    // as it likes (never seeing the players' hidden cards).
-    table.emit(event_kind::HOLE_CARD, 0, 0, banker_hidden);
-    rec.record(&TableEvent::HoleRevealed { card: banker_hidden });
-    if stakes.iter().any(|st| st.open) {
-        loop {
-            let best = Total::of(&bank).best();
-            let draw = if best < 17 {
-                true
-            } else if best >= 21 {
-                false
-            } else {
-                match banker {
-                    None => false,
-                    Some(b) => {
-                        let header = header_for(table, b, Decision::BankerDraw, covered, (0, 1, 1));
-                        let answer = table.ask(b, header, &bank, rec);
-                        table.checked_flag(b, b as u8, Decision::BankerDraw, answer, rec)
-                    }
+/// Asks a player to hit or stand; anything else faults and stands.
+fn ask_hit_or_stand<R: Recorder>(table: &mut Table, st: &Stake, banker_up: Card, rec: &mut R) -> Action {
+    let mut header = header_for(table, st.seat, Decision::Act, st.stake, (0, 0, 1));
+    header.legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+    header.dealer_up = Some(banker_up);
+    match table.ask(st.seat, header, st.cards(), rec) {
+        Ok(a) if a == Action::Hit as i64 => Action::Hit,
+        Ok(a) if a == Action::Stand as i64 => Action::Stand,
+        Ok(a) => {
+            let message = format!("act {a} is not a legal action (legal: stand, hit)");
+            let fault = Fault { kind: FaultKind::Illegal, message };
+            table.fault(st.seat, st.seat as u8, Decision::Act, fault, rec);
+            Action::Stand
+        }
+        Err(f) => {
+            table.fault(st.seat, st.seat as u8, Decision::Act, f, rec);
+            Action::Stand
+        }
+    }
+}
+
+/// The banker draws to 17 by force, then as it likes (a player banker is
+/// asked; the house stands).
+fn banker_draws<R: Recorder>(
+    table: &mut Table,
+    banker: Option<usize>,
+    covered: i64,
+    bank: &mut Vec<Card>,
+    rec: &mut R,
+) -> Result<(), ShoeExhausted> {
+    loop {
+        let best = Total::of(bank).best();
+        let draw = if best < 17 {
+            true
+        } else if best >= 21 {
+            false
+        } else {
+            match banker {
+                None => false,
+                Some(b) => {
+                    let header = header_for(table, b, Decision::BankerDraw, covered, (0, 1, 1));
+                    let answer = table.ask(b, header, bank, rec);
+                    table.checked_flag(b, b as u8, Decision::BankerDraw, answer, rec)
                 }
-            };
-            if !draw {
-                break;
             }
-            let card = table.deal(rec)?;
-            bank.push(card);
-            table.emit(event_kind::DEALER_CARD, 0, 0, card);
-            rec.record(&TableEvent::DealerCard { card, hole: false });
+        };
+        if !draw {
+            return Ok(());
         }
+        let card = table.deal(rec)?;
+        bank.push(card);
+        table.emit(event_kind::DEALER_CARD, 0, 0, card);
+        rec.record(&TableEvent::DealerCard { card, hole: false });
     }
+}
 
-    // Showdown: hidden cards up; higher total wins 1:1, ties and lower
-    // totals lose, a banker bust pays every standing player.
-    let bank_total = Total::of(&bank);
+/// Showdown: hidden cards up; a higher total wins 1:1, ties and lower
+/// totals lose, a banker bust pays every standing player.
+fn showdown<R: Recorder>(table: &mut Table, banker: Option<usize>, stakes: &[Stake], bank: &[Card], rec: &mut R) {
+    let bank_total = Total::of(bank);
     for st in stakes.iter().filter(|st| st.open) {
         reveal(table, st, rec);
         let wins = bank_total.is_bust() || st.best() > bank_total.best();
         let (returned, outcome) = if wins { (2 * st.stake, Outcome::Win) } else { (0, Outcome::Lose) };
         settle(table, banker, st, st.stake, returned, outcome, rec);
     }
-    Ok(())
 }
 
 /// Turns a player's hidden card face up for everyone.

@@ -1,0 +1,139 @@
+//! The dealer games' deal: two cards to every box and the dealer's up
+//! card (and hole card), then even money, insurance and the peek.
+
+use pitboss_sdk::abi::event_kind;
+use pitboss_sdk::{Decision, is_natural};
+
+use super::Table;
+use super::hand::HandState;
+use crate::record::{Outcome, Recorder, TableEvent};
+use crate::rules::InsuranceOn;
+use crate::shoe::ShoeExhausted;
+
+impl Table {
+    pub(super) fn deal_to_hand<R: Recorder>(&mut self, b: usize, h: usize, rec: &mut R) -> Result<(), ShoeExhausted> {
+        let card = self.deal(rec)?;
+        self.boxes[b].hands[h].push(card);
+        self.emit(event_kind::CARD, b as u8, h as u8, card);
+        rec.record(&TableEvent::Card { seat: b as u8, hand: h as u8, card });
+        Ok(())
+    }
+
+    pub(super) fn deal_to_dealer<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        let card = self.deal(rec)?;
+        self.dealer.push(card);
+        self.emit(event_kind::DEALER_CARD, 0, 0, card);
+        rec.record(&TableEvent::DealerCard { card, hole: false });
+        Ok(())
+    }
+
+
+    pub(super) fn deal_and_play<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        for i in 0..self.active.len() {
+            self.deal_to_hand(self.active[i], 0, rec)?;
+        }
+        self.deal_to_dealer(rec)?;
+        for i in 0..self.active.len() {
+            self.deal_to_hand(self.active[i], 0, rec)?;
+        }
+        if self.rules.hole_card {
+            let hole = self.deal(rec)?;
+            self.hole = Some(hole);
+            rec.record(&TableEvent::DealerCard { card: hole, hole: true });
+        }
+        if self.rules.over_under_13 {
+            self.settle_side_bets(rec);
+        }
+
+        let up = self.dealer.cards()[0];
+        let offered = match self.rules.insurance_on {
+            InsuranceOn::Never => false,
+            InsuranceOn::Ace => up.is_ace(),
+            InsuranceOn::AceOrTen => up.is_ace() || up.is_ten(),
+        };
+        // Even money and insurance are alternatives: a blackjack facing an
+        // ace is asked about even money first, and a box that takes it is
+        // settled and not offered insurance (RULES.md, swedish).
+        if self.hole.is_none() && self.rules.even_money && up.is_ace() {
+            self.offer_even_money(rec);
+        }
+        if offered {
+            self.offer_insurance(rec);
+        }
+
+        if let Some(hole) = self.hole {
+            if is_natural(&[up, hole]) {
+                self.reveal_hole(rec);
+                self.settle_insurance(true, rec);
+                self.settle_against_dealer_natural(rec);
+                return Ok(());
+            }
+            self.settle_insurance(false, rec);
+            self.pay_naturals(rec);
+        }
+
+        for i in 0..self.active.len() {
+            self.play_box(self.active[i], rec)?;
+        }
+        if self.dealer_turn(rec)? {
+            self.settle(rec);
+        }
+        Ok(())
+    }
+
+    /// Over/Under 13 on each box's first two cards (aces 1): a right guess
+
+    pub(super) fn offer_insurance<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            if self.boxes[b].hands[0].state == HandState::Settled {
+                continue; // Took even money: settled, and insurance is its alternative.
+            }
+            let p = self.boxes[b].seat;
+            let base = self.boxes[b].base_bet;
+            let half = base / 2;
+            let balance = self.seats[p].balance;
+            let (min, max) = if self.rules.insurance_up_to_half { (1, half.min(balance)) } else { (half, half) };
+            if half == 0 || balance < min || max < min {
+                continue;
+            }
+            let header = self.header(b as u8, Decision::Insurance, base, (min, max, 1));
+            let answer = self.ask_box(b, header, 0, rec);
+            let amount = self.checked_amount(p, b as u8, Decision::Insurance, answer, (min, max, 1), rec);
+            if amount > 0 {
+                self.seats[p].balance -= amount;
+                self.boxes[b].insurance = amount;
+                rec.record(&TableEvent::Insurance { seat: b as u8, amount });
+            }
+        }
+    }
+
+    /// Insurance pays 2:1 and returns its stake on a dealer blackjack, else
+
+    /// A blackjack facing an ace, no hole card: take 1:1 now?
+    pub(super) fn offer_even_money<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            if !self.boxes[b].hands[0].is_natural() {
+                continue;
+            }
+            let p = self.boxes[b].seat;
+            let header = self.header(b as u8, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1));
+            let answer = self.ask_box(b, header, 0, rec);
+            if self.checked_flag(p, b as u8, Decision::EvenMoney, answer, rec) {
+                self.pay(b, 0, Outcome::EvenMoney, rec);
+            }
+        }
+    }
+
+
+
+    pub(super) fn reveal_hole<R: Recorder>(&mut self, rec: &mut R) {
+        if let Some(card) = self.hole.take() {
+            self.dealer.push(card);
+            self.emit(event_kind::HOLE_CARD, 0, 0, card);
+            rec.record(&TableEvent::HoleRevealed { card });
+        }
+    }
+
+}

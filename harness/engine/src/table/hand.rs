@@ -1,0 +1,92 @@
+//! What lies on a dealer game's box: its hands (cards, total, stake,
+//! state) and the back stakes riding on them.
+
+use pitboss_sdk::abi::MAX_HAND_CARDS;
+use pitboss_sdk::{Card, SideBet, Total, is_natural};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HandState {
+    Playing,
+    Stood,
+    Bust,
+    Surrendered,
+    /// Paid or lost before the showdown (peek, even money).
+    Settled,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Hand {
+    pub(super) cards: [Card; MAX_HAND_CARDS],
+    pub(super) len: u8,
+    pub(super) total: Total,
+    pub(super) bet: i64,
+    /// The part of `bet` that was the box's original stake (not a double
+    /// or a split's extra bet).
+    pub(super) original: i64,
+    pub(super) from_split: bool,
+    pub(super) split_aces: bool,
+    /// Every ace counts 1 (after doubling a soft hand in `swedish`).
+    pub(super) aces_low: bool,
+    pub(super) state: HandState,
+}
+
+impl Hand {
+    pub(super) fn new(bet: i64) -> Hand {
+        Hand {
+            cards: [Card::ACE; MAX_HAND_CARDS],
+            len: 0,
+            total: Total::default(),
+            bet,
+            original: bet,
+            from_split: false,
+            split_aces: false,
+            aces_low: false,
+            state: HandState::Playing,
+        }
+    }
+
+    #[inline]
+    pub(super) fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, card: Card) {
+        self.cards[self.len as usize] = card;
+        self.len += 1;
+        self.total = self.total.add(card);
+    }
+
+    /// The hand's total as it counts.
+    #[inline]
+    pub(super) fn best(&self) -> u8 {
+        if self.aces_low { self.total.hard } else { self.total.best() }
+    }
+
+    /// Ace + ten as the first two cards of an unsplit hand.
+    #[inline]
+    pub(super) fn is_natural(&self) -> bool {
+        !self.from_split && is_natural(self.cards())
+    }
+}
+
+/// A stake behind a box (danish back bets), following its holder's hand.
+pub(super) struct BackStake {
+    /// The betting player (index into `Table::seats`).
+    pub(super) seat: usize,
+    /// The holder's hand it rides on.
+    pub(super) hand: usize,
+    pub(super) stake: i64,
+    pub(super) original: i64,
+}
+
+/// One box in play this round.
+pub(super) struct BoxState {
+    /// The holder (index into `Table::seats`).
+    pub(super) seat: usize,
+    pub(super) base_bet: i64,
+    pub(super) insurance: i64,
+    pub(super) side: Option<(SideBet, i64)>,
+    pub(super) hands: Vec<Hand>,
+    pub(super) back: Vec<BackStake>,
+}

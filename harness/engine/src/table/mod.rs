@@ -1,0 +1,330 @@
+//! `Table`: the seated players, the shoe, the house and the round driver
+//! both games share — round start and end, dealing from the shoe, the
+//! bot-visible event log, stake caps. The dealer games' phases live beside
+//! it, one file each (`bets`, `deal`, `play`, `settle`), the boxes and
+//! hands they work on in `hand`; the banker game in `crate::banker`.
+//!
+//! Chips only ever move between a player's balance, the stakes on the
+//! table and the house, in whole numbers: **players' balances plus the
+//! house's stay constant across every round.**
+
+mod ask;
+mod bets;
+mod deal;
+mod hand;
+mod play;
+mod settle;
+
+use pitboss_sdk::abi::{RulesBlock, event_kind};
+use pitboss_sdk::{Card, Event};
+
+use crate::player::Player;
+use crate::record::{Recorder, TableEvent};
+use crate::rules::{Banker, Game, Rules, RulesError};
+use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
+use crate::stats::Stats;
+use hand::{BoxState, Hand};
+
+/// A player seated at a table: the player, its chips and statistics.
+pub struct Seat {
+    pub(crate) player: Box<dyn Player + Send>,
+    /// Chips not on the table.
+    pub balance: i64,
+    /// Statistics over the rounds played.
+    pub stats: Stats,
+    /// Reached the fault limit: sits out every later round, chips frozen.
+    pub disqualified: bool,
+    /// Index of the first event in the table log this player has not seen.
+    pub(crate) cursor: usize,
+    /// Balance before the current round's bets.
+    pub(crate) round_start_balance: i64,
+    /// Sum of the current round's initial bets.
+    pub(crate) round_bet: i64,
+}
+
+/// A blackjack table: rules, shoe, seated players and the house.
+pub struct Table {
+    pub(crate) rules: Rules,
+    pub(crate) block: RulesBlock,
+    pub(crate) shoe: Shoe,
+    pub(crate) seats: Vec<Seat>,
+    boxes: Vec<BoxState>,
+    dealer: Hand,
+    hole: Option<Card>,
+    pub(crate) house: i64,
+    pub(crate) round: u64,
+    /// Bot-visible events; each seat reads from its own cursor.
+    pub(crate) log: Vec<Event>,
+    /// Boxes with a bet this round, in play order.
+    active: Vec<usize>,
+    /// Faults after which a player is disqualified; 0 = never.
+    fault_limit: u64,
+}
+
+impl Table {
+    /// A table with `rules`, `shoe` and the players in seat order, each
+    /// starting with `bankroll` chips. Each player holds
+    /// `rules.boxes_per_player` boxes, from the dealer's left.
+    pub fn new(
+        rules: Rules,
+        shoe: Shoe,
+        players: Vec<Box<dyn Player + Send>>,
+        bankroll: i64,
+    ) -> Result<Table, RulesError> {
+        rules.validate()?;
+        if !(1..=crate::rules::MAX_BANKROLL).contains(&bankroll) {
+            let problem = format!("{bankroll} is outside 1..={}", crate::rules::MAX_BANKROLL);
+            return Err(RulesError { field: "bankroll", problem });
+        }
+        let per = rules.boxes_per_player as usize;
+        let seats_max = rules.seats();
+        if players.is_empty() || players.len() > seats_max {
+            return Err(RulesError {
+                field: "boxes",
+                problem: format!("{} players do not fit a table of {seats_max} seats", players.len()),
+            });
+        }
+        let seats: Vec<Seat> = players
+            .into_iter()
+            .map(|player| Seat {
+                player,
+                balance: bankroll,
+                stats: Stats::default(),
+                disqualified: false,
+                cursor: 0,
+                round_start_balance: bankroll,
+                round_bet: 0,
+            })
+            .collect();
+        let boxes = (0..seats.len() * per)
+            .map(|b| BoxState {
+                seat: b / per,
+                base_bet: 0,
+                insurance: 0,
+                side: None,
+                hands: Vec::new(),
+                back: Vec::new(),
+            })
+            .collect();
+        Ok(Table {
+            block: rules.block(),
+            rules,
+            shoe,
+            seats,
+            boxes,
+            dealer: Hand::new(0),
+            hole: None,
+            house: 0,
+            round: 0,
+            log: Vec::with_capacity(1024),
+            active: Vec::with_capacity(7),
+            fault_limit: 0,
+        })
+    }
+
+    /// Disqualifies a player at its `limit`-th fault (0 = never): it is not
+    /// asked again, sits out every later round and keeps its chips.
+    pub fn set_fault_limit(&mut self, limit: u64) {
+        self.fault_limit = limit;
+    }
+
+    /// The seats, in seat order.
+    pub fn seats(&self) -> &[Seat] {
+        &self.seats
+    }
+
+    /// The house's net chips (what the players lost in all).
+    pub fn house(&self) -> i64 {
+        self.house
+    }
+
+    /// Events kept for seats that have not been told them yet (bounded by
+    /// a round's events for every seat still playing).
+    pub fn pending_events(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Rounds played so far.
+    pub fn rounds(&self) -> u64 {
+        self.round
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Plays one round. If the shoe runs out mid-round beyond recovery the
+    /// round is void: every chip goes back where it was and observers are
+    /// told (`RoundVoid`). The banker game's seeded deck is shuffled anew
+    /// for the next round, so there the round still counts and `Ok` is
+    /// returned; otherwise (a stacked shoe) nothing more can be dealt, so
+    /// the round does not count and the error is returned.
+    pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        let house = self.house;
+        let result = match self.rules.game {
+            Game::Dealer => self.round_inner(rec),
+            Game::Banker => self.play_banker_round(rec),
+        };
+        if let Err(e) = result {
+            // Nothing more can be dealt, so the round does not count.
+            self.void_round(house, rec);
+            self.round -= 1;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Voids the current round: every chip goes back where it was when the
+    /// round began (`house` is the house's chips then), and observers are
+    /// told, so that whatever they booked from this round's bets and
+    /// settlements can be undone as well.
+    pub(crate) fn void_round<R: Recorder>(&mut self, house: i64, rec: &mut R) {
+        self.house = house;
+        for s in &mut self.seats {
+            s.balance = s.round_start_balance;
+            s.round_bet = 0;
+        }
+        rec.record(&TableEvent::RoundVoid { round: self.round });
+    }
+
+    #[inline]
+    pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
+        self.log.push(Event { kind, seat, hand, card });
+    }
+
+    /// Whether seat `p` is out for good: disqualified, or unable to stake
+    /// the table minimum (broke), which no later round can change.
+    pub fn out_for_good(&self, p: usize) -> bool {
+        !self.may_be_asked(p)
+    }
+
+    /// Whether seat `p` can still be asked anything: not disqualified, and
+    /// able to stake the minimum (in the banker game a player stakes at
+    /// most a quarter or a half of its balance). A seat that cannot is out
+    /// for good: chips only reach a seat through its own stakes or its
+    /// bank, and both need more than that.
+    fn may_be_asked(&self, p: usize) -> bool {
+        !self.seats[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
+    }
+
+    /// The largest main bet seat `p` may stake now: its balance (in the
+    /// banker game a quarter of it when the banker may double, half when
+    /// the house banks: [`Rules::stake_divisor`]) in whole units, capped at
+    /// the table maximum.
+    pub(crate) fn stake_cap(&self, p: usize) -> i64 {
+        let balance = self.seats[p].balance;
+        // In the banker game a player must be able to pay its worst round:
+        // a doubled stake doubled again by a banker's blackjack when the
+        // banker may double (a player banks), twice its stake when it
+        // cannot (the house banker never doubles).
+        let divisor = self.rules.stake_divisor(self.rules.banker == Banker::House);
+        // Dividing by 1 (every dealer game) is skipped: this is on the
+        // per-box path of every round.
+        let balance = if divisor == 1 { balance } else { balance / i64::from(divisor) };
+        Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
+    }
+
+    /// Drops log entries every seat has seen. A seat out for good is told
+    /// nothing more: without this, its unread events would pile up for the
+    /// rest of the match (a broke bot in a ten-million-round league).
+    pub(crate) fn compact_log(&mut self) {
+        let len = self.log.len();
+        for p in 0..self.seats.len() {
+            if self.seats[p].cursor < len && !self.may_be_asked(p) {
+                self.seats[p].cursor = len;
+            }
+        }
+        let seen = self.seats.iter().map(|s| s.cursor).min().unwrap_or(0);
+        if seen == len {
+            // The usual case: every seat has read everything.
+            self.log.clear();
+            for s in &mut self.seats {
+                s.cursor = 0;
+            }
+        } else if seen > 0 {
+            self.log.drain(..seen);
+            for s in &mut self.seats {
+                s.cursor -= seen;
+            }
+        }
+    }
+
+    /// Starts a round: number, log, shuffle, `ROUND` event, balances.
+    pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
+        self.round += 1;
+        self.compact_log();
+        // A round that dealt nothing (only its `ROUND` event is left) tells
+        // a bot nothing the next round's number does not; nor does a second
+        // full shuffle with no card dealt since the first. Dropping them
+        // keeps the unread events bounded at a table where nobody plays any
+        // more (a lone banker whose players all went broke).
+        if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
+            self.log.pop();
+            let len = self.log.len();
+            for s in &mut self.seats {
+                s.cursor = s.cursor.min(len);
+            }
+        }
+        if self.rules.shuffle_every_round {
+            self.shoe.force_shuffle();
+        }
+        if self.shoe.start_round() {
+            if self.log.last().is_none_or(|e| e.kind != event_kind::SHUFFLE) {
+                self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+            }
+            rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
+        }
+        self.emit(event_kind::ROUND, self.boxes.len() as u8, 0, Card::ACE);
+        rec.record(&TableEvent::RoundStart { round: self.round });
+        for s in &mut self.seats {
+            s.round_start_balance = s.balance;
+            s.round_bet = 0;
+        }
+    }
+
+    /// Ends a round: statistics, `RoundEnd`.
+    pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
+        for s in &mut self.seats {
+            // A round counts for a player that staked a hand, or whose
+            // chips moved all the same (a side bet alone cannot: it rides
+            // on the player's own box).
+            if s.round_bet > 0 || s.balance != s.round_start_balance {
+                s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
+            }
+        }
+        rec.record(&TableEvent::RoundEnd { round: self.round });
+    }
+
+    pub(crate) fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
+        let mut partial = false;
+        let card = self.shoe.deal(|_| partial = true)?;
+        if partial {
+            self.emit(event_kind::PARTIAL_SHUFFLE, 0, 0, Card::ACE);
+            rec.record(&TableEvent::Shuffle(ShuffleKind::Discards));
+        }
+        Ok(card)
+    }
+
+
+    /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
+    #[inline]
+    pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
+        cap.min(balance - balance.rem_euclid(unit))
+    }
+
+    fn round_inner<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        self.dealer = Hand::new(0);
+        self.hole = None;
+        self.begin_round(rec);
+        self.take_bets(rec);
+        if !self.active.is_empty() {
+            if self.rules.back_bets {
+                self.take_back_bets(rec);
+            }
+            self.deal_and_play(rec)?;
+        }
+        self.end_round(rec);
+        Ok(())
+    }
+}

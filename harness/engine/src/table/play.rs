@@ -1,0 +1,180 @@
+//! The dealer games' play: the actions a hand may take, asking for one,
+//! and applying it (hit, stand, double, split, surrender), back stakes
+//! following their hand.
+
+use pitboss_sdk::abi::event_kind;
+use pitboss_sdk::{Action, ActionSet, Decision};
+
+use super::Table;
+use super::hand::{BackStake, Hand, HandState};
+use crate::player::{Fault, FaultKind};
+use crate::record::{Outcome, Recorder, TableEvent};
+use crate::shoe::ShoeExhausted;
+
+impl Table {
+    /// The actions hand `h` of box `b` may take now.
+    pub(super) fn legal_actions(&self, b: usize, h: usize) -> ActionSet {
+        let bx = &self.boxes[b];
+        let hand = &bx.hands[h];
+        let balance = self.seats[bx.seat].balance;
+        let mut legal = ActionSet::EMPTY.with(Action::Stand);
+        let two_cards = hand.len == 2;
+        let can_split = two_cards
+            && hand.cards[0].value() == hand.cards[1].value()
+            && (self.rules.max_split_hands == 0 || bx.hands.len() < self.rules.max_split_hands as usize)
+            && balance >= hand.bet
+            && (!hand.cards[0].is_ace() || !hand.from_split || self.rules.resplit_aces);
+        if hand.split_aces {
+            // Split aces take one card and stop; only a resplit may follow.
+            if can_split {
+                legal = legal.with(Action::Split);
+            }
+            return legal;
+        }
+        legal = legal.with(Action::Hit);
+        if two_cards {
+            let total_ok = self.rules.double_totals & (1u32 << hand.total.hard.min(31)) != 0;
+            let soft_ok = !hand.total.is_soft() || self.rules.double_soft;
+            if total_ok && soft_ok && (!hand.from_split || self.rules.double_after_split) && balance >= hand.bet {
+                legal = legal.with(Action::Double);
+            }
+            if can_split {
+                legal = legal.with(Action::Split);
+            }
+            if self.rules.late_surrender && !hand.from_split && bx.hands.len() == 1 {
+                legal = legal.with(Action::Surrender);
+            }
+        }
+        legal
+    }
+
+    pub(super) fn play_box<R: Recorder>(&mut self, b: usize, rec: &mut R) -> Result<(), ShoeExhausted> {
+        let mut h = 0;
+        while h < self.boxes[b].hands.len() {
+            if self.boxes[b].hands[h].len == 1 {
+                // A split hand gets its second card when its turn comes.
+                self.deal_to_hand(b, h, rec)?;
+            }
+            while self.boxes[b].hands[h].state == HandState::Playing {
+                let hand = &self.boxes[b].hands[h];
+                if hand.total.is_bust() {
+                    self.pay(b, h, Outcome::Bust, rec);
+                    break;
+                }
+                if hand.best() == 21 {
+                    self.boxes[b].hands[h].state = HandState::Stood;
+                    break;
+                }
+                let legal = self.legal_actions(b, h);
+                if legal == ActionSet::EMPTY.with(Action::Stand) {
+                    self.boxes[b].hands[h].state = HandState::Stood;
+                    break;
+                }
+                let action = self.ask_action(b, h, legal, rec);
+                rec.record(&TableEvent::Acted { seat: b as u8, hand: h as u8, action });
+                self.apply(b, h, action, rec)?;
+            }
+            h += 1;
+        }
+        Ok(())
+    }
+
+    pub(super) fn ask_action<R: Recorder>(&mut self, b: usize, h: usize, legal: ActionSet, rec: &mut R) -> Action {
+        let bet = self.boxes[b].hands[h].bet;
+        let mut header = self.header(b as u8, Decision::Act, bet, (0, 0, 1));
+        header.hand_index = h as u8;
+        header.legal = legal;
+        let p = self.boxes[b].seat;
+        match self.ask_box(b, header, h, rec) {
+            Ok(answer) => match Action::from_answer(answer) {
+                Some(a) if legal.contains(a) => a,
+                _ => {
+                    let offered: Vec<&str> = legal.iter().map(Action::name).collect();
+                    let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
+                    self.fault(p, b as u8, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
+                    Action::Stand
+                }
+            },
+            Err(f) => {
+                self.fault(p, b as u8, Decision::Act, f, rec);
+                Action::Stand
+            }
+        }
+    }
+
+    pub(super) fn apply<R: Recorder>(&mut self, b: usize, h: usize, action: Action, rec: &mut R) -> Result<(), ShoeExhausted> {
+        let seat = self.boxes[b].seat;
+        match action {
+            Action::Stand => self.boxes[b].hands[h].state = HandState::Stood,
+            Action::Hit => self.deal_to_hand(b, h, rec)?,
+            Action::Double => {
+                let hand = &mut self.boxes[b].hands[h];
+                self.seats[seat].balance -= hand.bet;
+                hand.bet *= 2;
+                hand.aces_low = self.rules.aces_low_after_soft_double && hand.total.is_soft();
+                self.follow_double(b, h);
+                self.deal_to_hand(b, h, rec)?;
+                let hand = &mut self.boxes[b].hands[h];
+                if hand.total.is_bust() {
+                    self.pay(b, h, Outcome::Bust, rec);
+                } else {
+                    hand.state = HandState::Stood;
+                }
+            }
+            Action::Split => {
+                let hand = &mut self.boxes[b].hands[h];
+                let (kept, moved) = (hand.cards[0], hand.cards[1]);
+                let (bet, original) = (hand.bet, hand.original);
+                *hand = Hand::new(bet);
+                hand.push(kept);
+                hand.from_split = true;
+                hand.split_aces = kept.is_ace();
+                // The pair has equal values, so the totals agree; the new
+                // hand holds the second card itself (a K–Q split keeps both).
+                let mut new_hand = Hand { original: 0, ..*hand };
+                new_hand.cards[0] = moved;
+                hand.original = original;
+                self.boxes[b].hands.insert(h + 1, new_hand);
+                self.seats[seat].balance -= bet;
+                self.follow_split(b, h);
+                self.emit(event_kind::SPLIT, b as u8, h as u8, moved);
+                self.deal_to_hand(b, h, rec)?;
+            }
+            Action::Surrender => self.pay(b, h, Outcome::Surrender, rec),
+        }
+        Ok(())
+    }
+
+    /// Back stakes on a doubled hand double too, where their owners can
+    /// afford it.
+    pub(super) fn follow_double(&mut self, b: usize, h: usize) {
+        for back in self.boxes[b].back.iter_mut().filter(|s| s.hand == h) {
+            let owner = &mut self.seats[back.seat];
+            if owner.balance >= back.stake {
+                owner.balance -= back.stake;
+                back.stake *= 2;
+            }
+        }
+    }
+
+    /// Back stakes on a split hand split with it (the new hand is `h + 1`)
+    /// where their owners can afford it; else they stay on the first hand.
+    pub(super) fn follow_split(&mut self, b: usize, h: usize) {
+        let bx = &mut self.boxes[b];
+        for back in bx.back.iter_mut().filter(|s| s.hand > h) {
+            back.hand += 1;
+        }
+        for i in 0..bx.back.len() {
+            let (seat, hand, stake) = (bx.back[i].seat, bx.back[i].hand, bx.back[i].stake);
+            if hand != h {
+                continue;
+            }
+            let owner = &mut self.seats[seat];
+            if owner.balance >= stake {
+                owner.balance -= stake;
+                bx.back.push(BackStake { seat, hand: h + 1, stake, original: 0 });
+            }
+        }
+    }
+
+}

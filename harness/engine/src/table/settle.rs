@@ -1,0 +1,182 @@
+//! The dealer games' settlement: side bets, insurance, naturals, the
+//! dealer's turn and the showdown; every stake paid back or taken by the
+//! house, back stakes settled like the hand they ride on.
+
+use pitboss_sdk::{SideBet, is_natural};
+
+use super::Table;
+use super::hand::HandState;
+use crate::record::{Outcome, Recorder, TableEvent};
+use crate::shoe::ShoeExhausted;
+
+impl Table {
+    /// pays 1:1, "under" on two aces 1.5×, exactly 13 loses both ways.
+    pub(super) fn settle_side_bets<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            let Some((side, amount)) = self.boxes[b].side else { continue };
+            let total = self.boxes[b].hands[0].total.hard;
+            let returned = match side {
+                SideBet::Over if total > 13 => 2 * amount,
+                SideBet::Under if total == 2 => amount + amount * 3 / 2,
+                SideBet::Under if total < 13 => 2 * amount,
+                _ => 0,
+            };
+            self.seats[self.boxes[b].seat].balance += returned;
+            self.house += amount - returned;
+            rec.record(&TableEvent::SideBetSettled { seat: b as u8, returned });
+        }
+    }
+
+
+    /// goes to the house.
+    pub(super) fn settle_insurance<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            let stake = std::mem::take(&mut self.boxes[b].insurance);
+            if stake == 0 {
+                continue;
+            }
+            let returned = if dealer_natural { stake * 3 } else { 0 };
+            self.seats[self.boxes[b].seat].balance += returned;
+            self.house += stake - returned;
+            rec.record(&TableEvent::InsuranceSettled { seat: b as u8, returned });
+        }
+    }
+
+
+    /// Hole-card game, no dealer blackjack: naturals are paid at once.
+    pub(super) fn pay_naturals<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            if self.boxes[b].hands[0].is_natural() {
+                self.pay(b, 0, Outcome::Blackjack, rec);
+            }
+        }
+    }
+
+    /// The dealer has a natural: naturals push, every other open hand
+    /// loses (only its original stake when `original_bets_only`).
+    pub(super) fn settle_against_dealer_natural<R: Recorder>(&mut self, rec: &mut R) {
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            for h in 0..self.boxes[b].hands.len() {
+                let hand = &self.boxes[b].hands[h];
+                if matches!(hand.state, HandState::Playing | HandState::Stood) {
+                    let outcome = if hand.is_natural() { Outcome::Push } else { Outcome::DealerBlackjack };
+                    self.pay(b, h, outcome, rec);
+                }
+            }
+        }
+    }
+
+    /// What a stake returns (stake included) for an outcome.
+    pub(super) fn payout(&self, outcome: Outcome, stake: i64, original: i64) -> i64 {
+        let (num, den) = self.rules.blackjack_pays;
+        match outcome {
+            Outcome::Win | Outcome::EvenMoney => 2 * stake,
+            Outcome::Blackjack => stake + stake * num as i64 / den as i64,
+            Outcome::Push => stake,
+            Outcome::Surrender => stake / 2,
+            Outcome::Bust | Outcome::Lose => 0,
+            Outcome::DealerBlackjack if self.rules.original_bets_only => stake - original,
+            Outcome::DealerBlackjack => 0,
+        }
+    }
+
+    /// Settles hand `h` of box `b` and every back stake riding on it: the
+    /// returned chips (stakes included) go back, the rest to the house.
+    pub(super) fn pay<R: Recorder>(&mut self, b: usize, h: usize, outcome: Outcome, rec: &mut R) {
+        let (bet, original) = (self.boxes[b].hands[h].bet, self.boxes[b].hands[h].original);
+        let returned = self.payout(outcome, bet, original);
+        self.boxes[b].hands[h].state = match outcome {
+            Outcome::Bust => HandState::Bust,
+            Outcome::Surrender => HandState::Surrendered,
+            _ => HandState::Settled,
+        };
+        self.seats[self.boxes[b].seat].balance += returned;
+        self.house += bet - returned;
+        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet, returned, outcome });
+        for i in 0..self.boxes[b].back.len() {
+            let back = &self.boxes[b].back[i];
+            if back.hand != h {
+                continue;
+            }
+            let (p, stake) = (back.seat, back.stake);
+            let returned = self.payout(outcome, stake, back.original);
+            self.seats[p].balance += returned;
+            self.house += stake - returned;
+            rec.record(&TableEvent::BackSettled { seat: b as u8, hand: h as u8, player: p as u8, stake, returned });
+        }
+    }
+
+    /// Any hand still waiting for the showdown, and any non-natural one?
+    pub(super) fn open_hands(&self) -> (bool, bool) {
+        let mut open = false;
+        let mut drawing = false;
+        for bx in &self.boxes {
+            for hand in bx.hands.iter().filter(|hand| hand.state == HandState::Stood) {
+                open = true;
+                drawing |= !hand.is_natural();
+            }
+        }
+        (open, drawing)
+    }
+
+    /// The dealer's turn. Returns whether hands are left to settle.
+    pub(super) fn dealer_turn<R: Recorder>(&mut self, rec: &mut R) -> Result<bool, ShoeExhausted> {
+        let (open, drawing) = self.open_hands();
+        if self.rules.hole_card {
+            self.reveal_hole(rec);
+        } else {
+            // The second card settles insurance and naturals, so it is drawn
+            // whenever anything is outstanding.
+            let insured = self.active.iter().any(|&b| self.boxes[b].insurance > 0);
+            if !open && !insured {
+                return Ok(false);
+            }
+            self.deal_to_dealer(rec)?;
+            let natural = is_natural(self.dealer.cards());
+            self.settle_insurance(natural, rec);
+            if natural {
+                self.settle_against_dealer_natural(rec);
+                return Ok(false);
+            }
+        }
+        if drawing {
+            loop {
+                let t = self.dealer.total;
+                let hits = t.best() < 17 || (t.best() == 17 && t.is_soft() && self.rules.dealer_hits_soft_17);
+                if !hits {
+                    break;
+                }
+                self.deal_to_dealer(rec)?;
+            }
+        }
+        Ok(open)
+    }
+
+    pub(super) fn settle<R: Recorder>(&mut self, rec: &mut R) {
+        let dealer = self.dealer.total;
+        for i in 0..self.active.len() {
+            let b = self.active[i];
+            for h in 0..self.boxes[b].hands.len() {
+                let hand = &self.boxes[b].hands[h];
+                if hand.state != HandState::Stood {
+                    continue;
+                }
+                let player = hand.best();
+                let outcome = if hand.is_natural() {
+                    Outcome::Blackjack
+                } else if dealer.is_bust() || player > dealer.best() {
+                    Outcome::Win
+                } else if player == dealer.best() && player > self.rules.dealer_wins_ties_to {
+                    Outcome::Push
+                } else {
+                    Outcome::Lose
+                };
+                self.pay(b, h, outcome, rec);
+            }
+        }
+    }
+}
