@@ -1,7 +1,7 @@
 //! The banker game, `norwegian-home` (RULES.md section 4): one banker
 //! against the other players, a hidden first card, bets after seeing it,
 //! the banker's double, naturals, drawing rounds, the banker's free draw
-//! from 17, ties to the banker. Shares the table's seats, shoe, requests,
+//! from 17, ties to the banker. Shares the table's players, shoe, requests,
 //! faults and events with the dealer games.
 //!
 //! **Invariant:** no player's request ever carries another player's hidden
@@ -10,6 +10,7 @@
 use pitboss_sdk::abi::{Header, event_kind};
 use pitboss_sdk::{Action, ActionSet, Card, Decision, Total, is_natural};
 
+use crate::id::{BoxId, PlayerId, ids};
 use crate::player::{Fault, FaultKind};
 use crate::record::{Outcome, Recorder, TableEvent};
 use crate::rules::Banker;
@@ -19,7 +20,7 @@ use crate::table::Table;
 /// A player's hand in the banker game.
 #[derive(Clone, Copy)]
 struct Stake {
-    seat: usize,
+    player: PlayerId,
     stake: i64,
     hidden: Card,
     cards: [Card; 24],
@@ -31,6 +32,11 @@ struct Stake {
 }
 
 impl Stake {
+    /// The player's box: in the banker game, the one with its number.
+    fn box_id(&self) -> BoxId {
+        self.player.sole_box()
+    }
+
     fn cards(&self) -> &[Card] {
         &self.cards[..self.len]
     }
@@ -40,30 +46,31 @@ impl Stake {
     }
 }
 
-/// Who banks this round: a seat, or the house (`None`).
-fn choose_banker(table: &Table) -> Option<usize> {
-    let n = table.seats.len();
-    let can_cover = |s: usize| {
-        let players = n as i64 - 1;
-        let seat = &table.seats[s];
-        !seat.disqualified && seat.balance >= 4 * table.rules.max_bet * players
+/// Who banks this round: a player, or the house (`None`).
+fn choose_banker(table: &Table) -> Option<PlayerId> {
+    let n = table.player_count;
+    let can_cover = |p: PlayerId| {
+        let others = i64::from(n) - 1;
+        let state = &table.players[p];
+        !state.disqualified && state.balance >= 4 * table.rules.max_bet * others
     };
     match table.rules.banker {
         Banker::House => None,
-        Banker::Seat(s) => Some(s as usize).filter(|&s| s < n && can_cover(s)),
+        Banker::Seat(p) => Some(PlayerId(p)).filter(|&p| p.0 < n && can_cover(p)),
         Banker::Rotate => {
-            let first = ((table.round - 1) % n as u64) as usize;
-            (0..n).map(|i| (first + i) % n).find(|&s| can_cover(s))
+            let first = (table.round - 1) % u64::from(n);
+            let first = u8::try_from(first).expect("a remainder below the player count, a u8");
+            (0..n).map(|i| PlayerId((first + i) % n)).find(|&p| can_cover(p))
         }
     }
 }
 
-/// A request to `seat` about its own cards. Every request of the banker
-/// game shows the seat's one hand (a player's, from its hidden card on, or
-/// the banker's), so it says one hand; the table's header counts the
-/// dealer games' boxes, which the banker game leaves empty.
-fn header_for(table: &Table, seat: usize, kind: Decision, bet: i64, limits: (i64, i64, i64)) -> Header {
-    Header { hand_count: 1, ..table.header(seat as u8, kind, bet, limits) }
+/// A request to player `p` about its own cards. Every request of the
+/// banker game shows the player's one hand (a player's, from its hidden
+/// card on, or the banker's), so it says one hand; the table's header
+/// counts the dealer games' hands, which the banker game leaves empty.
+fn header_for(table: &Table, p: PlayerId, kind: Decision, bet: i64, limits: (i64, i64, i64)) -> Header {
+    Header { hand_count: 1, ..table.header(p.sole_box(), kind, bet, limits) }
 }
 
 impl Table {
@@ -85,29 +92,29 @@ impl Table {
 }
 
 /// Settles a stake already off the player's balance: `returned` chips
-/// (stake included) go back to the player, and the banker (a seat, or the
+/// (stake included) go back to the player, and the banker (a player, or the
 /// house) gains `stake - returned` — negative when it pays out.
 fn settle<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     st: &Stake,
     stake: i64,
     returned: i64,
     outcome: Outcome,
     rec: &mut R,
 ) {
-    table.seats[st.seat].balance += returned;
+    table.players[st.player].balance += returned;
     match banker {
-        Some(b) => table.seats[b].balance += stake - returned,
+        Some(b) => table.players[b].balance += stake - returned,
         None => table.house += stake - returned,
     }
-    rec.record(&TableEvent::Settled { seat: st.seat as u8, hand: 0, bet: stake, returned, outcome });
+    rec.record(&TableEvent::Settled { seat: st.box_id().0, hand: 0, bet: stake, returned, outcome });
 }
 
 /// One round, phase by phase; an exhausted deck ends it early.
 fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhausted> {
     let banker = choose_banker(table);
-    rec.record(&TableEvent::Banker { seat: banker.map(|b| b as u8) });
+    rec.record(&TableEvent::Banker { seat: banker.map(|b| b.sole_box().0) });
     let mut stakes = deal_hidden(table, banker, rec)?;
     if stakes.is_empty() {
         return Ok(());
@@ -121,11 +128,11 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
     }
     let covered: i64 = stakes.iter().map(|st| st.stake).sum();
     if let Some(b) = banker {
-        table.seats[b].round_bet += covered;
+        table.players[b].round_bet += covered;
     }
     if banker_doubles(table, banker, covered, banker_hidden, rec) {
         for st in &mut stakes {
-            table.seats[st.seat].balance -= st.stake;
+            table.players[st.player].balance -= st.stake;
             st.stake *= 2;
         }
         rec.record(&TableEvent::BankerDoubled);
@@ -148,22 +155,23 @@ fn round<R: Recorder>(table: &mut Table, rec: &mut R) -> Result<(), ShoeExhauste
 }
 
 /// Deal 1: a hidden card to every player who can cover a bet (the banker
-/// excepted), in seat order.
+/// excepted), in order.
 fn deal_hidden<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     rec: &mut R,
 ) -> Result<Vec<Stake>, ShoeExhausted> {
-    let mut stakes: Vec<Stake> = Vec::with_capacity(table.seats.len());
-    for seat in 0..table.seats.len() {
-        if Some(seat) == banker || table.seats[seat].disqualified || table.stake_cap(seat) < table.rules.min_bet {
+    let mut stakes: Vec<Stake> = Vec::with_capacity(table.players.len());
+    for player in ids(table.player_count, PlayerId) {
+        if Some(player) == banker || table.players[player].disqualified || table.stake_cap(player) < table.rules.min_bet
+        {
             continue;
         }
         let hidden = table.deal(rec)?;
-        rec.record(&TableEvent::HiddenCard { seat: Some(seat as u8), card: hidden });
+        rec.record(&TableEvent::HiddenCard { seat: Some(player.sole_box().0), card: hidden });
         let mut cards = [Card::ACE; 24];
         cards[0] = hidden;
-        stakes.push(Stake { seat, stake: 0, hidden, cards, len: 1, open: true, stood: false });
+        stakes.push(Stake { player, stake: 0, hidden, cards, len: 1, open: true, stood: false });
     }
     Ok(stakes)
 }
@@ -173,15 +181,15 @@ fn deal_hidden<R: Recorder>(
 fn take_stakes<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R) {
     let (min, unit) = (table.rules.min_bet, table.rules.bet_unit);
     for st in stakes {
-        let seat = st.seat;
-        let max = table.stake_cap(seat);
-        let header = header_for(table, seat, Decision::Bet, 0, (min, max, unit));
-        let answer = table.ask(seat, header, &[st.hidden], rec);
-        st.stake = table.checked_bet(seat, seat as u8, answer, (min, max, unit), rec);
+        let p = st.player;
+        let max = table.stake_cap(p);
+        let header = header_for(table, p, Decision::Bet, 0, (min, max, unit));
+        let answer = table.ask(p, header, &[st.hidden], rec);
+        st.stake = table.checked_bet(p, st.box_id(), answer, (min, max, unit), rec);
         if st.stake > 0 {
-            table.seats[seat].balance -= st.stake;
-            table.seats[seat].round_bet += st.stake;
-            rec.record(&TableEvent::Bet { seat: seat as u8, amount: st.stake });
+            table.players[p].balance -= st.stake;
+            table.players[p].round_bet += st.stake;
+            rec.record(&TableEvent::Bet { seat: st.box_id().0, amount: st.stake });
         }
     }
 }
@@ -190,7 +198,7 @@ fn take_stakes<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R
 /// card (the house never does).
 fn banker_doubles<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     covered: i64,
     banker_hidden: Card,
     rec: &mut R,
@@ -198,7 +206,7 @@ fn banker_doubles<R: Recorder>(
     let Some(b) = banker else { return false };
     let header = header_for(table, b, Decision::BankerDouble, covered, (0, 1, 1));
     let answer = table.ask(b, header, &[banker_hidden], rec);
-    table.checked_flag(b, b as u8, Decision::BankerDouble, answer, rec)
+    table.checked_flag(b, b.sole_box(), Decision::BankerDouble, answer, rec)
 }
 
 /// Deal 2: one card face up to each player, then the banker's, which is
@@ -208,8 +216,8 @@ fn deal_open<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R) 
         let card = table.deal(rec)?;
         st.cards[1] = card;
         st.len = 2;
-        table.emit(event_kind::CARD, st.seat as u8, 0, card);
-        rec.record(&TableEvent::Card { seat: st.seat as u8, hand: 0, card });
+        table.emit(event_kind::CARD, st.box_id().0, 0, card);
+        rec.record(&TableEvent::Card { seat: st.box_id().0, hand: 0, card });
     }
     let banker_up = table.deal(rec)?;
     table.emit(event_kind::DEALER_CARD, 0, 0, banker_up);
@@ -222,7 +230,7 @@ fn deal_open<R: Recorder>(table: &mut Table, stakes: &mut [Stake], rec: &mut R) 
 /// natural is paid 2:1 and leaves the round.
 fn settle_naturals<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     stakes: &mut [Stake],
     banker_hidden: Card,
     banker_up: Card,
@@ -233,7 +241,7 @@ fn settle_naturals<R: Recorder>(
         reveal_all(table, stakes, banker_hidden, rec);
         for st in stakes.iter() {
             let extra = if any_player_natural { 0 } else { st.stake };
-            table.seats[st.seat].balance -= extra;
+            table.players[st.player].balance -= extra;
             settle(table, banker, st, st.stake + extra, 0, Outcome::DealerBlackjack, rec);
         }
         return true;
@@ -251,7 +259,7 @@ fn settle_naturals<R: Recorder>(
 /// (final), round after round; a bust pays the banker at once.
 fn drawing_rounds<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     stakes: &mut [Stake],
     banker_up: Card,
     rec: &mut R,
@@ -264,7 +272,7 @@ fn drawing_rounds<R: Recorder>(
                 continue;
             }
             let action = ask_hit_or_stand(table, st, banker_up, rec);
-            rec.record(&TableEvent::Acted { seat: st.seat as u8, hand: 0, action });
+            rec.record(&TableEvent::Acted { seat: st.box_id().0, hand: 0, action });
             if action == Action::Stand {
                 st.stood = true;
                 continue;
@@ -273,8 +281,8 @@ fn drawing_rounds<R: Recorder>(
             let card = table.deal(rec)?;
             st.cards[st.len] = card;
             st.len += 1;
-            table.emit(event_kind::CARD, st.seat as u8, 0, card);
-            rec.record(&TableEvent::Card { seat: st.seat as u8, hand: 0, card });
+            table.emit(event_kind::CARD, st.box_id().0, 0, card);
+            rec.record(&TableEvent::Card { seat: st.box_id().0, hand: 0, card });
             if Total::of(st.cards()).is_bust() {
                 // A bust pays the banker at once and shows the hidden card.
                 st.open = false;
@@ -290,20 +298,20 @@ fn drawing_rounds<R: Recorder>(
 
 /// Asks a player to hit or stand; anything else faults and stands.
 fn ask_hit_or_stand<R: Recorder>(table: &mut Table, st: &Stake, banker_up: Card, rec: &mut R) -> Action {
-    let mut header = header_for(table, st.seat, Decision::Act, st.stake, (0, 0, 1));
+    let mut header = header_for(table, st.player, Decision::Act, st.stake, (0, 0, 1));
     header.legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
     header.dealer_up = Some(banker_up);
-    match table.ask(st.seat, header, st.cards(), rec) {
+    match table.ask(st.player, header, st.cards(), rec) {
         Ok(a) if a == Action::Hit as i64 => Action::Hit,
         Ok(a) if a == Action::Stand as i64 => Action::Stand,
         Ok(a) => {
             let message = format!("act {a} is not a legal action (legal: stand, hit)");
             let fault = Fault { kind: FaultKind::Illegal, message };
-            table.fault(st.seat, st.seat as u8, Decision::Act, fault, rec);
+            table.fault(st.player, st.box_id(), Decision::Act, fault, rec);
             Action::Stand
         }
         Err(f) => {
-            table.fault(st.seat, st.seat as u8, Decision::Act, f, rec);
+            table.fault(st.player, st.box_id(), Decision::Act, f, rec);
             Action::Stand
         }
     }
@@ -313,7 +321,7 @@ fn ask_hit_or_stand<R: Recorder>(table: &mut Table, st: &Stake, banker_up: Card,
 /// asked; the house stands).
 fn banker_draws<R: Recorder>(
     table: &mut Table,
-    banker: Option<usize>,
+    banker: Option<PlayerId>,
     covered: i64,
     bank: &mut Vec<Card>,
     rec: &mut R,
@@ -330,7 +338,7 @@ fn banker_draws<R: Recorder>(
                 Some(b) => {
                     let header = header_for(table, b, Decision::BankerDraw, covered, (0, 1, 1));
                     let answer = table.ask(b, header, bank, rec);
-                    table.checked_flag(b, b as u8, Decision::BankerDraw, answer, rec)
+                    table.checked_flag(b, b.sole_box(), Decision::BankerDraw, answer, rec)
                 }
             }
         };
@@ -346,7 +354,7 @@ fn banker_draws<R: Recorder>(
 
 /// Showdown: hidden cards up; a higher total wins 1:1, ties and lower
 /// totals lose, a banker bust pays every standing player.
-fn showdown<R: Recorder>(table: &mut Table, banker: Option<usize>, stakes: &[Stake], bank: &[Card], rec: &mut R) {
+fn showdown<R: Recorder>(table: &mut Table, banker: Option<PlayerId>, stakes: &[Stake], bank: &[Card], rec: &mut R) {
     let bank_total = Total::of(bank);
     for st in stakes.iter().filter(|st| st.open) {
         reveal(table, st, rec);
@@ -358,8 +366,8 @@ fn showdown<R: Recorder>(table: &mut Table, banker: Option<usize>, stakes: &[Sta
 
 /// Turns a player's hidden card face up for everyone.
 fn reveal<R: Recorder>(table: &mut Table, st: &Stake, rec: &mut R) {
-    table.emit(event_kind::REVEAL, st.seat as u8, 0, st.hidden);
-    rec.record(&TableEvent::Revealed { seat: st.seat as u8, card: st.hidden });
+    table.emit(event_kind::REVEAL, st.box_id().0, 0, st.hidden);
+    rec.record(&TableEvent::Revealed { seat: st.box_id().0, card: st.hidden });
 }
 
 fn reveal_all<R: Recorder>(table: &mut Table, stakes: &[Stake], banker_hidden: Card, rec: &mut R) {

@@ -21,6 +21,7 @@
 //! ```
 
 mod banker;
+mod id;
 mod player;
 mod record;
 mod rules;
@@ -33,4 +34,7 @@ pub use record::{Outcome, Recorder, TableEvent};
 pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
 pub use stats::Stats;
-pub use table::{Seat, Table};
+pub use table::{PlayerState, Table};
+
+/// The old name of [`PlayerState`], kept until callers move.
+pub type Seat = PlayerState;

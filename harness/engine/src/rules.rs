@@ -267,9 +267,14 @@ impl Rules {
     /// Players one table seats: one for every `boxes_per_player` boxes,
     /// plus a banking player unless the house banks (the banker game,
     /// where every player holds one box).
-    pub fn seats(&self) -> usize {
+    pub fn max_players(&self) -> usize {
         let box_holders = usize::from(self.boxes / self.boxes_per_player.max(1));
         box_holders + usize::from(self.banker != Banker::House)
+    }
+
+    /// The old name of [`Rules::max_players`], kept until callers move.
+    pub fn seats(&self) -> usize {
+        self.max_players()
     }
 
     /// The divisor of a player's balance that caps its stake (see
@@ -281,7 +286,7 @@ impl Rules {
 
     /// Cards in the shoe.
     pub fn shoe_cards(&self) -> usize {
-        self.decks as usize * 52
+        usize::from(self.decks) * 52
     }
 
     /// An upper bound on the chips one round can move into or out of any
@@ -292,11 +297,15 @@ impl Rules {
     /// to prove that a match cannot overflow a balance (see
     /// [`Rules::check_chip_range`]).
     pub fn chip_bound_per_round(&self) -> i128 {
-        let hands = if self.max_split_hands == 0 { self.shoe_cards() / 2 } else { self.max_split_hands as usize };
+        // Unlimited splits: at most one hand per two cards of the shoe.
+        let hands = match self.max_split_hands {
+            0 => i128::from(self.decks) * 26,
+            n => i128::from(n),
+        };
         let (num, den) = self.blackjack_pays;
         let best_odds = i128::from(num.div_ceil(den.max(1))).max(1);
         let bet = i128::from(self.max_bet.max(0));
-        let per_box = hands as i128 * 2 * bet * (1 + best_odds) + 3 * bet;
+        let per_box = hands * 2 * bet * (1 + best_odds) + 3 * bet;
         // Back bets follow a box's hands, and a banker covers every box.
         2 * 2 * i128::from(self.boxes) * per_box
     }
@@ -330,7 +339,7 @@ impl Rules {
         if !(1..=8).contains(&self.decks) {
             return err("decks", format!("{} decks; 1 to 8 are supported", self.decks));
         }
-        if self.cut_card as usize >= self.shoe_cards() {
+        if usize::from(self.cut_card) >= self.shoe_cards() {
             return err("cut_card", format!("{} cards behind the cut card leaves none to play", self.cut_card));
         }
         let most = self.game.max_boxes();
@@ -361,7 +370,7 @@ impl Rules {
         }
         // Whole chips: every bet is a multiple of bet_unit, so each payout
         // fraction's denominator must divide it.
-        if self.bet_unit % den as i64 != 0 {
+        if self.bet_unit % i64::from(den) != 0 {
             return err(
                 "bet_unit",
                 format!(
@@ -401,9 +410,7 @@ impl Rules {
         if self.banker != Banker::House && self.game != Game::Banker {
             return err("banker", "only the banker game (`norwegian-home`) has a player bank".into());
         }
-        if self.game == Game::Banker
-            && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13)
-        {
+        if self.game == Game::Banker && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13) {
             return err("variant", "the banker game has one box per player and no back or side bets".into());
         }
         if self.dealer_wins_ties_to > 21 {
@@ -442,7 +449,7 @@ impl Rules {
                 InsuranceOn::Ace => 1,
                 InsuranceOn::AceOrTen => 2,
             },
-            insurance_up_to_half: self.insurance_up_to_half as u8,
+            insurance_up_to_half: u8::from(self.insurance_up_to_half),
             dealer_wins_ties_to: self.dealer_wins_ties_to,
             double_totals: self.double_totals,
             flags2: [

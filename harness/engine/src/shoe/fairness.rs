@@ -36,7 +36,7 @@
 //! position) adds only `e^2 / 12` a shuffle and takes some 70 million
 //! six-deck shuffles to see: the larger run's business, not a unit test's.
 
-use super::{Card, Shoe, below, rng_for, shuffle};
+use super::{Card, Shoe, below, draw_bound, draw_index, rng_for, shuffle};
 use rand_pcg::Pcg64;
 use std::ops::Range;
 
@@ -60,11 +60,11 @@ const PAIR_SHUFFLES_6: u64 = 70_000;
 /// The pack in the order `Shoe::seeded` builds it: A to K, deck after deck.
 /// Every shuffle starts from it, as a shoe's full shuffle does.
 fn pack(decks: usize) -> Vec<Card> {
-    (0..decks * 52).map(|i| Card::new((i % RANKS) as u8 + 1).unwrap()).collect()
+    (0..decks * 52).map(|i| Card::new(u8::try_from(i % RANKS + 1).unwrap()).unwrap()).collect()
 }
 
 fn rank_index(card: Card) -> usize {
-    card.rank() as usize - 1
+    usize::from(card.rank()) - 1
 }
 
 /// Seeds for `shuffles` shuffles, from `first` on. Each test has its own
@@ -96,7 +96,7 @@ fn shuffled(
 /// Deals whole shoes from `Shoe::seeded`, `PER_SEED` shoes from each seed,
 /// and shows each in dealing order to `visit`: the real path, cut included.
 fn dealt(decks: u8, seeds: Range<u64>, mut visit: impl FnMut(&[Card])) {
-    let mut cards = pack(decks as usize);
+    let mut cards = pack(usize::from(decks));
     for seed in seeds {
         // The cut card at the very end: each round deals the whole shoe,
         // and the next round starts with a full shuffle.
@@ -245,7 +245,7 @@ impl RankByPosition {
         let n = self.counts.len();
         assert_eq!(n % buckets, 0);
         let width = n / buckets;
-        let expected = (self.shuffles * width as u64) as f64 / RANKS as f64;
+        let expected = (self.shuffles * u64::try_from(width).unwrap()) as f64 / RANKS as f64;
         let mut statistic = 0.0;
         for bucket in self.counts.chunks(width) {
             for rank in 0..RANKS {
@@ -258,7 +258,7 @@ impl RankByPosition {
 
     /// How often `rank` (1–13) landed in the first `positions` places.
     fn count(&self, rank: u8, positions: usize) -> u64 {
-        self.counts[..positions].iter().map(|row| row[rank as usize - 1]).sum()
+        self.counts[..positions].iter().map(|row| row[usize::from(rank) - 1]).sum()
     }
 }
 
@@ -393,8 +393,8 @@ fn rig_aces_early(cards: &mut [Card], rng: &mut Pcg64, per_million: u32) {
         return;
     }
     let quarter = cards.len() / 4;
-    let place = below(rng, quarter as u32) as usize;
-    let start = quarter + below(rng, (cards.len() - quarter) as u32) as usize;
+    let place = draw_index(below(rng, draw_bound(quarter)));
+    let start = quarter + draw_index(below(rng, draw_bound(cards.len() - quarter)));
     if let Some(ace) = (start..cards.len()).chain(quarter..start).find(|&i| cards[i].is_ace()) {
         cards.swap(place, ace);
     }
@@ -407,7 +407,7 @@ fn rig_same_rank_pair(cards: &mut [Card], rng: &mut Pcg64, per_million: u32) {
         return;
     }
     let n = cards.len();
-    let i = below(rng, n as u32) as usize;
+    let i = draw_index(below(rng, draw_bound(n)));
     let rank = cards[i].rank();
     if let Some(j) = (1..n).map(|k| (i + k) % n).find(|&j| cards[j].rank() == rank) {
         cards.swap((i + 1) % n, j);
@@ -456,7 +456,7 @@ fn rank_by_position(decks: usize, shuffles: u64, first_seed: u64) -> [RankByPosi
 /// Adjacent pairs over whole shoes dealt by `Shoe::seeded`: the fair
 /// shoes, then the same shoes with same-rank pairs rigged 1 % more common.
 fn adjacent_pairs(decks: u8, shuffles: u64, first_seed: u64) -> [AdjacentPairs; 2] {
-    let n = decks as usize * 52;
+    let n = usize::from(decks) * 52;
     let null = PairNull::new(n);
     let rate = same_rank_rig(&null, n);
     let mut tables = [AdjacentPairs::new(null), AdjacentPairs::new(null)];
@@ -528,14 +528,14 @@ type Shuffle = fn(&mut [Card], &mut Pcg64);
 /// spread evenly over `n!` orders.
 fn naive_shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     for i in 0..cards.len() {
-        cards.swap(i, below(rng, cards.len() as u32) as usize);
+        cards.swap(i, draw_index(below(rng, draw_bound(cards.len()))));
     }
 }
 
 /// Fisher–Yates off by one (Sattolo's algorithm): no card stays in place.
 fn off_by_one_shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     for i in (1..cards.len()).rev() {
-        cards.swap(i, below(rng, i as u32) as usize);
+        cards.swap(i, draw_index(below(rng, draw_bound(i))));
     }
 }
 
@@ -636,7 +636,7 @@ fn shuffle_fairness_large() {
     };
     let pairs = |decks: u8, shuffles: u64, first_seed: u64| {
         move || {
-            let mut table = AdjacentPairs::new(PairNull::new(decks as usize * 52));
+            let mut table = AdjacentPairs::new(PairNull::new(usize::from(decks) * 52));
             dealt(decks, seeds(first_seed, shuffles), |cards| table.add(cards));
             table
         }
@@ -687,14 +687,14 @@ fn shuffle_fairness_large() {
 fn shuffle_fairness_calibration() {
     const RUNS: u64 = 10_000;
     for (decks, shuffles) in [(1u8, 1_000), (6, 300)] {
-        let n = decks as usize * 52;
+        let n = usize::from(decks) * 52;
         let null = PairNull::new(n);
         let mut runs = Vec::new();
         for run in 0..RUNS {
             let mut positions = RankByPosition::new(n);
             let mut pairs = AdjacentPairs::new(null);
-            let first = (decks as u64) << 40 | run << 20;
-            shuffled(decks as usize, seeds(10 << 44 | first, shuffles), shuffle, |cards| positions.add(cards));
+            let first = u64::from(decks) << 40 | run << 20;
+            shuffled(usize::from(decks), seeds(10 << 44 | first, shuffles), shuffle, |cards| positions.add(cards));
             dealt(decks, seeds(11 << 44 | first, shuffles), |cards| pairs.add(cards));
             runs.push([positions.test(n), positions.test(4), pairs.test()]);
         }

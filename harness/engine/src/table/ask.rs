@@ -5,85 +5,92 @@
 use pitboss_sdk::abi::Header;
 use pitboss_sdk::{ActionSet, Card, Decision, Event};
 
-use super::{Seat, Table};
+use super::{PlayerState, Table};
+use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
 use crate::player::{Fault, FaultKind, Request};
 use crate::record::{Recorder, TableEvent};
 
-/// Asks `seat` one decision, delivering every event of `log` it has not
-/// seen yet; records the question and the answer.
-fn ask_seat<R: Recorder>(
-    seat: &mut Seat,
-    player: usize,
+/// Asks player `p` one decision, delivering every event of `log` it has
+/// not seen yet; records the question and the answer.
+fn ask_player<R: Recorder>(
+    state: &mut PlayerState,
+    p: PlayerId,
     log: &[Event],
     round: u64,
     mut header: Header,
     hand: &[Card],
     rec: &mut R,
 ) -> Result<i64, Fault> {
-    if seat.disqualified {
+    if state.disqualified {
         return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
     }
-    header.balance = seat.balance;
-    header.round = round as u32;
-    let request = Request { header, hand, events: &log[seat.cursor..] };
-    let result = seat.player.decide(&request);
-    seat.cursor = log.len();
+    header.balance = state.balance;
+    header.round = wire_round(round);
+    let request = Request { header, hand, events: &log[state.cursor..] };
+    let result = state.player.decide(&request);
+    state.cursor = log.len();
     rec.record(&TableEvent::Asked {
         seat: header.seat,
-        player: player as u8,
+        player: p.0,
         kind: header.kind,
         legal: header.legal,
         answer: result.as_ref().ok().copied(),
     });
-    if let Some(text) = seat.player.take_log() {
-        rec.record(&TableEvent::BotLog { seat: header.seat, player: player as u8, kind: header.kind, text });
+    if let Some(text) = state.player.take_log() {
+        rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });
     }
     result
 }
 
 impl Table {
-    /// returns its answer, or the fault that stands in for one.
+    /// Asks player `p` one decision about the box `header.seat`, showing
+    /// it `hand`; returns its answer, or the fault that stands in for one. its answer, or the fault that stands in for one.
     pub(crate) fn ask<R: Recorder>(
         &mut self,
-        p: usize,
+        p: PlayerId,
         header: Header,
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        ask_seat(&mut self.seats[p], p, &self.log, self.round, header, hand, rec)
+        ask_player(&mut self.players[p], p, &self.log, self.round, header, hand, rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
     /// place (no copy on this per-decision path).
-    pub(super) fn ask_box<R: Recorder>(&mut self, b: usize, header: Header, h: usize, rec: &mut R) -> Result<i64, Fault> {
+    pub(super) fn ask_box<R: Recorder>(
+        &mut self,
+        b: BoxId,
+        header: Header,
+        h: usize,
+        rec: &mut R,
+    ) -> Result<i64, Fault> {
         let bx = &self.boxes[b];
-        ask_seat(&mut self.seats[bx.seat], bx.seat, &self.log, self.round, header, bx.hands[h].cards(), rec)
+        ask_player(&mut self.players[bx.holder], bx.holder, &self.log, self.round, header, bx.hands[h].cards(), rec)
     }
 
-    /// Counts and records a fault of player `p` (about box `seat`);
+    /// Counts and records a fault of player `p` (about box `b`);
     /// disqualifies at the fault limit. A disqualified player's non-answers
     /// are not faults of their own.
-    pub(crate) fn fault<R: Recorder>(&mut self, p: usize, seat: u8, kind: Decision, fault: Fault, rec: &mut R) {
+    pub(crate) fn fault<R: Recorder>(&mut self, p: PlayerId, b: BoxId, kind: Decision, fault: Fault, rec: &mut R) {
         if fault.kind == FaultKind::Disqualified {
             return;
         }
-        let s = &mut self.seats[p];
+        let s = &mut self.players[p];
         s.stats.faults += 1;
         let disqualify = self.fault_limit > 0 && s.stats.faults >= self.fault_limit && !s.disqualified;
         s.disqualified |= disqualify;
-        rec.record(&TableEvent::Fault { seat, player: p as u8, round: self.round, kind, fault });
+        rec.record(&TableEvent::Fault { seat: b.0, player: p.0, round: self.round, kind, fault });
         if disqualify {
-            rec.record(&TableEvent::Disqualified { seat, round: self.round });
+            rec.record(&TableEvent::Disqualified { seat: b.0, round: self.round });
         }
     }
 
     /// Checks an amount answer: 0, or `min..=max` in steps of `unit`.
     /// Anything else (or a fault) is recorded and becomes 0.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn checked_amount<R: Recorder>(
         &mut self,
-        p: usize,
-        seat: u8,
+        p: PlayerId,
+        b: BoxId,
         kind: Decision,
         answer: Result<i64, Fault>,
         (min, max, unit): (i64, i64, i64),
@@ -94,11 +101,11 @@ impl Table {
             Ok(a) if a >= min && a <= max && a % unit == 0 => a,
             Ok(a) => {
                 let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
-                self.fault(p, seat, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
                 0
             }
             Err(f) => {
-                self.fault(p, seat, kind, f, rec);
+                self.fault(p, b, kind, f, rec);
                 0
             }
         }
@@ -109,18 +116,18 @@ impl Table {
     /// staked instead (as it is for any faulted bet there).
     pub(crate) fn checked_bet<R: Recorder>(
         &mut self,
-        p: usize,
-        seat: u8,
+        p: PlayerId,
+        b: BoxId,
         answer: Result<i64, Fault>,
         limits: (i64, i64, i64),
         rec: &mut R,
     ) -> i64 {
         let said_zero = matches!(answer, Ok(0));
-        let amount = self.checked_amount(p, seat, Decision::Bet, answer, limits, rec);
+        let amount = self.checked_amount(p, b, Decision::Bet, answer, limits, rec);
         if amount == 0 && !self.rules.sit_out {
             if said_zero {
                 let message = "bet 0: sitting out is not allowed at this table".to_string();
-                self.fault(p, seat, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
+                self.fault(p, b, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
             }
             return limits.0;
         }
@@ -130,8 +137,8 @@ impl Table {
     /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
     pub(crate) fn checked_flag<R: Recorder>(
         &mut self,
-        p: usize,
-        seat: u8,
+        p: PlayerId,
+        b: BoxId,
         kind: Decision,
         answer: Result<i64, Fault>,
         rec: &mut R,
@@ -141,24 +148,26 @@ impl Table {
             Ok(1) => true,
             Ok(a) => {
                 let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
-                self.fault(p, seat, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
                 false
             }
             Err(f) => {
-                self.fault(p, seat, kind, f, rec);
+                self.fault(p, b, kind, f, rec);
                 false
             }
         }
     }
 
+    /// The header of a decision about box `b`, its hands counted; the
+    /// asking fills in the player's balance and the round.
     #[inline]
-    pub(crate) fn header(&self, seat: u8, kind: Decision, bet: i64, (min, max, unit): (i64, i64, i64)) -> Header {
+    pub(crate) fn header(&self, b: BoxId, kind: Decision, bet: i64, (min, max, unit): (i64, i64, i64)) -> Header {
         Header {
             kind,
             variant: self.rules.variant,
-            seat,
+            seat: b.0,
             hand_index: 0,
-            hand_count: self.boxes.get(seat as usize).map_or(0, |bx| bx.hands.len() as u8),
+            hand_count: self.boxes.get(b.index()).map_or(0, |bx| hand_byte(bx.hands.len())),
             legal: ActionSet::EMPTY,
             dealer_up: self.dealer.cards().first().copied(),
             round: 0,

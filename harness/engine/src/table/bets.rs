@@ -5,39 +5,42 @@ use pitboss_sdk::{Decision, SideBet};
 
 use super::Table;
 use super::hand::{BackStake, Hand};
+use crate::id::{BoxId, PlayerId, ids};
 use crate::player::{Fault, FaultKind};
 use crate::record::{Recorder, TableEvent};
 
 impl Table {
+    /// Main bets: every box whose holder can cover the minimum is asked,
+    /// in box order; a staked box joins the round's active boxes.
     pub(super) fn take_bets<R: Recorder>(&mut self, rec: &mut R) {
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
         self.active.clear();
-        for b in 0..self.boxes.len() {
+        for b in ids(self.box_count, BoxId) {
             let bx = &mut self.boxes[b];
             bx.base_bet = 0;
             bx.insurance = 0;
             bx.side = None;
             bx.hands.clear();
             bx.back.clear();
-            let p = bx.seat;
+            let p = bx.holder;
             let max = self.stake_cap(p);
-            if max < min || self.seats[p].disqualified {
+            if max < min || self.players[p].disqualified {
                 continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
-            let header = self.header(b as u8, Decision::Bet, 0, (min, max, unit));
+            let header = self.header(b, Decision::Bet, 0, (min, max, unit));
             let answer = self.ask(p, header, &[], rec);
-            let amount = self.checked_bet(p, b as u8, answer, (min, max, unit), rec);
+            let amount = self.checked_bet(p, b, answer, (min, max, unit), rec);
             if amount == 0 {
                 continue;
             }
-            let seat = &mut self.seats[p];
-            seat.balance -= amount;
-            seat.round_bet += amount;
+            let state = &mut self.players[p];
+            state.balance -= amount;
+            state.round_bet += amount;
             let bx = &mut self.boxes[b];
             bx.base_bet = amount;
             bx.hands.push(Hand::new(amount));
             self.active.push(b);
-            rec.record(&TableEvent::Bet { seat: b as u8, amount });
+            rec.record(&TableEvent::Bet { seat: b.0, amount });
             if self.rules.over_under_13 {
                 self.take_side_bet(b, rec);
             }
@@ -46,45 +49,29 @@ impl Table {
 
     /// Over/Under 13, placed with the main bet: `(side << 32) | amount`,
     /// the amount from the table minimum up to the main bet.
-    pub(super) fn take_side_bet<R: Recorder>(&mut self, b: usize, rec: &mut R) {
-        let p = self.boxes[b].seat;
+    pub(super) fn take_side_bet<R: Recorder>(&mut self, b: BoxId, rec: &mut R) {
+        let p = self.boxes[b].holder;
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
-        let max = Self::affordable(self.seats[p].balance, self.boxes[b].base_bet, unit);
+        let max = Self::affordable(self.players[p].balance, self.boxes[b].base_bet, unit);
         if max < min {
             return;
         }
-        let header = self.header(b as u8, Decision::SideBet, self.boxes[b].base_bet, (min, max, unit));
+        let header = self.header(b, Decision::SideBet, self.boxes[b].base_bet, (min, max, unit));
         let answer = self.ask(p, header, &[], rec);
         let side = match answer {
             Ok(0) => return,
-            Ok(a) => {
-                let amount = a & 0xffff_ffff;
-                let side = match a >> 32 {
-                    1 => Some(SideBet::Over),
-                    2 => Some(SideBet::Under),
-                    _ => None,
-                };
-                match side {
-                    Some(side) if amount >= min && amount <= max && amount % unit == 0 => Ok((side, amount)),
-                    _ => Err(Fault {
-                        kind: FaultKind::Illegal,
-                        message: format!(
-                            "side-bet {a:#x} is not (1 over | 2 under) << 32 | amount in {min}..={max} steps of {unit}"
-                        ),
-                    }),
-                }
-            }
+            Ok(a) => parse_side_bet(a, (min, max, unit)),
             Err(f) => Err(f),
         };
         match side {
             Ok((side, amount)) => {
                 // A side bet is a proposition of its own, not a stake on a
                 // hand: it moves chips but not the EV's denominator.
-                self.seats[p].balance -= amount;
+                self.players[p].balance -= amount;
                 self.boxes[b].side = Some((side, amount));
-                rec.record(&TableEvent::SideBet { seat: b as u8, side, amount });
+                rec.record(&TableEvent::SideBet { seat: b.0, side, amount });
             }
-            Err(f) => self.fault(p, b as u8, Decision::SideBet, f, rec),
+            Err(f) => self.fault(p, b, Decision::SideBet, f, rec),
         }
     }
 
@@ -92,27 +79,27 @@ impl Table {
     /// hold, one by one, until it places one.
     pub(super) fn take_back_bets<R: Recorder>(&mut self, rec: &mut R) {
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
-        for p in 0..self.seats.len() {
+        for p in ids(self.player_count, PlayerId) {
             for i in 0..self.active.len() {
                 let b = self.active[i];
-                if self.boxes[b].seat == p || self.seats[p].disqualified {
+                if self.boxes[b].holder == p || self.players[p].disqualified {
                     continue;
                 }
                 let on_box: i64 = self.boxes[b].base_bet + self.boxes[b].back.iter().map(|s| s.stake).sum::<i64>();
-                let max = Self::affordable(self.seats[p].balance, self.rules.max_bet - on_box, unit);
+                let max = Self::affordable(self.players[p].balance, self.rules.max_bet - on_box, unit);
                 if max < min {
                     continue;
                 }
-                let header = self.header(b as u8, Decision::BackBet, self.boxes[b].base_bet, (min, max, unit));
+                let header = self.header(b, Decision::BackBet, self.boxes[b].base_bet, (min, max, unit));
                 let answer = self.ask(p, header, &[], rec);
                 let said_zero = matches!(answer, Ok(0));
-                let stake = self.checked_amount(p, b as u8, Decision::BackBet, answer, (min, max, unit), rec);
+                let stake = self.checked_amount(p, b, Decision::BackBet, answer, (min, max, unit), rec);
                 if stake > 0 {
-                    let seat = &mut self.seats[p];
-                    seat.balance -= stake;
-                    seat.round_bet += stake;
-                    self.boxes[b].back.push(BackStake { seat: p, hand: 0, stake, original: stake });
-                    rec.record(&TableEvent::BackBet { seat: b as u8, player: p as u8, amount: stake });
+                    let state = &mut self.players[p];
+                    state.balance -= stake;
+                    state.round_bet += stake;
+                    self.boxes[b].back.push(BackStake { player: p, hand: 0, stake, original: stake });
+                    rec.record(&TableEvent::BackBet { seat: b.0, player: p.0, amount: stake });
                 }
                 if !said_zero {
                     break; // One back bet per round; a bad answer ends the offers.
@@ -120,5 +107,24 @@ impl Table {
             }
         }
     }
+}
 
+/// Reads a side-bet answer, `(side << 32) | amount` with side 1 (over) or
+/// 2 (under) and the amount in `min..=max` steps of `unit`.
+fn parse_side_bet(a: i64, (min, max, unit): (i64, i64, i64)) -> Result<(SideBet, i64), Fault> {
+    let amount = a & 0xffff_ffff;
+    let side = match a >> 32 {
+        1 => Some(SideBet::Over),
+        2 => Some(SideBet::Under),
+        _ => None,
+    };
+    match side {
+        Some(side) if amount >= min && amount <= max && amount % unit == 0 => Ok((side, amount)),
+        _ => Err(Fault {
+            kind: FaultKind::Illegal,
+            message: format!(
+                "side-bet {a:#x} is not (1 over | 2 under) << 32 | amount in {min}..={max} steps of {unit}"
+            ),
+        }),
+    }
 }

@@ -6,16 +6,17 @@ use pitboss_sdk::{Decision, is_natural};
 
 use super::Table;
 use super::hand::HandState;
+use crate::id::{BoxId, hand_byte};
 use crate::record::{Outcome, Recorder, TableEvent};
 use crate::rules::InsuranceOn;
 use crate::shoe::ShoeExhausted;
 
 impl Table {
-    pub(super) fn deal_to_hand<R: Recorder>(&mut self, b: usize, h: usize, rec: &mut R) -> Result<(), ShoeExhausted> {
+    pub(super) fn deal_to_hand<R: Recorder>(&mut self, b: BoxId, h: usize, rec: &mut R) -> Result<(), ShoeExhausted> {
         let card = self.deal(rec)?;
         self.boxes[b].hands[h].push(card);
-        self.emit(event_kind::CARD, b as u8, h as u8, card);
-        rec.record(&TableEvent::Card { seat: b as u8, hand: h as u8, card });
+        self.emit(event_kind::CARD, b.0, hand_byte(h), card);
+        rec.record(&TableEvent::Card { seat: b.0, hand: hand_byte(h), card });
         Ok(())
     }
 
@@ -26,7 +27,6 @@ impl Table {
         rec.record(&TableEvent::DealerCard { card, hole: false });
         Ok(())
     }
-
 
     pub(super) fn deal_and_play<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         for i in 0..self.active.len() {
@@ -81,34 +81,32 @@ impl Table {
         Ok(())
     }
 
-    /// Over/Under 13 on each box's first two cards (aces 1): a right guess
-
+    /// Insurance, for every box still in play: exactly half the bet, or
+    /// any amount up to half where the rules allow.
     pub(super) fn offer_insurance<R: Recorder>(&mut self, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
             if self.boxes[b].hands[0].state == HandState::Settled {
                 continue; // Took even money: settled, and insurance is its alternative.
             }
-            let p = self.boxes[b].seat;
+            let p = self.boxes[b].holder;
             let base = self.boxes[b].base_bet;
             let half = base / 2;
-            let balance = self.seats[p].balance;
+            let balance = self.players[p].balance;
             let (min, max) = if self.rules.insurance_up_to_half { (1, half.min(balance)) } else { (half, half) };
             if half == 0 || balance < min || max < min {
                 continue;
             }
-            let header = self.header(b as u8, Decision::Insurance, base, (min, max, 1));
+            let header = self.header(b, Decision::Insurance, base, (min, max, 1));
             let answer = self.ask_box(b, header, 0, rec);
-            let amount = self.checked_amount(p, b as u8, Decision::Insurance, answer, (min, max, 1), rec);
+            let amount = self.checked_amount(p, b, Decision::Insurance, answer, (min, max, 1), rec);
             if amount > 0 {
-                self.seats[p].balance -= amount;
+                self.players[p].balance -= amount;
                 self.boxes[b].insurance = amount;
-                rec.record(&TableEvent::Insurance { seat: b as u8, amount });
+                rec.record(&TableEvent::Insurance { seat: b.0, amount });
             }
         }
     }
-
-    /// Insurance pays 2:1 and returns its stake on a dealer blackjack, else
 
     /// A blackjack facing an ace, no hole card: take 1:1 now?
     pub(super) fn offer_even_money<R: Recorder>(&mut self, rec: &mut R) {
@@ -117,16 +115,14 @@ impl Table {
             if !self.boxes[b].hands[0].is_natural() {
                 continue;
             }
-            let p = self.boxes[b].seat;
-            let header = self.header(b as u8, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1));
+            let p = self.boxes[b].holder;
+            let header = self.header(b, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1));
             let answer = self.ask_box(b, header, 0, rec);
-            if self.checked_flag(p, b as u8, Decision::EvenMoney, answer, rec) {
+            if self.checked_flag(p, b, Decision::EvenMoney, answer, rec) {
                 self.pay(b, 0, Outcome::EvenMoney, rec);
             }
         }
     }
-
-
 
     pub(super) fn reveal_hole<R: Recorder>(&mut self, rec: &mut R) {
         if let Some(card) = self.hole.take() {
@@ -135,5 +131,4 @@ impl Table {
             rec.record(&TableEvent::HoleRevealed { card });
         }
     }
-
 }

@@ -4,6 +4,9 @@
 use pitboss_sdk::abi::MAX_HAND_CARDS;
 use pitboss_sdk::{Card, SideBet, Total, is_natural};
 
+use crate::id::PlayerId;
+
+/// Where a hand stands in the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum HandState {
     Playing,
@@ -14,6 +17,8 @@ pub(super) enum HandState {
     Settled,
 }
 
+/// One hand on a box (or the dealer's): its cards, running total and
+/// stake.
 #[derive(Clone, Copy)]
 pub(super) struct Hand {
     pub(super) cards: [Card; MAX_HAND_CARDS],
@@ -47,12 +52,12 @@ impl Hand {
 
     #[inline]
     pub(super) fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
+        &self.cards[..usize::from(self.len)]
     }
 
     #[inline]
     pub(super) fn push(&mut self, card: Card) {
-        self.cards[self.len as usize] = card;
+        self.cards[usize::from(self.len)] = card;
         self.len += 1;
         self.total = self.total.add(card);
     }
@@ -72,8 +77,8 @@ impl Hand {
 
 /// A stake behind a box (danish back bets), following its holder's hand.
 pub(super) struct BackStake {
-    /// The betting player (index into `Table::seats`).
-    pub(super) seat: usize,
+    /// The betting player.
+    pub(super) player: PlayerId,
     /// The holder's hand it rides on.
     pub(super) hand: usize,
     pub(super) stake: i64,
@@ -82,8 +87,8 @@ pub(super) struct BackStake {
 
 /// One box in play this round.
 pub(super) struct BoxState {
-    /// The holder (index into `Table::seats`).
-    pub(super) seat: usize,
+    /// The player holding the box.
+    pub(super) holder: PlayerId,
     pub(super) base_bet: i64,
     pub(super) insurance: i64,
     pub(super) side: Option<(SideBet, i64)>,

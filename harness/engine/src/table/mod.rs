@@ -15,9 +15,12 @@ mod hand;
 mod play;
 mod settle;
 
+use std::ops::{Index, IndexMut};
+
 use pitboss_sdk::abi::{RulesBlock, event_kind};
 use pitboss_sdk::{Card, Event};
 
+use crate::id::{BoxId, PlayerId, ids};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
 use crate::rules::{Banker, Game, Rules, RulesError};
@@ -25,8 +28,8 @@ use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 use hand::{BoxState, Hand};
 
-/// A player seated at a table: the player, its chips and statistics.
-pub struct Seat {
+/// A player at a table: the bot, its chips and statistics.
+pub struct PlayerState {
     pub(crate) player: Box<dyn Player + Send>,
     /// Chips not on the table.
     pub balance: i64,
@@ -47,22 +50,26 @@ pub struct Table {
     pub(crate) rules: Rules,
     pub(crate) block: RulesBlock,
     pub(crate) shoe: Shoe,
-    pub(crate) seats: Vec<Seat>,
+    pub(crate) players: Vec<PlayerState>,
+    /// `players.len()`, checked to fit the ids.
+    pub(crate) player_count: u8,
     boxes: Vec<BoxState>,
+    /// `boxes.len()`, checked to fit the ids.
+    box_count: u8,
     dealer: Hand,
     hole: Option<Card>,
     pub(crate) house: i64,
     pub(crate) round: u64,
-    /// Bot-visible events; each seat reads from its own cursor.
+    /// Bot-visible events; each player reads from its own cursor.
     pub(crate) log: Vec<Event>,
     /// Boxes with a bet this round, in play order.
-    active: Vec<usize>,
+    active: Vec<BoxId>,
     /// Faults after which a player is disqualified; 0 = never.
     fault_limit: u64,
 }
 
 impl Table {
-    /// A table with `rules`, `shoe` and the players in seat order, each
+    /// A table with `rules`, `shoe` and the players in order, each
     /// starting with `bankroll` chips. Each player holds
     /// `rules.boxes_per_player` boxes, from the dealer's left.
     pub fn new(
@@ -76,17 +83,18 @@ impl Table {
             let problem = format!("{bankroll} is outside 1..={}", crate::rules::MAX_BANKROLL);
             return Err(RulesError { field: "bankroll", problem });
         }
-        let per = rules.boxes_per_player as usize;
-        let seats_max = rules.seats();
-        if players.is_empty() || players.len() > seats_max {
+        let per = rules.boxes_per_player;
+        let most = rules.max_players();
+        let counts = u8::try_from(players.len()).ok().and_then(|n| Some((n, n.checked_mul(per)?)));
+        let Some((player_count, box_count)) = counts.filter(|&(n, _)| n > 0 && usize::from(n) <= most) else {
             return Err(RulesError {
                 field: "boxes",
-                problem: format!("{} players do not fit a table of {seats_max} seats", players.len()),
+                problem: format!("{} players do not fit a table of {most} seats", players.len()),
             });
-        }
-        let seats: Vec<Seat> = players
+        };
+        let players: Vec<PlayerState> = players
             .into_iter()
-            .map(|player| Seat {
+            .map(|player| PlayerState {
                 player,
                 balance: bankroll,
                 stats: Stats::default(),
@@ -96,9 +104,9 @@ impl Table {
                 round_bet: 0,
             })
             .collect();
-        let boxes = (0..seats.len() * per)
+        let boxes = ids(box_count, BoxId)
             .map(|b| BoxState {
-                seat: b / per,
+                holder: PlayerId(b.0 / per),
                 base_bet: 0,
                 insurance: 0,
                 side: None,
@@ -110,8 +118,10 @@ impl Table {
             block: rules.block(),
             rules,
             shoe,
-            seats,
+            players,
+            player_count,
             boxes,
+            box_count,
             dealer: Hand::new(0),
             hole: None,
             house: 0,
@@ -128,9 +138,14 @@ impl Table {
         self.fault_limit = limit;
     }
 
-    /// The seats, in seat order.
-    pub fn seats(&self) -> &[Seat] {
-        &self.seats
+    /// The players, in order.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    /// The old name of [`Table::players`], kept until callers move.
+    pub fn seats(&self) -> &[PlayerState] {
+        &self.players
     }
 
     /// The house's net chips (what the players lost in all).
@@ -138,8 +153,8 @@ impl Table {
         self.house
     }
 
-    /// Events kept for seats that have not been told them yet (bounded by
-    /// a round's events for every seat still playing).
+    /// Events kept for players that have not been told them yet (bounded
+    /// by a round's events for every player still playing).
     pub fn pending_events(&self) -> usize {
         self.log.len()
     }
@@ -181,39 +196,43 @@ impl Table {
     /// settlements can be undone as well.
     pub(crate) fn void_round<R: Recorder>(&mut self, house: i64, rec: &mut R) {
         self.house = house;
-        for s in &mut self.seats {
+        for s in &mut self.players {
             s.balance = s.round_start_balance;
             s.round_bet = 0;
         }
         rec.record(&TableEvent::RoundVoid { round: self.round });
     }
 
+    /// Logs a bot-visible event; `seat` is the event's box byte (see
+    /// `sdk/ABI.md`: a box, or for `ROUND` the number of boxes).
     #[inline]
     pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
         self.log.push(Event { kind, seat, hand, card });
     }
 
-    /// Whether seat `p` is out for good: disqualified, or unable to stake
-    /// the table minimum (broke), which no later round can change.
+    /// Whether player `p` (an index into [`Table::players`]) is out for
+    /// good: disqualified, or unable to stake the table minimum (broke),
+    /// which no later round can change.
     pub fn out_for_good(&self, p: usize) -> bool {
-        !self.may_be_asked(p)
+        u8::try_from(p).is_ok_and(|p| !self.may_be_asked(PlayerId(p)))
     }
 
-    /// Whether seat `p` can still be asked anything: not disqualified, and
-    /// able to stake the minimum (in the banker game a player stakes at
-    /// most a quarter or a half of its balance). A seat that cannot is out
-    /// for good: chips only reach a seat through its own stakes or its
-    /// bank, and both need more than that.
-    fn may_be_asked(&self, p: usize) -> bool {
-        !self.seats[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
+    /// Whether player `p` can still be asked anything: not disqualified,
+    /// and able to stake the minimum (in the banker game a player stakes
+    /// at most a quarter or a half of its balance). A player that cannot
+    /// is out for good: chips only reach a player through its own stakes
+    /// or its bank, and both need more than that.
+    fn may_be_asked(&self, p: PlayerId) -> bool {
+        !self.players[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
     }
 
-    /// The largest main bet seat `p` may stake now: its balance (in the
+    /// The largest main bet player `p` may stake now: its balance (in the
     /// banker game a quarter of it when the banker may double, half when
     /// the house banks: [`Rules::stake_divisor`]) in whole units, capped at
     /// the table maximum.
-    pub(crate) fn stake_cap(&self, p: usize) -> i64 {
-        let balance = self.seats[p].balance;
+    #[inline]
+    pub(crate) fn stake_cap(&self, p: PlayerId) -> i64 {
+        let balance = self.players[p].balance;
         // In the banker game a player must be able to pay its worst round:
         // a doubled stake doubled again by a banker's blackjack when the
         // banker may double (a player banks), twice its stake when it
@@ -225,26 +244,26 @@ impl Table {
         Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
     }
 
-    /// Drops log entries every seat has seen. A seat out for good is told
+    /// Drops log entries every player has seen. One out for good is told
     /// nothing more: without this, its unread events would pile up for the
     /// rest of the match (a broke bot in a ten-million-round league).
     pub(crate) fn compact_log(&mut self) {
         let len = self.log.len();
-        for p in 0..self.seats.len() {
-            if self.seats[p].cursor < len && !self.may_be_asked(p) {
-                self.seats[p].cursor = len;
+        for p in ids(self.player_count, PlayerId) {
+            if self.players[p].cursor < len && !self.may_be_asked(p) {
+                self.players[p].cursor = len;
             }
         }
-        let seen = self.seats.iter().map(|s| s.cursor).min().unwrap_or(0);
+        let seen = self.players.iter().map(|s| s.cursor).min().unwrap_or(0);
         if seen == len {
-            // The usual case: every seat has read everything.
+            // The usual case: every player has read everything.
             self.log.clear();
-            for s in &mut self.seats {
+            for s in &mut self.players {
                 s.cursor = 0;
             }
         } else if seen > 0 {
             self.log.drain(..seen);
-            for s in &mut self.seats {
+            for s in &mut self.players {
                 s.cursor -= seen;
             }
         }
@@ -262,7 +281,7 @@ impl Table {
         if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
             self.log.pop();
             let len = self.log.len();
-            for s in &mut self.seats {
+            for s in &mut self.players {
                 s.cursor = s.cursor.min(len);
             }
         }
@@ -275,9 +294,9 @@ impl Table {
             }
             rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
         }
-        self.emit(event_kind::ROUND, self.boxes.len() as u8, 0, Card::ACE);
+        self.emit(event_kind::ROUND, self.box_count, 0, Card::ACE);
         rec.record(&TableEvent::RoundStart { round: self.round });
-        for s in &mut self.seats {
+        for s in &mut self.players {
             s.round_start_balance = s.balance;
             s.round_bet = 0;
         }
@@ -285,7 +304,7 @@ impl Table {
 
     /// Ends a round: statistics, `RoundEnd`.
     pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
-        for s in &mut self.seats {
+        for s in &mut self.players {
             // A round counts for a player that staked a hand, or whose
             // chips moved all the same (a side bet alone cannot: it rides
             // on the player's own box).
@@ -296,6 +315,8 @@ impl Table {
         rec.record(&TableEvent::RoundEnd { round: self.round });
     }
 
+    /// The next card from the shoe, telling players and observers when
+    /// it had to reshuffle the discards first.
     pub(crate) fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
         let mut partial = false;
         let card = self.shoe.deal(|_| partial = true)?;
@@ -306,13 +327,14 @@ impl Table {
         Ok(card)
     }
 
-
     /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
     #[inline]
     pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
         cap.min(balance - balance.rem_euclid(unit))
     }
 
+    /// One round of the dealer games: bets, back bets, then the deal and
+    /// everything after it.
     fn round_inner<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         self.dealer = Hand::new(0);
         self.hole = None;
@@ -326,5 +348,35 @@ impl Table {
         }
         self.end_round(rec);
         Ok(())
+    }
+}
+
+impl Index<PlayerId> for Vec<PlayerState> {
+    type Output = PlayerState;
+    #[inline]
+    fn index(&self, p: PlayerId) -> &PlayerState {
+        &self[p.index()]
+    }
+}
+
+impl IndexMut<PlayerId> for Vec<PlayerState> {
+    #[inline]
+    fn index_mut(&mut self, p: PlayerId) -> &mut PlayerState {
+        &mut self[p.index()]
+    }
+}
+
+impl Index<BoxId> for Vec<BoxState> {
+    type Output = BoxState;
+    #[inline]
+    fn index(&self, b: BoxId) -> &BoxState {
+        &self[b.index()]
+    }
+}
+
+impl IndexMut<BoxId> for Vec<BoxState> {
+    #[inline]
+    fn index_mut(&mut self, b: BoxId) -> &mut BoxState {
+        &mut self[b.index()]
     }
 }

@@ -7,21 +7,32 @@ use pitboss_sdk::{Action, ActionSet, Decision};
 
 use super::Table;
 use super::hand::{BackStake, Hand, HandState};
+use crate::id::{BoxId, MAX_HANDS_PER_BOX, hand_byte};
 use crate::player::{Fault, FaultKind};
 use crate::record::{Outcome, Recorder, TableEvent};
 use crate::shoe::ShoeExhausted;
 
 impl Table {
+    /// The most hands a box may split into: the rules' limit, or
+    /// [`MAX_HANDS_PER_BOX`] where they set none.
+    #[inline]
+    fn max_hands_per_box(&self) -> usize {
+        match self.rules.max_split_hands {
+            0 => MAX_HANDS_PER_BOX,
+            n => usize::from(n),
+        }
+    }
+
     /// The actions hand `h` of box `b` may take now.
-    pub(super) fn legal_actions(&self, b: usize, h: usize) -> ActionSet {
+    pub(super) fn legal_actions(&self, b: BoxId, h: usize) -> ActionSet {
         let bx = &self.boxes[b];
         let hand = &bx.hands[h];
-        let balance = self.seats[bx.seat].balance;
+        let balance = self.players[bx.holder].balance;
         let mut legal = ActionSet::EMPTY.with(Action::Stand);
         let two_cards = hand.len == 2;
         let can_split = two_cards
             && hand.cards[0].value() == hand.cards[1].value()
-            && (self.rules.max_split_hands == 0 || bx.hands.len() < self.rules.max_split_hands as usize)
+            && bx.hands.len() < self.max_hands_per_box()
             && balance >= hand.bet
             && (!hand.cards[0].is_ace() || !hand.from_split || self.rules.resplit_aces);
         if hand.split_aces {
@@ -48,7 +59,7 @@ impl Table {
         legal
     }
 
-    pub(super) fn play_box<R: Recorder>(&mut self, b: usize, rec: &mut R) -> Result<(), ShoeExhausted> {
+    pub(super) fn play_box<R: Recorder>(&mut self, b: BoxId, rec: &mut R) -> Result<(), ShoeExhausted> {
         let mut h = 0;
         while h < self.boxes[b].hands.len() {
             if self.boxes[b].hands[h].len == 1 {
@@ -71,7 +82,7 @@ impl Table {
                     break;
                 }
                 let action = self.ask_action(b, h, legal, rec);
-                rec.record(&TableEvent::Acted { seat: b as u8, hand: h as u8, action });
+                rec.record(&TableEvent::Acted { seat: b.0, hand: hand_byte(h), action });
                 self.apply(b, h, action, rec)?;
             }
             h += 1;
@@ -79,37 +90,43 @@ impl Table {
         Ok(())
     }
 
-    pub(super) fn ask_action<R: Recorder>(&mut self, b: usize, h: usize, legal: ActionSet, rec: &mut R) -> Action {
+    pub(super) fn ask_action<R: Recorder>(&mut self, b: BoxId, h: usize, legal: ActionSet, rec: &mut R) -> Action {
         let bet = self.boxes[b].hands[h].bet;
-        let mut header = self.header(b as u8, Decision::Act, bet, (0, 0, 1));
-        header.hand_index = h as u8;
+        let mut header = self.header(b, Decision::Act, bet, (0, 0, 1));
+        header.hand_index = hand_byte(h);
         header.legal = legal;
-        let p = self.boxes[b].seat;
+        let p = self.boxes[b].holder;
         match self.ask_box(b, header, h, rec) {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
                 _ => {
                     let offered: Vec<&str> = legal.iter().map(Action::name).collect();
                     let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
-                    self.fault(p, b as u8, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
+                    self.fault(p, b, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
                     Action::Stand
                 }
             },
             Err(f) => {
-                self.fault(p, b as u8, Decision::Act, f, rec);
+                self.fault(p, b, Decision::Act, f, rec);
                 Action::Stand
             }
         }
     }
 
-    pub(super) fn apply<R: Recorder>(&mut self, b: usize, h: usize, action: Action, rec: &mut R) -> Result<(), ShoeExhausted> {
-        let seat = self.boxes[b].seat;
+    pub(super) fn apply<R: Recorder>(
+        &mut self,
+        b: BoxId,
+        h: usize,
+        action: Action,
+        rec: &mut R,
+    ) -> Result<(), ShoeExhausted> {
+        let holder = self.boxes[b].holder;
         match action {
             Action::Stand => self.boxes[b].hands[h].state = HandState::Stood,
             Action::Hit => self.deal_to_hand(b, h, rec)?,
             Action::Double => {
                 let hand = &mut self.boxes[b].hands[h];
-                self.seats[seat].balance -= hand.bet;
+                self.players[holder].balance -= hand.bet;
                 hand.bet *= 2;
                 hand.aces_low = self.rules.aces_low_after_soft_double && hand.total.is_soft();
                 self.follow_double(b, h);
@@ -135,9 +152,9 @@ impl Table {
                 new_hand.cards[0] = moved;
                 hand.original = original;
                 self.boxes[b].hands.insert(h + 1, new_hand);
-                self.seats[seat].balance -= bet;
+                self.players[holder].balance -= bet;
                 self.follow_split(b, h);
-                self.emit(event_kind::SPLIT, b as u8, h as u8, moved);
+                self.emit(event_kind::SPLIT, b.0, hand_byte(h), moved);
                 self.deal_to_hand(b, h, rec)?;
             }
             Action::Surrender => self.pay(b, h, Outcome::Surrender, rec),
@@ -147,9 +164,9 @@ impl Table {
 
     /// Back stakes on a doubled hand double too, where their owners can
     /// afford it.
-    pub(super) fn follow_double(&mut self, b: usize, h: usize) {
+    pub(super) fn follow_double(&mut self, b: BoxId, h: usize) {
         for back in self.boxes[b].back.iter_mut().filter(|s| s.hand == h) {
-            let owner = &mut self.seats[back.seat];
+            let owner = &mut self.players[back.player];
             if owner.balance >= back.stake {
                 owner.balance -= back.stake;
                 back.stake *= 2;
@@ -159,22 +176,21 @@ impl Table {
 
     /// Back stakes on a split hand split with it (the new hand is `h + 1`)
     /// where their owners can afford it; else they stay on the first hand.
-    pub(super) fn follow_split(&mut self, b: usize, h: usize) {
+    pub(super) fn follow_split(&mut self, b: BoxId, h: usize) {
         let bx = &mut self.boxes[b];
         for back in bx.back.iter_mut().filter(|s| s.hand > h) {
             back.hand += 1;
         }
         for i in 0..bx.back.len() {
-            let (seat, hand, stake) = (bx.back[i].seat, bx.back[i].hand, bx.back[i].stake);
+            let (player, hand, stake) = (bx.back[i].player, bx.back[i].hand, bx.back[i].stake);
             if hand != h {
                 continue;
             }
-            let owner = &mut self.seats[seat];
+            let owner = &mut self.players[player];
             if owner.balance >= stake {
                 owner.balance -= stake;
-                bx.back.push(BackStake { seat, hand: h + 1, stake, original: 0 });
+                bx.back.push(BackStake { player, hand: h + 1, stake, original: 0 });
             }
         }
     }
-
 }

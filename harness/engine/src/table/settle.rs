@@ -6,10 +6,12 @@ use pitboss_sdk::{SideBet, is_natural};
 
 use super::Table;
 use super::hand::HandState;
+use crate::id::{BoxId, hand_byte};
 use crate::record::{Outcome, Recorder, TableEvent};
 use crate::shoe::ShoeExhausted;
 
 impl Table {
+    /// Over/Under 13 on each box's first two cards (aces 1): a right guess
     /// pays 1:1, "under" on two aces 1.5×, exactly 13 loses both ways.
     pub(super) fn settle_side_bets<R: Recorder>(&mut self, rec: &mut R) {
         for i in 0..self.active.len() {
@@ -22,13 +24,13 @@ impl Table {
                 SideBet::Under if total < 13 => 2 * amount,
                 _ => 0,
             };
-            self.seats[self.boxes[b].seat].balance += returned;
+            self.players[self.boxes[b].holder].balance += returned;
             self.house += amount - returned;
-            rec.record(&TableEvent::SideBetSettled { seat: b as u8, returned });
+            rec.record(&TableEvent::SideBetSettled { seat: b.0, returned });
         }
     }
 
-
+    /// Insurance pays 2:1 and returns its stake on a dealer blackjack, else
     /// goes to the house.
     pub(super) fn settle_insurance<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
         for i in 0..self.active.len() {
@@ -38,12 +40,11 @@ impl Table {
                 continue;
             }
             let returned = if dealer_natural { stake * 3 } else { 0 };
-            self.seats[self.boxes[b].seat].balance += returned;
+            self.players[self.boxes[b].holder].balance += returned;
             self.house += stake - returned;
-            rec.record(&TableEvent::InsuranceSettled { seat: b as u8, returned });
+            rec.record(&TableEvent::InsuranceSettled { seat: b.0, returned });
         }
     }
-
 
     /// Hole-card game, no dealer blackjack: naturals are paid at once.
     pub(super) fn pay_naturals<R: Recorder>(&mut self, rec: &mut R) {
@@ -75,7 +76,7 @@ impl Table {
         let (num, den) = self.rules.blackjack_pays;
         match outcome {
             Outcome::Win | Outcome::EvenMoney => 2 * stake,
-            Outcome::Blackjack => stake + stake * num as i64 / den as i64,
+            Outcome::Blackjack => stake + stake * i64::from(num) / i64::from(den),
             Outcome::Push => stake,
             Outcome::Surrender => stake / 2,
             Outcome::Bust | Outcome::Lose => 0,
@@ -86,7 +87,7 @@ impl Table {
 
     /// Settles hand `h` of box `b` and every back stake riding on it: the
     /// returned chips (stakes included) go back, the rest to the house.
-    pub(super) fn pay<R: Recorder>(&mut self, b: usize, h: usize, outcome: Outcome, rec: &mut R) {
+    pub(super) fn pay<R: Recorder>(&mut self, b: BoxId, h: usize, outcome: Outcome, rec: &mut R) {
         let (bet, original) = (self.boxes[b].hands[h].bet, self.boxes[b].hands[h].original);
         let returned = self.payout(outcome, bet, original);
         self.boxes[b].hands[h].state = match outcome {
@@ -94,19 +95,19 @@ impl Table {
             Outcome::Surrender => HandState::Surrendered,
             _ => HandState::Settled,
         };
-        self.seats[self.boxes[b].seat].balance += returned;
+        self.players[self.boxes[b].holder].balance += returned;
         self.house += bet - returned;
-        rec.record(&TableEvent::Settled { seat: b as u8, hand: h as u8, bet, returned, outcome });
+        rec.record(&TableEvent::Settled { seat: b.0, hand: hand_byte(h), bet, returned, outcome });
         for i in 0..self.boxes[b].back.len() {
             let back = &self.boxes[b].back[i];
             if back.hand != h {
                 continue;
             }
-            let (p, stake) = (back.seat, back.stake);
+            let (p, stake) = (back.player, back.stake);
             let returned = self.payout(outcome, stake, back.original);
-            self.seats[p].balance += returned;
+            self.players[p].balance += returned;
             self.house += stake - returned;
-            rec.record(&TableEvent::BackSettled { seat: b as u8, hand: h as u8, player: p as u8, stake, returned });
+            rec.record(&TableEvent::BackSettled { seat: b.0, hand: hand_byte(h), player: p.0, stake, returned });
         }
     }
 
