@@ -377,3 +377,62 @@ fn reveal_all<R: Recorder>(table: &mut Table, stakes: &[Stake], banker_hidden: C
         reveal(table, st, rec);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::Decision;
+
+    use super::choose_banker;
+    use crate::id::PlayerId;
+    use crate::record::{Outcome, TableEvent};
+    use crate::rules::{Banker, Rules};
+    use crate::testkit::{BANKROLL, Script, balances, chips, round, settled, stacked};
+
+    // Deal order: a hidden card to each player, the banker's hidden card,
+    // bets, one open card to each player, the banker's up card.
+
+    #[test]
+    fn a_house_natural_takes_every_stake_twice() {
+        // Player 5 6 against the house's A K.
+        let mut table = stacked(Rules::norwegian_home(), "5 A 6 K", vec![Script::new(10, &[]).boxed()]);
+        let events = round(&mut table);
+        assert_eq!(settled(&events), [(0, 0, 20, 0, Outcome::DealerBlackjack)]);
+        assert_eq!((balances(&table), table.house()), (vec![BANKROLL - 20], 20));
+    }
+
+    #[test]
+    fn a_player_natural_is_paid_two_to_one() {
+        let mut table = stacked(Rules::norwegian_home(), "A 5 K 6", vec![Script::new(10, &[]).boxed()]);
+        let events = round(&mut table);
+        assert_eq!(settled(&events), [(0, 0, 10, 30, Outcome::Blackjack)]);
+        assert_eq!(balances(&table), [BANKROLL + 20]);
+    }
+
+    #[test]
+    fn a_doubling_player_banker_wins_ties_against_doubled_stakes() {
+        // Player 1 holds 9 9 (stands); the banker 8 T, asked whether to
+        // draw on 18, stands: the tie goes to the banker.
+        let rules = Rules { banker: Banker::Seat(0), max_bet: 10, ..Rules::norwegian_home() };
+        let banker = Script::new(0, &[]).answer(Decision::BankerDouble, 1).boxed();
+        let mut table = stacked(rules, "9 8 9 T", vec![banker, Script::new(5, &[]).boxed()]);
+        let events = round(&mut table);
+        assert!(events.contains(&TableEvent::Banker { seat: Some(0) }));
+        assert!(events.contains(&TableEvent::BankerDoubled));
+        assert_eq!(settled(&events), [(1, 0, 10, 0, Outcome::Lose)]);
+        assert_eq!(balances(&table), [BANKROLL + 10, BANKROLL - 10]);
+        assert_eq!(chips(&table), 2 * BANKROLL);
+        assert_eq!(table.house(), 0, "a player banked");
+    }
+
+    #[test]
+    fn the_bank_rotates_past_a_player_who_cannot_cover_it() {
+        let rules = Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() };
+        let players = (0..3).map(|_| Script::new(0, &[]).boxed()).collect();
+        let mut table = stacked(rules, "", players);
+        table.round = 2;
+        assert_eq!(choose_banker(&table), Some(PlayerId(1)));
+        // Covering the worst round takes 4 × 10 × 2 = 80 chips.
+        table.players[PlayerId(1)].balance = 79;
+        assert_eq!(choose_banker(&table), Some(PlayerId(2)));
+    }
+}

@@ -32,7 +32,7 @@ pub enum Game {
 
 impl Game {
     /// The most boxes a table of this game has: a dealer's layout has 7, a
-    /// banker's table seats 8 players.
+    /// banker's table has room for 8 players.
     pub const fn max_boxes(self) -> u8 {
         match self {
             Game::Dealer => 7,
@@ -46,9 +46,10 @@ impl Game {
 pub enum Banker {
     /// The built-in house banker: never doubles, stands on 17 or more.
     House,
-    /// The player in this seat banks every round.
+    /// This player banks every round (the name is the wire's: in the
+    /// banker game a player's box, its seat, has the player's number).
     Seat(u8),
-    /// The bank passes round by round to the next seat, so every player
+    /// The bank passes round by round to the next player, so every player
     /// banks equally often; one that cannot cover the worst round passes.
     Rotate,
 }
@@ -264,7 +265,7 @@ impl Rules {
         })
     }
 
-    /// Players one table seats: one for every `boxes_per_player` boxes,
+    /// The most players a table has room for: one for every `boxes_per_player` boxes,
     /// plus a banking player unless the house banks (the banker game,
     /// where every player holds one box).
     pub fn max_players(&self) -> usize {

@@ -180,3 +180,53 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::Decision;
+
+    use crate::id::{BoxId, PlayerId};
+    use crate::player::FaultKind;
+    use crate::record::TableEvent;
+    use crate::rules::Rules;
+    use crate::testkit::{Script, faults, round, stacked};
+
+    #[test]
+    fn a_flag_is_one_or_zero_and_anything_else_is_a_fault_and_no() {
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let mut events = Vec::new();
+        let mut rec = |e: &TableEvent| events.push(e.clone());
+        let (p, b, kind) = (PlayerId(0), BoxId(0), Decision::EvenMoney);
+        assert!(table.checked_flag(p, b, kind, Ok(1), &mut rec));
+        assert!(!table.checked_flag(p, b, kind, Ok(0), &mut rec));
+        assert!(!table.checked_flag(p, b, kind, Ok(2), &mut rec));
+        assert_eq!(faults(&events), [kind]);
+        assert_eq!(table.players()[0].stats.faults, 1);
+    }
+
+    #[test]
+    fn an_amount_is_zero_or_in_range_in_whole_units() {
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let (p, b, kind, limits) = (PlayerId(0), BoxId(0), Decision::BackBet, (2, 10, 2));
+        for (answer, amount) in [(0, 0), (2, 2), (10, 10), (1, 0), (3, 0), (12, 0), (-2, 0)] {
+            assert_eq!(table.checked_amount(p, b, kind, Ok(answer), limits, &mut ()), amount, "{answer}");
+        }
+        assert_eq!(table.players()[0].stats.faults, 4);
+    }
+
+    #[test]
+    fn a_player_is_disqualified_at_the_fault_limit_and_asked_nothing_more() {
+        // 3 is no legal bet: one fault a round.
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(3, &[]).boxed()]);
+        table.set_fault_limit(2);
+        round(&mut table);
+        let second = round(&mut table);
+        assert!(second.contains(&TableEvent::Disqualified { seat: 0, round: 2 }));
+        assert!(table.players()[0].disqualified && table.out_for_good(0));
+        let third = round(&mut table);
+        assert!(!third.iter().any(|e| matches!(e, TableEvent::Asked { .. })));
+        let f = crate::player::Fault { kind: FaultKind::Disqualified, message: String::new() };
+        table.fault(PlayerId(0), BoxId(0), Decision::Bet, f, &mut ());
+        assert_eq!(table.players()[0].stats.faults, 2, "not asked is no fault of its own");
+    }
+}

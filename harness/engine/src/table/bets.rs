@@ -128,3 +128,76 @@ fn parse_side_bet(a: i64, (min, max, unit): (i64, i64, i64)) -> Result<(SideBet,
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::{Decision, SideBet};
+
+    use super::parse_side_bet;
+    use crate::id::{BoxId, PlayerId};
+    use crate::rules::Rules;
+    use crate::testkit::{BANKROLL, Script, balances, chips, faults, round, stacked};
+
+    /// Box T 9 (19) against the dealer's T 8 (18).
+    const NINETEEN_BEATS_EIGHTEEN: &str = "T T 9 8";
+
+    #[test]
+    fn a_bet_leaves_the_balance_and_puts_one_hand_on_the_box() {
+        let mut table = stacked(Rules::north_american(), NINETEEN_BEATS_EIGHTEEN, vec![Script::new(10, &[]).boxed()]);
+        table.begin_round(&mut ());
+        table.take_bets(&mut ());
+        assert_eq!(table.active, [BoxId(0)]);
+        let hands = &table.boxes[BoxId(0)].hands;
+        assert_eq!((hands.len(), hands[0].bet, hands[0].original), (1, 10, 10));
+        assert_eq!(balances(&table), [BANKROLL - 10]);
+        assert_eq!(table.players[PlayerId(0)].round_bet, 10);
+        assert_eq!(chips(&table) + 10, BANKROLL, "the stake is on the table");
+    }
+
+    #[test]
+    fn an_illegal_bet_faults_and_sits_the_round_out_where_that_is_allowed() {
+        // 3 is no multiple of the 2-chip unit.
+        let mut table = stacked(Rules::north_american(), NINETEEN_BEATS_EIGHTEEN, vec![Script::new(3, &[]).boxed()]);
+        let events = round(&mut table);
+        assert_eq!(faults(&events), [Decision::Bet]);
+        assert_eq!(balances(&table), [BANKROLL]);
+        assert_eq!(table.players()[0].stats.rounds, 0);
+    }
+
+    #[test]
+    fn where_sitting_out_is_not_allowed_a_zero_or_bad_bet_stakes_the_minimum() {
+        let rules = Rules { sit_out: false, ..Rules::north_american() };
+        for bet in [0, 3] {
+            let mut table = stacked(rules.clone(), NINETEEN_BEATS_EIGHTEEN, vec![Script::new(bet, &[]).boxed()]);
+            let events = round(&mut table);
+            assert_eq!(faults(&events), [Decision::Bet], "bet {bet}");
+            assert_eq!(balances(&table), [BANKROLL + 2], "bet {bet}: the 2-chip minimum won");
+        }
+    }
+
+    #[test]
+    fn a_side_bet_answer_packs_the_side_above_the_amount() {
+        let limits = (2, 10, 2);
+        assert_eq!(parse_side_bet(1 << 32 | 4, limits), Ok((SideBet::Over, 4)));
+        assert_eq!(parse_side_bet(2 << 32 | 10, limits), Ok((SideBet::Under, 10)));
+        for bad in [3 << 32 | 4, 1 << 32 | 12, 1 << 32 | 3, 4, -1] {
+            assert!(parse_side_bet(bad, limits).is_err(), "{bad:#x}");
+        }
+    }
+
+    #[test]
+    fn a_back_bet_is_offered_only_behind_another_players_staked_box() {
+        let holder = Script::new(10, &[]).boxed();
+        let behind = Script::new(0, &[]).answer(Decision::BackBet, 6).boxed();
+        let mut table = stacked(Rules::danish(), "", vec![holder, behind]);
+        table.begin_round(&mut ());
+        table.take_bets(&mut ());
+        table.take_back_bets(&mut ());
+        assert_eq!(table.active, [BoxId(0)], "the second player sat out its own box");
+        let back = &table.boxes[BoxId(0)].back;
+        assert_eq!(back.len(), 1);
+        assert_eq!((back[0].player, back[0].hand, back[0].stake), (PlayerId(1), 0, 6));
+        assert_eq!(balances(&table), [BANKROLL - 10, BANKROLL - 6]);
+        assert_eq!(table.players[PlayerId(1)].round_bet, 6, "a back bet is an initial stake");
+    }
+}

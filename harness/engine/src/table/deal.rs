@@ -132,3 +132,52 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::Decision;
+
+    use crate::record::{Outcome, TableEvent};
+    use crate::rules::Rules;
+    use crate::testkit::{BANKROLL, Script, balances, chips, round, settled, stacked};
+
+    fn asked(events: &[TableEvent], decision: Decision) -> usize {
+        events.iter().filter(|e| matches!(e, TableEvent::Asked { kind, .. } if *kind == decision)).count()
+    }
+
+    #[test]
+    fn the_peek_ends_the_round_on_a_dealer_blackjack_and_pays_insurance() {
+        // Box 9 7 against the dealer's ace up, king in the hole.
+        let player = Script::new(10, &[]).answer(Decision::Insurance, 5).boxed();
+        let mut table = stacked(Rules::north_american(), "9 A 7 K", vec![player]);
+        let events = round(&mut table);
+        assert!(events.contains(&TableEvent::Insurance { seat: 0, amount: 5 }));
+        assert!(events.contains(&TableEvent::InsuranceSettled { seat: 0, returned: 15 }));
+        assert_eq!(settled(&events), [(0, 0, 10, 0, Outcome::DealerBlackjack)]);
+        assert_eq!(asked(&events, Decision::Act), 0, "nobody plays against a peeked blackjack");
+        assert_eq!(balances(&table), [BANKROLL], "insurance covered the bet exactly");
+        assert_eq!(chips(&table), BANKROLL);
+    }
+
+    #[test]
+    fn even_money_settles_a_blackjack_at_once_and_replaces_insurance() {
+        // Swedish, no hole card: box A K against the dealer's ace.
+        let player = Script::new(10, &[]).answer(Decision::EvenMoney, 1).answer(Decision::Insurance, 5).boxed();
+        let mut table = stacked(Rules::swedish(), "A A K", vec![player]);
+        let events = round(&mut table);
+        assert_eq!(settled(&events), [(0, 0, 10, 20, Outcome::EvenMoney)]);
+        assert_eq!(asked(&events, Decision::Insurance), 0);
+        assert_eq!(balances(&table), [BANKROLL + 10]);
+    }
+
+    #[test]
+    fn insurance_is_offered_only_against_the_up_cards_the_rules_name() {
+        // Box 9 7 (stands) against a ten up, then an 8: 16 against 18.
+        for (rules, offers) in [(Rules::north_american(), 1), (Rules::danish(), 0)] {
+            let mut table = stacked(rules, "9 T 7 8", vec![Script::new(10, &[]).boxed()]);
+            let events = round(&mut table);
+            assert_eq!(asked(&events, Decision::Insurance), offers);
+            assert_eq!(settled(&events), [(0, 0, 10, 0, Outcome::Lose)]);
+        }
+    }
+}

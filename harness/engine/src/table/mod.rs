@@ -380,3 +380,86 @@ impl IndexMut<BoxId> for Vec<BoxState> {
         &mut self[b.index()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::{Action, Decision, Total, Variant};
+
+    use super::Table;
+    use crate::id::PlayerId;
+    use crate::player::{FnPlayer, Player, Request};
+    use crate::rules::{Banker, Game, Rules};
+    use crate::shoe::Shoe;
+    use crate::testkit::{BANKROLL, Script, chips, stacked};
+
+    /// A player that bets the minimum and takes every other offer it can:
+    /// the most insurance and back bet, side bets, splits and doubles, and
+    /// hits below 17.
+    fn greedy() -> Box<dyn Player + Send> {
+        Box::new(FnPlayer(|r: &Request<'_>| {
+            let h = r.header;
+            match h.kind {
+                Decision::Bet => h.min,
+                Decision::Insurance | Decision::BackBet => h.max,
+                Decision::SideBet => 2 << 32 | h.min,
+                Decision::EvenMoney | Decision::BankerDouble => 1,
+                Decision::Act => {
+                    let best = Total::of(r.hand).best();
+                    let pick = [Action::Split, Action::Double].into_iter().find(|&a| h.legal.contains(a));
+                    let fallback = if best < 17 && h.legal.contains(Action::Hit) { Action::Hit } else { Action::Stand };
+                    pick.unwrap_or(fallback) as i64
+                }
+                _ => 0,
+            }
+        }))
+    }
+
+    #[test]
+    fn every_rule_set_conserves_chips_round_by_round() {
+        for variant in Variant::ALL {
+            let mut rules = Rules { max_bet: 50, ..Rules::for_variant(variant).unwrap() };
+            if rules.game == Game::Banker {
+                rules.banker = Banker::Rotate;
+            }
+            let shoe = Shoe::seeded(rules.decks, rules.cut_card, 7);
+            let players = (0..3).map(|_| greedy()).collect();
+            let mut table = Table::new(rules, shoe, players, BANKROLL).unwrap();
+            for _ in 0..2_000 {
+                table.play_round(&mut ()).unwrap();
+                assert_eq!(chips(&table), 3 * BANKROLL, "{variant:?}, round {}", table.rounds());
+            }
+            let staked: u64 = table.players().iter().map(|p| p.stats.rounds).sum();
+            assert!(staked > 1_000, "{variant:?}: the players played ({staked})");
+        }
+    }
+
+    #[test]
+    fn a_table_seats_one_to_its_most_players() {
+        let na = Rules::north_american();
+        let players = |n: usize| (0..n).map(|_| Script::new(0, &[]).boxed()).collect::<Vec<_>>();
+        let table = |n, rules: &Rules| Table::new(rules.clone(), Shoe::seeded(6, 78, 1), players(n), BANKROLL);
+        assert_eq!(table(0, &na).err().unwrap().field, "boxes");
+        assert!(table(7, &na).is_ok());
+        assert!(table(8, &na).is_err());
+        let two_each = Rules { boxes_per_player: 2, ..na };
+        assert!(table(3, &two_each).is_ok());
+        assert!(table(4, &two_each).is_err());
+        let bank = Rules { banker: Banker::Rotate, ..Rules::norwegian_home() };
+        assert!(table(9, &bank).is_ok(), "8 boxes and a banking player");
+        assert!(table(9, &Rules::norwegian_home()).is_err());
+    }
+
+    #[test]
+    fn the_stake_cap_divides_the_balance_as_the_rules_say() {
+        let cap = |rules: Rules, balance: i64| {
+            let mut table = stacked(rules, "", vec![Script::new(0, &[]).boxed()]);
+            table.players[PlayerId(0)].balance = balance;
+            table.stake_cap(PlayerId(0))
+        };
+        assert_eq!(cap(Rules::north_american(), 999), 998, "whole units");
+        assert_eq!(cap(Rules::north_american(), 5_000), 1000, "the table maximum");
+        assert_eq!(cap(Rules::norwegian_home(), 999), 499, "half, the house banking");
+        let rotate = Rules { banker: Banker::Rotate, ..Rules::norwegian_home() };
+        assert_eq!(cap(rotate, 999), 249, "a quarter, a player banking");
+    }
+}

@@ -194,3 +194,90 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::{Action, ActionSet};
+
+    use crate::id::{BoxId, PlayerId};
+    use crate::record::{Outcome, TableEvent};
+    use crate::rules::Rules;
+    use crate::shoe::parse_stacked;
+    use crate::table::hand::Hand;
+    use crate::testkit::{BANKROLL, Script, balances, chips, round, settled, stacked};
+
+    use Action::{Double, Hit, Split, Stand, Surrender};
+
+    fn hand(cards: &str) -> Hand {
+        let mut hand = Hand::new(10);
+        parse_stacked(cards).unwrap().into_iter().for_each(|c| hand.push(c));
+        hand
+    }
+
+    fn split(cards: &str) -> Hand {
+        let first = hand(cards);
+        Hand { from_split: true, split_aces: first.cards[0].is_ace(), ..first }
+    }
+
+    /// The actions of the first of `hands` on a box whose holder has
+    /// `balance` chips left.
+    fn legal(rules: Rules, hands: Vec<Hand>, balance: i64) -> ActionSet {
+        let mut table = stacked(rules, "", vec![Script::new(0, &[]).boxed()]);
+        table.boxes[BoxId(0)].hands = hands;
+        table.players[PlayerId(0)].balance = balance;
+        table.legal_actions(BoxId(0), 0)
+    }
+
+    fn set(actions: &[Action]) -> ActionSet {
+        actions.iter().fold(ActionSet::EMPTY, |set, &a| set.with(a))
+    }
+
+    #[test]
+    fn a_first_pair_may_do_anything_it_can_pay_for() {
+        let na = Rules::north_american();
+        assert_eq!(legal(na.clone(), vec![hand("8 8")], 100), set(&[Stand, Hit, Double, Split, Surrender]));
+        assert_eq!(legal(na, vec![hand("8 8")], 9), set(&[Stand, Hit, Surrender]), "doubling and splitting cost 10");
+    }
+
+    #[test]
+    fn doubling_follows_the_totals_and_the_soft_rule() {
+        assert_eq!(legal(Rules::danish(), vec![hand("5 4")], 100), set(&[Stand, Hit, Double]));
+        assert_eq!(legal(Rules::danish(), vec![hand("T 2")], 100), set(&[Stand, Hit]));
+        assert_eq!(legal(Rules::danish(), vec![hand("A 8")], 100), set(&[Stand, Hit]), "soft 19: hard 9, but soft");
+        assert_eq!(legal(Rules::north_american(), vec![hand("5 4 2")], 100), set(&[Stand, Hit]), "three cards");
+    }
+
+    #[test]
+    fn split_hands_may_not_surrender_and_split_aces_only_resplit() {
+        let na = Rules::north_american();
+        let two = vec![split("8 3"), split("8")];
+        assert_eq!(legal(na.clone(), two, 100), set(&[Stand, Hit, Double]));
+        let aces = vec![split("A A"), split("A")];
+        assert_eq!(legal(na, aces.clone(), 100), set(&[Stand]), "no resplit of aces");
+        assert_eq!(legal(Rules::swedish(), aces, 100), set(&[Stand, Split]));
+    }
+
+    #[test]
+    fn a_box_splits_into_at_most_the_rules_hands() {
+        let four = vec![split("8 8"), split("8"), split("8"), split("8")];
+        assert!(!legal(Rules::north_american(), four.clone(), 100).contains(Split));
+        assert!(legal(Rules::danish(), four, 100).contains(Split), "unlimited");
+    }
+
+    #[test]
+    fn a_split_and_a_double_each_stake_the_hands_bet_again() {
+        // Box 8 8 against 6 up and T in the hole (16). Split: 8 3 doubles
+        // onto K (21), 8 9 stands on 17; the dealer draws T and busts.
+        let player = Script::new(10, &[Split, Double, Stand]).boxed();
+        let mut table = stacked(Rules::north_american(), "8 6 8 T 3 K 9 T", vec![player]);
+        let events = round(&mut table);
+        let acted: Vec<Action> = events
+            .iter()
+            .filter_map(|e| if let TableEvent::Acted { action, .. } = e { Some(*action) } else { None })
+            .collect();
+        assert_eq!(acted, [Split, Double, Stand]);
+        assert_eq!(settled(&events), [(0, 0, 20, 40, Outcome::Win), (0, 1, 10, 20, Outcome::Win)]);
+        assert_eq!(balances(&table), [BANKROLL + 30]);
+        assert_eq!(chips(&table), BANKROLL);
+    }
+}

@@ -181,3 +181,72 @@ impl Table {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::Decision;
+
+    use crate::record::{Outcome, TableEvent};
+    use crate::rules::Rules;
+    use crate::testkit::{BANKROLL, Script, balances, chips, round, settled, stacked};
+
+    #[test]
+    fn each_outcome_returns_its_share_of_the_stake() {
+        let table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let returns = [
+            (Outcome::Win, 20),
+            (Outcome::EvenMoney, 20),
+            (Outcome::Blackjack, 25),
+            (Outcome::Push, 10),
+            (Outcome::Surrender, 5),
+            (Outcome::Bust, 0),
+            (Outcome::Lose, 0),
+            (Outcome::DealerBlackjack, 0),
+        ];
+        for (outcome, returned) in returns {
+            assert_eq!(table.payout(outcome, 10, 10), returned, "{outcome:?}");
+        }
+        let original_only = Rules { original_bets_only: true, ..Rules::danish() };
+        let table = stacked(original_only, "", vec![Script::new(0, &[]).boxed()]);
+        assert_eq!(table.payout(Outcome::DealerBlackjack, 20, 10), 10, "the double comes back");
+    }
+
+    #[test]
+    fn equal_totals_push_or_go_to_the_dealer_as_the_rules_say() {
+        // Box T 8 against T 8: a push in north-american, a loss in swedish
+        // (the dealer wins ties up to 19).
+        for (rules, outcome, returned) in
+            [(Rules::north_american(), Outcome::Push, 10), (Rules::swedish(), Outcome::Lose, 0)]
+        {
+            let mut table = stacked(rules, "T T 8 8", vec![Script::new(10, &[]).boxed()]);
+            let events = round(&mut table);
+            assert_eq!(settled(&events), [(0, 0, 10, returned, outcome)]);
+            assert_eq!(chips(&table), BANKROLL);
+        }
+    }
+
+    #[test]
+    fn the_dealer_hits_soft_17_only_where_the_rules_say() {
+        // Box T T (20) against A up, 6 in the hole; then 5 and 9 to draw.
+        let shoe = "T A T 6 5 9";
+        for (hits, outcome) in [(false, Outcome::Win), (true, Outcome::Lose)] {
+            let rules = Rules { dealer_hits_soft_17: hits, ..Rules::north_american() };
+            let mut table = stacked(rules, shoe, vec![Script::new(10, &[]).boxed()]);
+            let events = round(&mut table);
+            assert_eq!(settled(&events)[0].4, outcome, "hits soft 17: {hits}");
+        }
+    }
+
+    #[test]
+    fn under_13_on_two_aces_pays_one_and_a_half() {
+        // Swedish: box A A (hard 2) under 13 for 4, then stands on soft 12
+        // against 9 9.
+        let player = Script::new(10, &[]).answer(Decision::SideBet, 2 << 32 | 4).boxed();
+        let mut table = stacked(Rules::swedish(), "A 9 A 9", vec![player]);
+        let events = round(&mut table);
+        assert!(events.contains(&TableEvent::SideBetSettled { seat: 0, returned: 10 }));
+        assert_eq!(settled(&events), [(0, 0, 10, 0, Outcome::Lose)]);
+        assert_eq!(balances(&table), [BANKROLL - 4]);
+        assert_eq!(chips(&table), BANKROLL);
+    }
+}
