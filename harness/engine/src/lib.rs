@@ -44,6 +44,7 @@ mod banker;
 mod id;
 mod player;
 mod record;
+mod round;
 mod rules;
 pub mod shoe;
 mod stats;

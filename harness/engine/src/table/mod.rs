@@ -1,8 +1,10 @@
-//! `Table`: the seated players, the shoe, the house and the round driver
-//! both games share — round start and end, dealing from the shoe, the
-//! bot-visible event log, stake caps. The dealer games' phases live beside
-//! it, one file each (`bets`, `deal`, `play`, `settle`), the boxes and
-//! hands they work on in `hand`; the banker game in `crate::banker`.
+//! `Table`: the players, the shoe, the house and what both games share —
+//! round start and end, dealing from the shoe, the bot-visible event log,
+//! stake caps, asking players (`ask`). The dealer games' phases live
+//! beside it, one file each (`bets`, `deal`, `play`, `settle`), the boxes
+//! and hands they work on in `hand`. The banker game (`crate::banker`)
+//! builds on this module, and `crate::round` picks the game each round:
+//! nothing here depends on either.
 //!
 //! Chips only ever move between a player's balance, the stakes on the
 //! table and the house, in whole numbers: **players' balances plus the
@@ -23,7 +25,7 @@ use pitboss_sdk::{Card, Event};
 use crate::id::{BoxId, PlayerId, ids};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
-use crate::rules::{Banker, Game, Rules, RulesError};
+use crate::rules::{Banker, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 use hand::{BoxState, Hand};
@@ -167,27 +169,6 @@ impl Table {
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
         &self.rules
-    }
-
-    /// Plays one round. If the shoe runs out mid-round beyond recovery the
-    /// round is void: every chip goes back where it was and observers are
-    /// told (`RoundVoid`). The banker game's seeded deck is shuffled anew
-    /// for the next round, so there the round still counts and `Ok` is
-    /// returned; otherwise (a stacked shoe) nothing more can be dealt, so
-    /// the round does not count and the error is returned.
-    pub fn play_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
-        let house = self.house;
-        let result = match self.rules.game {
-            Game::Dealer => self.round_inner(rec),
-            Game::Banker => self.play_banker_round(rec),
-        };
-        if let Err(e) = result {
-            // Nothing more can be dealt, so the round does not count.
-            self.void_round(house, rec);
-            self.round -= 1;
-            return Err(e);
-        }
-        Ok(())
     }
 
     /// Voids the current round: every chip goes back where it was when the
@@ -335,7 +316,7 @@ impl Table {
 
     /// One round of the dealer games: bets, back bets, then the deal and
     /// everything after it.
-    fn round_inner<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+    pub(crate) fn play_dealer_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
         self.dealer = Hand::new(0);
         self.hole = None;
         self.begin_round(rec);
