@@ -5,6 +5,26 @@
 //! or command lines. Players are anything implementing [`Player`];
 //! observers are [`Recorder`]s.
 //!
+//! # Words
+//!
+//! - A **player** is a bot at the table with its chips ([`PlayerState`]),
+//!   numbered from 0 in the order given to [`Table::new`].
+//! - A **box** is a betting spot on the layout with the hands on it,
+//!   numbered from 0 at the dealer's left. In the dealer games a player
+//!   holds [`Rules::boxes_per_player`] boxes, player `p` the boxes from
+//!   `p × boxes_per_player`; in the banker game every player, the banker
+//!   included, holds exactly the box with its own number.
+//! - A **hand** is one of a box's hands, more than one after splits.
+//! - **Seat** is the wire's word for a box: `Header::seat` and `Event::seat`
+//!   in the ABI, the `seat` fields of [`TableEvent`] (and of results and
+//!   transcripts). It means nothing else; where an event names a player,
+//!   the field is `player`. (`Banker::Seat`, `Table::seats`, `Rules::seats`
+//!   and the type `Seat` are older names kept for callers: the player, the
+//!   players, the most players, [`PlayerState`].)
+//!
+//! Inside the engine `PlayerId` and `BoxId` keep the two apart: passing
+//! one where the other is meant does not compile.
+//!
 //! ```
 //! use pitboss_engine::{FnPlayer, Player, Rules, Shoe, Table};
 //!
@@ -17,20 +37,27 @@
 //!     table.play_round(&mut ()).unwrap();
 //! }
 //! // Chips are conserved: what the player lost, the house won.
-//! assert_eq!(table.seats()[0].balance - 1_000, -table.house());
+//! assert_eq!(table.players()[0].balance - 1_000, -table.house());
 //! ```
 
 mod banker;
+mod id;
 mod player;
 mod record;
+mod round;
 mod rules;
 pub mod shoe;
 mod stats;
 mod table;
+#[cfg(test)]
+mod testkit;
 
 pub use player::{Fault, FaultKind, FnPlayer, Native, Player, Request};
 pub use record::{Outcome, Recorder, TableEvent};
-pub use rules::{Banker, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
+pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
 pub use stats::Stats;
-pub use table::{Seat, Table};
+pub use table::{PlayerState, Table};
+
+/// The old name of [`PlayerState`], kept until callers move.
+pub type Seat = PlayerState;

@@ -1,4 +1,4 @@
-//! `Player`: what sits in a box — a wasm bot, a native builtin, a test
+//! `Player`: what plays at a table — a wasm bot, a native builtin, a test
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};

@@ -29,7 +29,8 @@ pub enum Outcome {
 }
 
 /// One thing that happened at a table. Unlike the bot-facing ABI events,
-/// these include hidden cards: observers see everything.
+/// these include hidden cards: observers see everything. A `seat` field
+/// is always a box (the wire's word for it), a `player` field a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableEvent {
     /// The shoe was shuffled.
@@ -43,7 +44,7 @@ pub enum TableEvent {
     Asked {
         /// The box the decision is about.
         seat: u8,
-        /// The player asked (seat index; for a back bet, not the box's
+        /// The player asked (player index; for a back bet, not the box's
         /// holder).
         player: u8,
         /// What was asked.
@@ -68,7 +69,7 @@ pub enum TableEvent {
     Fault {
         /// The box the decision was about.
         seat: u8,
-        /// The player at fault (seat index).
+        /// The player at fault (player index).
         player: u8,
         /// The round (1-based).
         round: u64,
@@ -112,7 +113,7 @@ pub enum TableEvent {
     BackBet {
         /// The box bet behind.
         seat: u8,
-        /// The betting player (seat index).
+        /// The betting player (player index).
         player: u8,
         /// Chips staked.
         amount: i64,
@@ -123,7 +124,7 @@ pub enum TableEvent {
         seat: u8,
         /// The hand.
         hand: u8,
-        /// The betting player (seat index).
+        /// The betting player (player index).
         player: u8,
         /// The stake (after following doubles).
         stake: i64,
@@ -132,14 +133,14 @@ pub enum TableEvent {
     },
     /// Banker game: who holds the bank this round (`None`: the house).
     Banker {
-        /// The banking player's seat.
+        /// The banking player's box (its own number).
         seat: Option<u8>,
     },
     /// Banker game: the banker doubled every stake.
     BankerDoubled,
     /// Banker game: a player's face-down card (observers see it).
     HiddenCard {
-        /// The player's seat (`None`: the banker).
+        /// The player's box (`None`: the banker).
         seat: Option<u8>,
         /// The card.
         card: Card,
@@ -147,7 +148,7 @@ pub enum TableEvent {
     /// Banker game: a player's hidden card turned face up (after a bust,
     /// or at the showdown).
     Revealed {
-        /// The player's seat.
+        /// The player's box.
         seat: u8,
         /// The card.
         card: Card,

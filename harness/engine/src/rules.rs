@@ -6,6 +6,8 @@
 use pitboss_sdk::Variant;
 use pitboss_sdk::abi::{RulesBlock, rule_flag, rule_flag2};
 
+mod describe;
+
 /// Where insurance is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InsuranceOn {
@@ -17,14 +19,39 @@ pub enum InsuranceOn {
     AceOrTen,
 }
 
-/// Who banks in `norwegian-home`.
+/// Which game a rule set plays: the table reads this, never the rule
+/// set's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// A dealer against the boxes (`north-american`, `swedish`, `danish`):
+    /// bets, deal, insurance, play, the dealer's turn, settlement.
+    Dealer,
+    /// One banker against the other players (`norwegian-home`): a hidden
+    /// first card, bets after seeing it, the banker's double, drawing
+    /// rounds (RULES.md section 4).
+    Banker,
+}
+
+impl Game {
+    /// The most boxes a table of this game has: a dealer's layout has 7, a
+    /// banker's table has room for 8 players.
+    pub const fn max_boxes(self) -> u8 {
+        match self {
+            Game::Dealer => 7,
+            Game::Banker => 8,
+        }
+    }
+}
+
+/// Who banks in the banker game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Banker {
     /// The built-in house banker: never doubles, stands on 17 or more.
     House,
-    /// The player in this seat banks every round.
+    /// This player banks every round (the name is the wire's: in the
+    /// banker game a player's box, its seat, has the player's number).
     Seat(u8),
-    /// The bank passes round by round to the next seat, so every player
+    /// The bank passes round by round to the next player, so every player
     /// banks equally often; one that cannot cover the worst round passes.
     Rotate,
 }
@@ -35,6 +62,8 @@ pub enum Banker {
 pub struct Rules {
     /// Which tradition these rules come from (told to bots).
     pub variant: Variant,
+    /// The game played: the dealer games or the banker game.
+    pub game: Game,
     /// Decks in the shoe.
     pub decks: u8,
     /// Cards behind the cut card.
@@ -82,6 +111,13 @@ pub struct Rules {
     pub shuffle_every_round: bool,
     /// Who holds the bank in the banker game.
     pub banker: Banker,
+    /// A player may stake at most its balance divided by this while the
+    /// house banks: the banker game's 2, as a banker natural takes a stake
+    /// twice; 1 in the dealer games.
+    pub stake_divisor_house_bank: u8,
+    /// The same while a player banks: the banker game's 4, as a stake the
+    /// banker doubles can then be lost twice.
+    pub stake_divisor_player_bank: u8,
     /// A player may sit a round out (bet 0); when not, a 0 is a fault and
     /// the table minimum is staked for it.
     pub sit_out: bool,
@@ -111,6 +147,7 @@ impl Rules {
     pub fn north_american() -> Rules {
         Rules {
             variant: Variant::NorthAmerican,
+            game: Game::Dealer,
             decks: 6,
             cut_card: 78,
             boxes: 7,
@@ -134,6 +171,8 @@ impl Rules {
             boxes_per_player: 1,
             shuffle_every_round: false,
             banker: Banker::House,
+            stake_divisor_house_bank: 1,
+            stake_divisor_player_bank: 1,
             sit_out: true,
             min_bet: 2,
             max_bet: 1000,
@@ -187,6 +226,7 @@ impl Rules {
     pub fn norwegian_home() -> Rules {
         Rules {
             variant: Variant::NorwegianHome,
+            game: Game::Banker,
             decks: 1,
             cut_card: 0,
             boxes: 8,
@@ -199,6 +239,8 @@ impl Rules {
             blackjack_pays: (2, 1),
             dealer_wins_ties_to: 21,
             shuffle_every_round: true,
+            stake_divisor_house_bank: 2,
+            stake_divisor_player_bank: 4,
             min_bet: 1,
             max_bet: 1000,
             bet_unit: 1,
@@ -225,20 +267,29 @@ impl Rules {
         })
     }
 
-    /// Players one table seats: boxes per player in the dealer games; in
-    /// the banker game the players plus a banking seat unless the house
-    /// banks.
+    /// The most players a table has room for: one for every `boxes_per_player` boxes,
+    /// plus a banking player unless the house banks (the banker game,
+    /// where every player holds one box).
+    pub fn max_players(&self) -> usize {
+        let box_holders = usize::from(self.boxes / self.boxes_per_player.max(1));
+        box_holders + usize::from(self.banker != Banker::House)
+    }
+
+    /// The old name of [`Rules::max_players`], kept until callers move.
     pub fn seats(&self) -> usize {
-        match (self.variant, self.banker) {
-            (Variant::NorwegianHome, Banker::House) => self.boxes as usize,
-            (Variant::NorwegianHome, _) => self.boxes as usize + 1,
-            _ => (self.boxes / self.boxes_per_player.max(1)) as usize,
-        }
+        self.max_players()
+    }
+
+    /// The divisor of a player's balance that caps its stake (see
+    /// [`Rules::stake_divisor_house_bank`]), with `house_banks` or not.
+    #[inline]
+    pub fn stake_divisor(&self, house_banks: bool) -> u8 {
+        if house_banks { self.stake_divisor_house_bank } else { self.stake_divisor_player_bank }
     }
 
     /// Cards in the shoe.
     pub fn shoe_cards(&self) -> usize {
-        self.decks as usize * 52
+        usize::from(self.decks) * 52
     }
 
     /// An upper bound on the chips one round can move into or out of any
@@ -249,11 +300,15 @@ impl Rules {
     /// to prove that a match cannot overflow a balance (see
     /// [`Rules::check_chip_range`]).
     pub fn chip_bound_per_round(&self) -> i128 {
-        let hands = if self.max_split_hands == 0 { self.shoe_cards() / 2 } else { self.max_split_hands as usize };
+        // Unlimited splits: at most one hand per two cards of the shoe.
+        let hands = match self.max_split_hands {
+            0 => i128::from(self.decks) * 26,
+            n => i128::from(n),
+        };
         let (num, den) = self.blackjack_pays;
         let best_odds = i128::from(num.div_ceil(den.max(1))).max(1);
         let bet = i128::from(self.max_bet.max(0));
-        let per_box = hands as i128 * 2 * bet * (1 + best_odds) + 3 * bet;
+        let per_box = hands * 2 * bet * (1 + best_odds) + 3 * bet;
         // Back bets follow a box's hands, and a banker covers every box.
         2 * 2 * i128::from(self.boxes) * per_box
     }
@@ -283,14 +338,21 @@ impl Rules {
     /// Refuses combinations that cannot be played or would need a fraction
     /// of a chip.
     pub fn validate(&self) -> Result<(), RulesError> {
+        self.validate_layout()?;
+        self.validate_bets()?;
+        self.validate_game()
+    }
+
+    /// The shoe, the layout, splits and the blackjack payout.
+    fn validate_layout(&self) -> Result<(), RulesError> {
         let err = |field, problem: String| Err(RulesError { field, problem });
         if !(1..=8).contains(&self.decks) {
             return err("decks", format!("{} decks; 1 to 8 are supported", self.decks));
         }
-        if self.cut_card as usize >= self.shoe_cards() {
+        if usize::from(self.cut_card) >= self.shoe_cards() {
             return err("cut_card", format!("{} cards behind the cut card leaves none to play", self.cut_card));
         }
-        let most = if self.variant == Variant::NorwegianHome { 8 } else { 7 };
+        let most = self.game.max_boxes();
         if !(1..=most).contains(&self.boxes) {
             return err("boxes", format!("{} boxes; 1 to {most} are supported", self.boxes));
         }
@@ -301,6 +363,13 @@ impl Rules {
         if num == 0 || den == 0 {
             return err("blackjack_pays", format!("{num}:{den} is no payout"));
         }
+        Ok(())
+    }
+
+    /// Bet limits and units: every payout a whole number of chips.
+    fn validate_bets(&self) -> Result<(), RulesError> {
+        let err = |field, problem: String| Err(RulesError { field, problem });
+        let (num, den) = self.blackjack_pays;
         if self.bet_unit <= 0 {
             return err("bet_unit", format!("{} must be positive", self.bet_unit));
         }
@@ -318,7 +387,7 @@ impl Rules {
         }
         // Whole chips: every bet is a multiple of bet_unit, so each payout
         // fraction's denominator must divide it.
-        if self.bet_unit % den as i64 != 0 {
+        if self.bet_unit % i64::from(den) != 0 {
             return err(
                 "bet_unit",
                 format!(
@@ -346,18 +415,26 @@ impl Rules {
         if self.over_under_13 && self.bet_unit % 2 != 0 {
             return err("bet_unit", format!("{} is odd, so a 1.5× Over/Under payout is no whole chip", self.bet_unit));
         }
+        Ok(())
+    }
+
+    /// The game's own constraints: hole card, stake divisors, the bank,
+    /// ties.
+    fn validate_game(&self) -> Result<(), RulesError> {
+        let err = |field, problem: String| Err(RulesError { field, problem });
         if self.hole_card && self.original_bets_only {
             return err(
                 "original_bets_only",
                 "only applies without a hole card (the peek already protects doubles and splits)".into(),
             );
         }
-        if self.banker != Banker::House && self.variant != Variant::NorwegianHome {
+        if self.stake_divisor_house_bank == 0 || self.stake_divisor_player_bank == 0 {
+            return err("stake_divisor", "a balance divided by 0 caps no stake".into());
+        }
+        if self.banker != Banker::House && self.game != Game::Banker {
             return err("banker", "only the banker game (`norwegian-home`) has a player bank".into());
         }
-        if self.variant == Variant::NorwegianHome
-            && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13)
-        {
+        if self.game == Game::Banker && (self.boxes_per_player != 1 || self.back_bets || self.over_under_13) {
             return err("variant", "the banker game has one box per player and no back or side bets".into());
         }
         if self.dealer_wins_ties_to > 21 {
@@ -396,7 +473,7 @@ impl Rules {
                 InsuranceOn::Ace => 1,
                 InsuranceOn::AceOrTen => 2,
             },
-            insurance_up_to_half: self.insurance_up_to_half as u8,
+            insurance_up_to_half: u8::from(self.insurance_up_to_half),
             dealer_wins_ties_to: self.dealer_wins_ties_to,
             double_totals: self.double_totals,
             flags2: [
@@ -409,124 +486,6 @@ impl Rules {
             .fold(0, |f, (_, bit)| f | bit),
             boxes_per_player: self.boxes_per_player,
         }
-    }
-}
-
-impl Rules {
-    /// The rules in plain words, one line each, generated from the fields
-    /// the engine enforces, so the text cannot drift from the play.
-    pub fn describe(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        let (num, den) = self.blackjack_pays;
-        let banker_game = self.variant == Variant::NorwegianHome;
-        out.push(format!("rule set: {}", self.variant.id()));
-        out.push(format!(
-            "shoe: {} deck{} of 52, {}",
-            self.decks,
-            if self.decks == 1 { "" } else { "s" },
-            if self.shuffle_every_round {
-                "shuffled before every round; a round whose deck runs dry is void and refunded".to_string()
-            } else {
-                format!(
-                    "cut card {} cards from the end (finish the round, then shuffle); a shoe dry mid-round reshuffles only earlier rounds' discards",
-                    self.cut_card
-                )
-            }
-        ));
-        out.push(format!("bets: {} to {} chips in steps of {}", self.min_bet, self.max_bet, self.bet_unit));
-        if banker_game {
-            out.push(format!("table: up to {} players against one banker", self.boxes));
-            out.push(match self.banker {
-                Banker::House => "banker: the house (never doubles, stands on 17 or more)".to_string(),
-                Banker::Seat(s) => format!("banker: the player in seat {s}"),
-                Banker::Rotate => {
-                    "banker: rotates round by round; a player who cannot cover the worst round passes the bank"
-                        .to_string()
-                }
-            });
-            out.push("deal: one hidden card each; bets after looking at it; the banker may double every stake; then one open card each".into());
-            out.push(format!("naturals: a two-card 21 pays {num}:{den}; a banker natural takes every stake, doubled unless a player also has one"));
-            out.push(
-                "drawing: round by round around the table, one card or stand (final); a bust pays the banker at once"
-                    .into(),
-            );
-            out.push("banker: draws to 17, then as it likes; ties and lower totals lose to the banker; a banker bust pays every standing player".into());
-            out.push(match self.banker {
-                Banker::House => "players may bet at most half their balance (the house banker never doubles); no splits, doubles, insurance or surrender".into(),
-                _ => "players may bet at most a quarter of their balance when a player banks (a stake the banker doubles can be lost twice); no splits, doubles, insurance or surrender".into(),
-            });
-            return out;
-        }
-        out.push(format!(
-            "table: {} boxes; {} box{} per player; back bets: {}",
-            self.boxes,
-            self.boxes_per_player,
-            if self.boxes_per_player == 1 { "" } else { "es" },
-            yes_no(self.back_bets)
-        ));
-        out.push(if self.hole_card {
-            "dealer: hole card; peeks for blackjack after insurance".to_string()
-        } else {
-            format!(
-                "dealer: no hole card; the second card comes after the boxes play; a dealer blackjack takes {}",
-                if self.original_bets_only {
-                    "only the original bets"
-                } else {
-                    "every bet on a box, doubles and splits included"
-                }
-            )
-        });
-        out.push(format!("dealer: {} soft 17", if self.dealer_hits_soft_17 { "hits" } else { "stands on" }));
-        out.push(format!(
-            "blackjack pays {num}:{den}; even money: {}",
-            if self.even_money && !self.hole_card {
-                "yes (asked before insurance; taking it settles the box, which is then not offered insurance)"
-            } else {
-                yes_no(self.even_money)
-            }
-        ));
-        out.push(match self.insurance_on {
-            InsuranceOn::Never => "insurance: none".to_string(),
-            on => format!(
-                "insurance: on {}, {} the bet, pays 2:1{}",
-                if on == InsuranceOn::Ace { "an ace" } else { "an ace or a ten" },
-                if self.insurance_up_to_half { "up to half" } else { "exactly half" },
-                if self.back_bets { ", box holders only" } else { "" }
-            ),
-        });
-        let doubles: Vec<String> =
-            (2..=21).filter(|t| self.double_totals & 1 << t != 0).map(|t: u8| t.to_string()).collect();
-        out.push(format!(
-            "double: {}{}; after a split: {}{}",
-            if doubles.len() == 20 {
-                "any two cards".to_string()
-            } else {
-                format!("two cards totalling {} (aces 1)", doubles.join(", "))
-            },
-            if self.double_soft { "" } else { ", never on a soft hand" },
-            yes_no(self.double_after_split),
-            if self.aces_low_after_soft_double { "; after doubling a soft hand every ace counts 1" } else { "" }
-        ));
-        out.push(format!(
-            "split: equal values, {}; split aces take one card{}",
-            if self.max_split_hands == 0 {
-                "any number of hands".to_string()
-            } else {
-                format!("up to {} hands", self.max_split_hands)
-            },
-            if self.resplit_aces { " (another ace may be split again)" } else { ", no resplit" }
-        ));
-        out.push(format!("late surrender: {}", yes_no(self.late_surrender)));
-        out.push(if self.dealer_wins_ties_to > 0 {
-            format!("ties: the dealer wins equal totals up to {}; higher ties push", self.dealer_wins_ties_to)
-        } else {
-            "ties: push".to_string()
-        });
-        if self.over_under_13 {
-            out.push("Over/Under 13: side bet up to the main bet on the first two cards (aces 1); 1:1, exactly 13 loses, under on A+A pays 1.5x".into());
-        }
-        out
     }
 }
 

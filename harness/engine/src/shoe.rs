@@ -30,8 +30,8 @@ pub fn derive_seed(seed: u64, index: u64) -> u64 {
 pub fn rng_for(seed: u64) -> Pcg64 {
     let mut s = seed;
     let words = [splitmix64(&mut s), splitmix64(&mut s), splitmix64(&mut s), splitmix64(&mut s)];
-    let state = (words[0] as u128) << 64 | words[1] as u128;
-    let stream = (words[2] as u128) << 64 | words[3] as u128;
+    let state = u128::from(words[0]) << 64 | u128::from(words[1]);
+    let stream = u128::from(words[2]) << 64 | u128::from(words[3]);
     Pcg64::new(state, stream)
 }
 
@@ -39,20 +39,47 @@ pub fn rng_for(seed: u64) -> Pcg64 {
 /// no value is favoured.
 pub fn below(rng: &mut Pcg64, n: u32) -> u32 {
     debug_assert!(n > 0);
-    let mut m = rng.next_u32() as u64 * n as u64;
-    if (m as u32) < n {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if low_half(m) < n {
         let threshold = n.wrapping_neg() % n;
-        while (m as u32) < threshold {
-            m = rng.next_u32() as u64 * n as u64;
+        while low_half(m) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
         }
     }
-    (m >> 32) as u32
+    high_half(m)
+}
+
+/// The low 32 bits of `m` (Lemire's method rejects on them).
+#[inline]
+fn low_half(m: u64) -> u32 {
+    let [a, b, c, d, ..] = m.to_le_bytes();
+    u32::from_le_bytes([a, b, c, d])
+}
+
+/// The high 32 bits of `m`: the draw.
+#[inline]
+fn high_half(m: u64) -> u32 {
+    let [.., e, f, g, h] = m.to_le_bytes();
+    u32::from_le_bytes([e, f, g, h])
+}
+
+/// A shoe position or length as `below` takes it: a shoe holds far fewer
+/// than 2^32 cards.
+#[inline]
+pub(crate) fn draw_bound(n: usize) -> u32 {
+    u32::try_from(n).expect("a shoe holds fewer than 2^32 cards")
+}
+
+/// A draw from `below` as an index (`usize` has at least 32 bits).
+#[inline]
+pub(crate) fn draw_index(x: u32) -> usize {
+    usize::try_from(x).expect("usize holds a u32")
 }
 
 /// Fisher–Yates: every permutation equally likely.
 pub fn shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     for i in (1..cards.len()).rev() {
-        let j = below(rng, i as u32 + 1) as usize;
+        let j = draw_index(below(rng, draw_bound(i + 1)));
         cards.swap(i, j);
     }
 }
@@ -97,8 +124,8 @@ impl Shoe {
     /// A shoe of `decks` decks shuffled from `seed`, the cut card
     /// `cut_card` cards from the end. Shuffles on the first round.
     pub fn seeded(decks: u8, cut_card: u16, seed: u64) -> Shoe {
-        let mut pack = Vec::with_capacity(decks as usize * 52);
-        for _ in 0..decks as usize * 4 {
+        let mut pack = Vec::with_capacity(usize::from(decks) * 52);
+        for _ in 0..usize::from(decks) * 4 {
             pack.extend((1..=13).filter_map(Card::new));
         }
         Shoe::seeded_pack(pack, cut_card, seed)
@@ -144,9 +171,9 @@ impl Shoe {
         self.cards.extend_from_slice(pack);
         shuffle(&mut self.cards, rng);
         // The cut: a seeded point splits the pack and the halves swap.
-        let cut = below(rng, self.cards.len() as u32) as usize;
+        let cut = draw_index(below(rng, draw_bound(self.cards.len())));
         self.cards.rotate_left(cut);
-        self.cut_at = self.cards.len().saturating_sub(*cut_card as usize);
+        self.cut_at = self.cards.len().saturating_sub(usize::from(*cut_card));
         self.next = 0;
         self.round_start = 0;
         self.reshuffle_due = false;
@@ -287,7 +314,7 @@ mod tests {
         shoe.start_round();
         let mut counts = [0; 14];
         for _ in 0..312 {
-            counts[shoe.deal(|_| panic!()).unwrap().rank() as usize] += 1;
+            counts[usize::from(shoe.deal(|_| panic!()).unwrap().rank())] += 1;
         }
         assert!(counts[1..].iter().all(|&n| n == 24), "{counts:?}");
     }
@@ -367,7 +394,7 @@ mod tests {
         let mut rng = rng_for(5);
         let mut counts = [0u32; 7];
         for _ in 0..70_000 {
-            counts[below(&mut rng, 7) as usize] += 1;
+            counts[draw_index(below(&mut rng, 7))] += 1;
         }
         assert!(counts.iter().all(|&n| (9_000..11_000).contains(&n)), "{counts:?}");
     }

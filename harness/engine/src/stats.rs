@@ -31,7 +31,7 @@ pub struct Stats {
 impl Stats {
     /// Adds one round: the player's initial bet and net result.
     pub fn add_round(&mut self, bet: i64, net: i64) {
-        let (b, n) = (bet as i128, net as i128);
+        let (b, n) = (i128::from(bet), i128::from(net));
         self.rounds += 1;
         self.wagered += b;
         self.net += n;

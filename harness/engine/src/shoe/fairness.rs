@@ -36,16 +36,16 @@
 //! position) adds only `e^2 / 12` a shuffle and takes some 70 million
 //! six-deck shuffles to see: the larger run's business, not a unit test's.
 
-use super::{Card, Shoe, below, rng_for, shuffle};
+mod chi_square;
+
+use super::{Card, Shoe, below, draw_bound, draw_index, rng_for, shuffle};
+use chi_square::{ChiSquare, Z_999, chi_square_quantile, smallest_bias};
 use rand_pcg::Pcg64;
 use std::ops::Range;
 
 /// Ranks in a deck. The tests count ranks, not blackjack values, so that a
 /// bias among the four ten-valued ranks shows too.
 const RANKS: usize = 13;
-
-/// `Phi^-1(0.999)`: every test rejects at p = 0.001.
-const Z_999: f64 = 3.090_232_306_167_813;
 
 /// Successive shuffles from each seed: a table's shoe shuffles many times
 /// from one generator, and a league seeds many tables, so the tests do both.
@@ -60,11 +60,11 @@ const PAIR_SHUFFLES_6: u64 = 70_000;
 /// The pack in the order `Shoe::seeded` builds it: A to K, deck after deck.
 /// Every shuffle starts from it, as a shoe's full shuffle does.
 fn pack(decks: usize) -> Vec<Card> {
-    (0..decks * 52).map(|i| Card::new((i % RANKS) as u8 + 1).unwrap()).collect()
+    (0..decks * 52).map(|i| Card::new(u8::try_from(i % RANKS + 1).unwrap()).unwrap()).collect()
 }
 
 fn rank_index(card: Card) -> usize {
-    card.rank() as usize - 1
+    usize::from(card.rank()) - 1
 }
 
 /// Seeds for `shuffles` shuffles, from `first` on. Each test has its own
@@ -96,7 +96,7 @@ fn shuffled(
 /// Deals whole shoes from `Shoe::seeded`, `PER_SEED` shoes from each seed,
 /// and shows each in dealing order to `visit`: the real path, cut included.
 fn dealt(decks: u8, seeds: Range<u64>, mut visit: impl FnMut(&[Card])) {
-    let mut cards = pack(decks as usize);
+    let mut cards = pack(usize::from(decks));
     for seed in seeds {
         // The cut card at the very end: each round deals the whole shoe,
         // and the next round starts with a full shuffle.
@@ -109,103 +109,6 @@ fn dealt(decks: u8, seeds: Range<u64>, mut visit: impl FnMut(&[Card])) {
             visit(&cards);
         }
     }
-}
-
-/// A Pearson statistic, already divided by the scale that makes its null
-/// distribution chi-square with `df` degrees of freedom.
-#[derive(Clone, Copy, Debug)]
-struct ChiSquare {
-    statistic: f64,
-    df: f64,
-}
-
-impl ChiSquare {
-    fn critical(self) -> f64 {
-        chi_square_quantile(self.df, Z_999)
-    }
-
-    fn rejects(self) -> bool {
-        self.statistic > self.critical()
-    }
-
-    fn p_value(self) -> f64 {
-        chi_square_upper_tail(self.statistic, self.df)
-    }
-}
-
-impl std::fmt::Display for ChiSquare {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "chi2 = {:.1}, df = {:.1}, critical (p = 0.001) = {:.1}, p = {:.3}",
-            self.statistic,
-            self.df,
-            self.critical(),
-            self.p_value()
-        )
-    }
-}
-
-/// Wilson–Hilferty: `(X / df)^(1/3)` is nearly normal with mean
-/// `1 - 2 / (9 df)` and variance `2 / (9 df)`. Within 0.2 % of the exact
-/// quantile from 36 degrees of freedom on, and slightly above it, so a test
-/// errs towards passing a fair shuffle.
-fn chi_square_quantile(df: f64, z: f64) -> f64 {
-    let v = 2.0 / (9.0 * df);
-    df * (1.0 - v + z * v.sqrt()).powi(3)
-}
-
-/// `P(chi2_df > x)`, by Wilson–Hilferty.
-fn chi_square_upper_tail(x: f64, df: f64) -> f64 {
-    let v = 2.0 / (9.0 * df);
-    let z = ((x / df).cbrt() - (1.0 - v)) / v.sqrt();
-    0.5 * erfc(z / std::f64::consts::SQRT_2)
-}
-
-/// The complementary error function (Numerical Recipes' `erfcc`, relative
-/// error below 1.2e-7), so that small p-values keep their digits.
-fn erfc(x: f64) -> f64 {
-    const C: [f64; 10] = [
-        -1.265_512_23,
-        1.000_023_68,
-        0.374_091_96,
-        0.096_784_18,
-        -0.186_288_06,
-        0.278_868_07,
-        -1.135_203_98,
-        1.488_515_87,
-        -0.822_152_23,
-        0.170_872_77,
-    ];
-    let t = 1.0 / (1.0 + 0.5 * x.abs());
-    let poly = C.iter().rev().fold(0.0, |acc, c| acc * t + c);
-    let r = t * (-x * x + poly).exp();
-    if x >= 0.0 { r } else { 2.0 - r }
-}
-
-/// The noncentrality a statistic with `df` degrees of freedom needs for a
-/// test at p = 0.001 to reject with probability `power`. Patnaik: the
-/// noncentral chi-square is about `h chi2_f`, matching mean and variance.
-fn lambda_for_power(df: f64, power: f64) -> f64 {
-    let critical = chi_square_quantile(df, Z_999);
-    let power_at = |lambda: f64| {
-        let h = (df + 2.0 * lambda) / (df + lambda);
-        let f = (df + lambda).powi(2) / (df + 2.0 * lambda);
-        chi_square_upper_tail(critical / h, f)
-    };
-    let (mut low, mut high) = (0.0, 10.0 * df + 1_000.0);
-    for _ in 0..100 {
-        let mid = 0.5 * (low + high);
-        if power_at(mid) < power { low = mid } else { high = mid }
-    }
-    high
-}
-
-/// The smallest bias seen with 99.9 % power by a test with `df` degrees of
-/// freedom, given the noncentrality a bias of 1 would add (`lambda` grows
-/// with the square of the bias).
-fn smallest_bias(df: f64, lambda_at_one: f64) -> f64 {
-    (lambda_for_power(df, 0.999) / lambda_at_one).sqrt()
 }
 
 /// `n / (n - 1)`: see `RankByPosition::test`.
@@ -245,7 +148,7 @@ impl RankByPosition {
         let n = self.counts.len();
         assert_eq!(n % buckets, 0);
         let width = n / buckets;
-        let expected = (self.shuffles * width as u64) as f64 / RANKS as f64;
+        let expected = (self.shuffles * u64::try_from(width).unwrap()) as f64 / RANKS as f64;
         let mut statistic = 0.0;
         for bucket in self.counts.chunks(width) {
             for rank in 0..RANKS {
@@ -258,7 +161,7 @@ impl RankByPosition {
 
     /// How often `rank` (1–13) landed in the first `positions` places.
     fn count(&self, rank: u8, positions: usize) -> u64 {
-        self.counts[..positions].iter().map(|row| row[rank as usize - 1]).sum()
+        self.counts[..positions].iter().map(|row| row[usize::from(rank) - 1]).sum()
     }
 }
 
@@ -393,8 +296,8 @@ fn rig_aces_early(cards: &mut [Card], rng: &mut Pcg64, per_million: u32) {
         return;
     }
     let quarter = cards.len() / 4;
-    let place = below(rng, quarter as u32) as usize;
-    let start = quarter + below(rng, (cards.len() - quarter) as u32) as usize;
+    let place = draw_index(below(rng, draw_bound(quarter)));
+    let start = quarter + draw_index(below(rng, draw_bound(cards.len() - quarter)));
     if let Some(ace) = (start..cards.len()).chain(quarter..start).find(|&i| cards[i].is_ace()) {
         cards.swap(place, ace);
     }
@@ -407,7 +310,7 @@ fn rig_same_rank_pair(cards: &mut [Card], rng: &mut Pcg64, per_million: u32) {
         return;
     }
     let n = cards.len();
-    let i = below(rng, n as u32) as usize;
+    let i = draw_index(below(rng, draw_bound(n)));
     let rank = cards[i].rank();
     if let Some(j) = (1..n).map(|k| (i + k) % n).find(|&j| cards[j].rank() == rank) {
         cards.swap((i + 1) % n, j);
@@ -456,7 +359,7 @@ fn rank_by_position(decks: usize, shuffles: u64, first_seed: u64) -> [RankByPosi
 /// Adjacent pairs over whole shoes dealt by `Shoe::seeded`: the fair
 /// shoes, then the same shoes with same-rank pairs rigged 1 % more common.
 fn adjacent_pairs(decks: u8, shuffles: u64, first_seed: u64) -> [AdjacentPairs; 2] {
-    let n = decks as usize * 52;
+    let n = usize::from(decks) * 52;
     let null = PairNull::new(n);
     let rate = same_rank_rig(&null, n);
     let mut tables = [AdjacentPairs::new(null), AdjacentPairs::new(null)];
@@ -528,14 +431,14 @@ type Shuffle = fn(&mut [Card], &mut Pcg64);
 /// spread evenly over `n!` orders.
 fn naive_shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     for i in 0..cards.len() {
-        cards.swap(i, below(rng, cards.len() as u32) as usize);
+        cards.swap(i, draw_index(below(rng, draw_bound(cards.len()))));
     }
 }
 
 /// Fisher–Yates off by one (Sattolo's algorithm): no card stays in place.
 fn off_by_one_shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     for i in (1..cards.len()).rev() {
-        cards.swap(i, below(rng, i as u32) as usize);
+        cards.swap(i, draw_index(below(rng, draw_bound(i))));
     }
 }
 
@@ -610,17 +513,6 @@ fn pair_null_moments_are_exact() {
     }
 }
 
-#[test]
-fn wilson_hilferty_matches_the_exact_quantiles() {
-    // Exact quantiles at p = 0.001, from the incomplete gamma function.
-    for (df, exact) in [(36.0, 67.985), (144.0, 202.184), (612.0, 725.836), (3732.0, 4004.688)] {
-        let ours = chi_square_quantile(df, Z_999);
-        assert!((ours - exact).abs() / exact < 0.002, "df {df}: {ours} vs {exact}");
-    }
-    assert!((chi_square_upper_tail(149.449, 100.0) - 0.001).abs() < 2e-5);
-    assert!((chi_square_upper_tail(100.0, 100.0) - 0.4812).abs() < 2e-3);
-}
-
 /// The larger run behind `docs/shuffle-fairness.md`: fair shuffles only,
 /// tens of millions of them, with the figures printed and the smallest
 /// bias each test would catch with 99.9 % power.
@@ -636,7 +528,7 @@ fn shuffle_fairness_large() {
     };
     let pairs = |decks: u8, shuffles: u64, first_seed: u64| {
         move || {
-            let mut table = AdjacentPairs::new(PairNull::new(decks as usize * 52));
+            let mut table = AdjacentPairs::new(PairNull::new(usize::from(decks) * 52));
             dealt(decks, seeds(first_seed, shuffles), |cards| table.add(cards));
             table
         }
@@ -687,14 +579,14 @@ fn shuffle_fairness_large() {
 fn shuffle_fairness_calibration() {
     const RUNS: u64 = 10_000;
     for (decks, shuffles) in [(1u8, 1_000), (6, 300)] {
-        let n = decks as usize * 52;
+        let n = usize::from(decks) * 52;
         let null = PairNull::new(n);
         let mut runs = Vec::new();
         for run in 0..RUNS {
             let mut positions = RankByPosition::new(n);
             let mut pairs = AdjacentPairs::new(null);
-            let first = (decks as u64) << 40 | run << 20;
-            shuffled(decks as usize, seeds(10 << 44 | first, shuffles), shuffle, |cards| positions.add(cards));
+            let first = u64::from(decks) << 40 | run << 20;
+            shuffled(usize::from(decks), seeds(10 << 44 | first, shuffles), shuffle, |cards| positions.add(cards));
             dealt(decks, seeds(11 << 44 | first, shuffles), |cards| pairs.add(cards));
             runs.push([positions.test(n), positions.test(4), pairs.test()]);
         }

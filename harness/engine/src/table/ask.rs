@@ -1,0 +1,232 @@
+//! Asking players: one request per decision, every answer checked
+//! against what the decision allows, a bad answer recorded as a fault and
+//! replaced by the decision's safe default.
+
+use pitboss_sdk::abi::Header;
+use pitboss_sdk::{ActionSet, Card, Decision, Event};
+
+use super::{PlayerState, Table};
+use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
+use crate::player::{Fault, FaultKind, Request};
+use crate::record::{Recorder, TableEvent};
+
+/// Asks player `p` one decision, delivering every event of `log` it has
+/// not seen yet; records the question and the answer.
+fn ask_player<R: Recorder>(
+    state: &mut PlayerState,
+    p: PlayerId,
+    log: &[Event],
+    round: u64,
+    mut header: Header,
+    hand: &[Card],
+    rec: &mut R,
+) -> Result<i64, Fault> {
+    if state.disqualified {
+        return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
+    }
+    header.balance = state.balance;
+    header.round = wire_round(round);
+    let request = Request { header, hand, events: &log[state.cursor..] };
+    let result = state.player.decide(&request);
+    state.cursor = log.len();
+    rec.record(&TableEvent::Asked {
+        seat: header.seat,
+        player: p.0,
+        kind: header.kind,
+        legal: header.legal,
+        answer: result.as_ref().ok().copied(),
+    });
+    if let Some(text) = state.player.take_log() {
+        rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });
+    }
+    result
+}
+
+impl Table {
+    /// Asks player `p` one decision about the box `header.seat`, showing
+    /// it `hand`; returns its answer, or the fault that stands in for one. its answer, or the fault that stands in for one.
+    pub(crate) fn ask<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        header: Header,
+        hand: &[Card],
+        rec: &mut R,
+    ) -> Result<i64, Fault> {
+        ask_player(&mut self.players[p], p, &self.log, self.round, header, hand, rec)
+    }
+
+    /// Asks the holder of box `b` about its hand `h`, showing the hand in
+    /// place (no copy on this per-decision path).
+    pub(super) fn ask_box<R: Recorder>(
+        &mut self,
+        b: BoxId,
+        header: Header,
+        h: usize,
+        rec: &mut R,
+    ) -> Result<i64, Fault> {
+        let bx = &self.boxes[b];
+        ask_player(&mut self.players[bx.holder], bx.holder, &self.log, self.round, header, bx.hands[h].cards(), rec)
+    }
+
+    /// Counts and records a fault of player `p` (about box `b`);
+    /// disqualifies at the fault limit. A disqualified player's non-answers
+    /// are not faults of their own.
+    pub(crate) fn fault<R: Recorder>(&mut self, p: PlayerId, b: BoxId, kind: Decision, fault: Fault, rec: &mut R) {
+        if fault.kind == FaultKind::Disqualified {
+            return;
+        }
+        let s = &mut self.players[p];
+        s.stats.faults += 1;
+        let disqualify = self.fault_limit > 0 && s.stats.faults >= self.fault_limit && !s.disqualified;
+        s.disqualified |= disqualify;
+        rec.record(&TableEvent::Fault { seat: b.0, player: p.0, round: self.round, kind, fault });
+        if disqualify {
+            rec.record(&TableEvent::Disqualified { seat: b.0, round: self.round });
+        }
+    }
+
+    /// Checks an amount answer: 0, or `min..=max` in steps of `unit`.
+    /// Anything else (or a fault) is recorded and becomes 0.
+    pub(crate) fn checked_amount<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        kind: Decision,
+        answer: Result<i64, Fault>,
+        (min, max, unit): (i64, i64, i64),
+        rec: &mut R,
+    ) -> i64 {
+        match answer {
+            Ok(0) => 0,
+            Ok(a) if a >= min && a <= max && a % unit == 0 => a,
+            Ok(a) => {
+                let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
+                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                0
+            }
+            Err(f) => {
+                self.fault(p, b, kind, f, rec);
+                0
+            }
+        }
+    }
+
+    /// Checks a bet: an amount as [`Table::checked_amount`], but where the
+    /// table does not allow sitting out, a 0 is a fault and the minimum is
+    /// staked instead (as it is for any faulted bet there).
+    pub(crate) fn checked_bet<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        answer: Result<i64, Fault>,
+        limits: (i64, i64, i64),
+        rec: &mut R,
+    ) -> i64 {
+        let said_zero = matches!(answer, Ok(0));
+        let amount = self.checked_amount(p, b, Decision::Bet, answer, limits, rec);
+        if amount == 0 && !self.rules.sit_out {
+            if said_zero {
+                let message = "bet 0: sitting out is not allowed at this table".to_string();
+                self.fault(p, b, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
+            }
+            return limits.0;
+        }
+        amount
+    }
+
+    /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
+    pub(crate) fn checked_flag<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        kind: Decision,
+        answer: Result<i64, Fault>,
+        rec: &mut R,
+    ) -> bool {
+        match answer {
+            Ok(0) => false,
+            Ok(1) => true,
+            Ok(a) => {
+                let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
+                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
+                false
+            }
+            Err(f) => {
+                self.fault(p, b, kind, f, rec);
+                false
+            }
+        }
+    }
+
+    /// The header of a decision about box `b`, its hands counted; the
+    /// asking fills in the player's balance and the round.
+    #[inline]
+    pub(crate) fn header(&self, b: BoxId, kind: Decision, bet: i64, (min, max, unit): (i64, i64, i64)) -> Header {
+        Header {
+            kind,
+            variant: self.rules.variant,
+            seat: b.0,
+            hand_index: 0,
+            hand_count: self.boxes.get(b.index()).map_or(0, |bx| hand_byte(bx.hands.len())),
+            legal: ActionSet::EMPTY,
+            dealer_up: self.dealer.cards().first().copied(),
+            round: 0,
+            balance: 0,
+            bet,
+            min,
+            max,
+            unit,
+            rules: self.block,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::Decision;
+
+    use crate::id::{BoxId, PlayerId};
+    use crate::player::FaultKind;
+    use crate::record::TableEvent;
+    use crate::rules::Rules;
+    use crate::testkit::{Script, faults, round, stacked};
+
+    #[test]
+    fn a_flag_is_one_or_zero_and_anything_else_is_a_fault_and_no() {
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let mut events = Vec::new();
+        let mut rec = |e: &TableEvent| events.push(e.clone());
+        let (p, b, kind) = (PlayerId(0), BoxId(0), Decision::EvenMoney);
+        assert!(table.checked_flag(p, b, kind, Ok(1), &mut rec));
+        assert!(!table.checked_flag(p, b, kind, Ok(0), &mut rec));
+        assert!(!table.checked_flag(p, b, kind, Ok(2), &mut rec));
+        assert_eq!(faults(&events), [kind]);
+        assert_eq!(table.players()[0].stats.faults, 1);
+    }
+
+    #[test]
+    fn an_amount_is_zero_or_in_range_in_whole_units() {
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let (p, b, kind, limits) = (PlayerId(0), BoxId(0), Decision::BackBet, (2, 10, 2));
+        for (answer, amount) in [(0, 0), (2, 2), (10, 10), (1, 0), (3, 0), (12, 0), (-2, 0)] {
+            assert_eq!(table.checked_amount(p, b, kind, Ok(answer), limits, &mut ()), amount, "{answer}");
+        }
+        assert_eq!(table.players()[0].stats.faults, 4);
+    }
+
+    #[test]
+    fn a_player_is_disqualified_at_the_fault_limit_and_asked_nothing_more() {
+        // 3 is no legal bet: one fault a round.
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(3, &[]).boxed()]);
+        table.set_fault_limit(2);
+        round(&mut table);
+        let second = round(&mut table);
+        assert!(second.contains(&TableEvent::Disqualified { seat: 0, round: 2 }));
+        assert!(table.players()[0].disqualified && table.out_for_good(0));
+        let third = round(&mut table);
+        assert!(!third.iter().any(|e| matches!(e, TableEvent::Asked { .. })));
+        let f = crate::player::Fault { kind: FaultKind::Disqualified, message: String::new() };
+        table.fault(PlayerId(0), BoxId(0), Decision::Bet, f, &mut ());
+        assert_eq!(table.players()[0].stats.faults, 2, "not asked is no fault of its own");
+    }
+}

@@ -1,0 +1,123 @@
+//! What lies on a dealer game's box: its hands (cards, total, stake,
+//! state) and the back stakes riding on them.
+
+use pitboss_sdk::abi::MAX_HAND_CARDS;
+use pitboss_sdk::{Card, SideBet, Total, is_natural};
+
+use crate::id::PlayerId;
+
+/// Where a hand stands in the round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum HandState {
+    Playing,
+    Stood,
+    Bust,
+    Surrendered,
+    /// Paid or lost before the showdown (peek, even money).
+    Settled,
+}
+
+/// One hand on a box (or the dealer's): its cards, running total and
+/// stake.
+#[derive(Clone, Copy)]
+pub(super) struct Hand {
+    pub(super) cards: [Card; MAX_HAND_CARDS],
+    pub(super) len: u8,
+    pub(super) total: Total,
+    pub(super) bet: i64,
+    /// The part of `bet` that was the box's original stake (not a double
+    /// or a split's extra bet).
+    pub(super) original: i64,
+    pub(super) from_split: bool,
+    pub(super) split_aces: bool,
+    /// Every ace counts 1 (after doubling a soft hand in `swedish`).
+    pub(super) aces_low: bool,
+    pub(super) state: HandState,
+}
+
+impl Hand {
+    pub(super) fn new(bet: i64) -> Hand {
+        Hand {
+            cards: [Card::ACE; MAX_HAND_CARDS],
+            len: 0,
+            total: Total::default(),
+            bet,
+            original: bet,
+            from_split: false,
+            split_aces: false,
+            aces_low: false,
+            state: HandState::Playing,
+        }
+    }
+
+    #[inline]
+    pub(super) fn cards(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, card: Card) {
+        self.cards[usize::from(self.len)] = card;
+        self.len += 1;
+        self.total = self.total.add(card);
+    }
+
+    /// The hand's total as it counts.
+    #[inline]
+    pub(super) fn best(&self) -> u8 {
+        if self.aces_low { self.total.hard } else { self.total.best() }
+    }
+
+    /// Ace + ten as the first two cards of an unsplit hand.
+    #[inline]
+    pub(super) fn is_natural(&self) -> bool {
+        !self.from_split && is_natural(self.cards())
+    }
+}
+
+/// A stake behind a box (danish back bets), following its holder's hand.
+pub(super) struct BackStake {
+    /// The betting player.
+    pub(super) player: PlayerId,
+    /// The holder's hand it rides on.
+    pub(super) hand: usize,
+    pub(super) stake: i64,
+    pub(super) original: i64,
+}
+
+/// One box in play this round.
+pub(super) struct BoxState {
+    /// The player holding the box.
+    pub(super) holder: PlayerId,
+    pub(super) base_bet: i64,
+    pub(super) insurance: i64,
+    pub(super) side: Option<(SideBet, i64)>,
+    pub(super) hands: Vec<Hand>,
+    pub(super) back: Vec<BackStake>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Hand;
+    use crate::shoe::parse_stacked;
+
+    fn hand(cards: &str) -> Hand {
+        let mut hand = Hand::new(10);
+        parse_stacked(cards).unwrap().into_iter().for_each(|c| hand.push(c));
+        hand
+    }
+
+    #[test]
+    fn a_hand_counts_its_cards_and_its_best_total() {
+        let h = hand("A 6");
+        assert_eq!((h.cards().len(), h.total.hard, h.best()), (2, 7, 17));
+        assert_eq!(Hand { aces_low: true, ..h }.best(), 7, "aces low after a soft double");
+    }
+
+    #[test]
+    fn only_an_unsplit_two_card_twenty_one_is_natural() {
+        assert!(hand("A K").is_natural());
+        assert!(!Hand { from_split: true, ..hand("A K") }.is_natural());
+        assert!(!hand("7 7 7").is_natural());
+    }
+}

@@ -1,0 +1,446 @@
+//! `Table`: the players, the shoe, the house and what both games share —
+//! round start and end, dealing from the shoe, the bot-visible event log,
+//! stake caps, asking players (`ask`). The dealer games' phases live
+//! beside it, one file each (`bets`, `deal`, `play`, `settle`), the boxes
+//! and hands they work on in `hand`. The banker game (`crate::banker`)
+//! builds on this module, and `crate::round` picks the game each round:
+//! nothing here depends on either.
+//!
+//! Chips only ever move between a player's balance, the stakes on the
+//! table and the house, in whole numbers: **players' balances plus the
+//! house's stay constant across every round.**
+
+mod ask;
+mod bets;
+mod deal;
+mod hand;
+mod play;
+mod settle;
+
+use std::ops::{Index, IndexMut};
+
+use pitboss_sdk::abi::{RulesBlock, event_kind};
+use pitboss_sdk::{Card, Event};
+
+use crate::id::{BoxId, PlayerId, ids};
+use crate::player::Player;
+use crate::record::{Recorder, TableEvent};
+use crate::rules::{Banker, Rules, RulesError};
+use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
+use crate::stats::Stats;
+use hand::{BoxState, Hand};
+
+/// A player at a table: the bot, its chips and statistics.
+pub struct PlayerState {
+    pub(crate) player: Box<dyn Player + Send>,
+    /// Chips not on the table.
+    pub balance: i64,
+    /// Statistics over the rounds played.
+    pub stats: Stats,
+    /// Reached the fault limit: sits out every later round, chips frozen.
+    pub disqualified: bool,
+    /// Index of the first event in the table log this player has not seen.
+    pub(crate) cursor: usize,
+    /// Balance before the current round's bets.
+    pub(crate) round_start_balance: i64,
+    /// Sum of the current round's initial bets.
+    pub(crate) round_bet: i64,
+}
+
+/// A blackjack table: rules, shoe, seated players and the house.
+pub struct Table {
+    pub(crate) rules: Rules,
+    pub(crate) block: RulesBlock,
+    pub(crate) shoe: Shoe,
+    pub(crate) players: Vec<PlayerState>,
+    /// `players.len()`, checked to fit the ids.
+    pub(crate) player_count: u8,
+    boxes: Vec<BoxState>,
+    /// `boxes.len()`, checked to fit the ids.
+    box_count: u8,
+    dealer: Hand,
+    hole: Option<Card>,
+    pub(crate) house: i64,
+    pub(crate) round: u64,
+    /// Bot-visible events; each player reads from its own cursor.
+    pub(crate) log: Vec<Event>,
+    /// Boxes with a bet this round, in play order.
+    active: Vec<BoxId>,
+    /// Faults after which a player is disqualified; 0 = never.
+    fault_limit: u64,
+}
+
+impl Table {
+    /// A table with `rules`, `shoe` and the players in order, each
+    /// starting with `bankroll` chips. Each player holds
+    /// `rules.boxes_per_player` boxes, from the dealer's left.
+    pub fn new(
+        rules: Rules,
+        shoe: Shoe,
+        players: Vec<Box<dyn Player + Send>>,
+        bankroll: i64,
+    ) -> Result<Table, RulesError> {
+        rules.validate()?;
+        if !(1..=crate::rules::MAX_BANKROLL).contains(&bankroll) {
+            let problem = format!("{bankroll} is outside 1..={}", crate::rules::MAX_BANKROLL);
+            return Err(RulesError { field: "bankroll", problem });
+        }
+        let per = rules.boxes_per_player;
+        let most = rules.max_players();
+        let counts = u8::try_from(players.len()).ok().and_then(|n| Some((n, n.checked_mul(per)?)));
+        let Some((player_count, box_count)) = counts.filter(|&(n, _)| n > 0 && usize::from(n) <= most) else {
+            return Err(RulesError {
+                field: "boxes",
+                problem: format!("{} players do not fit a table of {most} seats", players.len()),
+            });
+        };
+        let players: Vec<PlayerState> = players
+            .into_iter()
+            .map(|player| PlayerState {
+                player,
+                balance: bankroll,
+                stats: Stats::default(),
+                disqualified: false,
+                cursor: 0,
+                round_start_balance: bankroll,
+                round_bet: 0,
+            })
+            .collect();
+        let boxes = ids(box_count, BoxId)
+            .map(|b| BoxState {
+                holder: PlayerId(b.0 / per),
+                base_bet: 0,
+                insurance: 0,
+                side: None,
+                hands: Vec::new(),
+                back: Vec::new(),
+            })
+            .collect();
+        Ok(Table {
+            block: rules.block(),
+            rules,
+            shoe,
+            players,
+            player_count,
+            boxes,
+            box_count,
+            dealer: Hand::new(0),
+            hole: None,
+            house: 0,
+            round: 0,
+            log: Vec::with_capacity(1024),
+            active: Vec::with_capacity(7),
+            fault_limit: 0,
+        })
+    }
+
+    /// Disqualifies a player at its `limit`-th fault (0 = never): it is not
+    /// asked again, sits out every later round and keeps its chips.
+    pub fn set_fault_limit(&mut self, limit: u64) {
+        self.fault_limit = limit;
+    }
+
+    /// The players, in order.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    /// The old name of [`Table::players`], kept until callers move.
+    pub fn seats(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    /// The house's net chips (what the players lost in all).
+    pub fn house(&self) -> i64 {
+        self.house
+    }
+
+    /// Events kept for players that have not been told them yet (bounded
+    /// by a round's events for every player still playing).
+    pub fn pending_events(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Rounds played so far.
+    pub fn rounds(&self) -> u64 {
+        self.round
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Voids the current round: every chip goes back where it was when the
+    /// round began (`house` is the house's chips then), and observers are
+    /// told, so that whatever they booked from this round's bets and
+    /// settlements can be undone as well.
+    pub(crate) fn void_round<R: Recorder>(&mut self, house: i64, rec: &mut R) {
+        self.house = house;
+        for s in &mut self.players {
+            s.balance = s.round_start_balance;
+            s.round_bet = 0;
+        }
+        rec.record(&TableEvent::RoundVoid { round: self.round });
+    }
+
+    /// Logs a bot-visible event; `seat` is the event's box byte (see
+    /// `sdk/ABI.md`: a box, or for `ROUND` the number of boxes).
+    #[inline]
+    pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
+        self.log.push(Event { kind, seat, hand, card });
+    }
+
+    /// Whether player `p` (an index into [`Table::players`]) is out for
+    /// good: disqualified, or unable to stake the table minimum (broke),
+    /// which no later round can change.
+    pub fn out_for_good(&self, p: usize) -> bool {
+        u8::try_from(p).is_ok_and(|p| !self.may_be_asked(PlayerId(p)))
+    }
+
+    /// Whether player `p` can still be asked anything: not disqualified,
+    /// and able to stake the minimum (in the banker game a player stakes
+    /// at most a quarter or a half of its balance). A player that cannot
+    /// is out for good: chips only reach a player through its own stakes
+    /// or its bank, and both need more than that.
+    fn may_be_asked(&self, p: PlayerId) -> bool {
+        !self.players[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
+    }
+
+    /// The largest main bet player `p` may stake now: its balance (in the
+    /// banker game a quarter of it when the banker may double, half when
+    /// the house banks: [`Rules::stake_divisor`]) in whole units, capped at
+    /// the table maximum.
+    #[inline]
+    pub(crate) fn stake_cap(&self, p: PlayerId) -> i64 {
+        let balance = self.players[p].balance;
+        // In the banker game a player must be able to pay its worst round:
+        // a doubled stake doubled again by a banker's blackjack when the
+        // banker may double (a player banks), twice its stake when it
+        // cannot (the house banker never doubles).
+        let divisor = self.rules.stake_divisor(self.rules.banker == Banker::House);
+        // Dividing by 1 (every dealer game) is skipped: this is on the
+        // per-box path of every round.
+        let balance = if divisor == 1 { balance } else { balance / i64::from(divisor) };
+        Self::affordable(balance, self.rules.max_bet, self.rules.bet_unit)
+    }
+
+    /// Drops log entries every player has seen. One out for good is told
+    /// nothing more: without this, its unread events would pile up for the
+    /// rest of the match (a broke bot in a ten-million-round league).
+    pub(crate) fn compact_log(&mut self) {
+        let len = self.log.len();
+        for p in ids(self.player_count, PlayerId) {
+            if self.players[p].cursor < len && !self.may_be_asked(p) {
+                self.players[p].cursor = len;
+            }
+        }
+        let seen = self.players.iter().map(|s| s.cursor).min().unwrap_or(0);
+        if seen == len {
+            // The usual case: every player has read everything.
+            self.log.clear();
+            for s in &mut self.players {
+                s.cursor = 0;
+            }
+        } else if seen > 0 {
+            self.log.drain(..seen);
+            for s in &mut self.players {
+                s.cursor -= seen;
+            }
+        }
+    }
+
+    /// Starts a round: number, log, shuffle, `ROUND` event, balances.
+    pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
+        self.round += 1;
+        self.compact_log();
+        // A round that dealt nothing (only its `ROUND` event is left) tells
+        // a bot nothing the next round's number does not; nor does a second
+        // full shuffle with no card dealt since the first. Dropping them
+        // keeps the unread events bounded at a table where nobody plays any
+        // more (a lone banker whose players all went broke).
+        if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
+            self.log.pop();
+            let len = self.log.len();
+            for s in &mut self.players {
+                s.cursor = s.cursor.min(len);
+            }
+        }
+        if self.rules.shuffle_every_round {
+            self.shoe.force_shuffle();
+        }
+        if self.shoe.start_round() {
+            if self.log.last().is_none_or(|e| e.kind != event_kind::SHUFFLE) {
+                self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+            }
+            rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
+        }
+        self.emit(event_kind::ROUND, self.box_count, 0, Card::ACE);
+        rec.record(&TableEvent::RoundStart { round: self.round });
+        for s in &mut self.players {
+            s.round_start_balance = s.balance;
+            s.round_bet = 0;
+        }
+    }
+
+    /// Ends a round: statistics, `RoundEnd`.
+    pub(crate) fn end_round<R: Recorder>(&mut self, rec: &mut R) {
+        for s in &mut self.players {
+            // A round counts for a player that staked a hand, or whose
+            // chips moved all the same (a side bet alone cannot: it rides
+            // on the player's own box).
+            if s.round_bet > 0 || s.balance != s.round_start_balance {
+                s.stats.add_round(s.round_bet, s.balance - s.round_start_balance);
+            }
+        }
+        rec.record(&TableEvent::RoundEnd { round: self.round });
+    }
+
+    /// The next card from the shoe, telling players and observers when
+    /// it had to reshuffle the discards first.
+    pub(crate) fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
+        let mut partial = false;
+        let card = self.shoe.deal(|_| partial = true)?;
+        if partial {
+            self.emit(event_kind::PARTIAL_SHUFFLE, 0, 0, Card::ACE);
+            rec.record(&TableEvent::Shuffle(ShuffleKind::Discards));
+        }
+        Ok(card)
+    }
+
+    /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
+    #[inline]
+    pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
+        cap.min(balance - balance.rem_euclid(unit))
+    }
+
+    /// One round of the dealer games: bets, back bets, then the deal and
+    /// everything after it.
+    pub(crate) fn play_dealer_round<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
+        self.dealer = Hand::new(0);
+        self.hole = None;
+        self.begin_round(rec);
+        self.take_bets(rec);
+        if !self.active.is_empty() {
+            if self.rules.back_bets {
+                self.take_back_bets(rec);
+            }
+            self.deal_and_play(rec)?;
+        }
+        self.end_round(rec);
+        Ok(())
+    }
+}
+
+impl Index<PlayerId> for Vec<PlayerState> {
+    type Output = PlayerState;
+    #[inline]
+    fn index(&self, p: PlayerId) -> &PlayerState {
+        &self[p.index()]
+    }
+}
+
+impl IndexMut<PlayerId> for Vec<PlayerState> {
+    #[inline]
+    fn index_mut(&mut self, p: PlayerId) -> &mut PlayerState {
+        &mut self[p.index()]
+    }
+}
+
+impl Index<BoxId> for Vec<BoxState> {
+    type Output = BoxState;
+    #[inline]
+    fn index(&self, b: BoxId) -> &BoxState {
+        &self[b.index()]
+    }
+}
+
+impl IndexMut<BoxId> for Vec<BoxState> {
+    #[inline]
+    fn index_mut(&mut self, b: BoxId) -> &mut BoxState {
+        &mut self[b.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::{Action, Decision, Total, Variant};
+
+    use super::Table;
+    use crate::id::PlayerId;
+    use crate::player::{FnPlayer, Player, Request};
+    use crate::rules::{Banker, Game, Rules};
+    use crate::shoe::Shoe;
+    use crate::testkit::{BANKROLL, Script, chips, stacked};
+
+    /// A player that bets the minimum and takes every other offer it can:
+    /// the most insurance and back bet, side bets, splits and doubles, and
+    /// hits below 17.
+    fn greedy() -> Box<dyn Player + Send> {
+        Box::new(FnPlayer(|r: &Request<'_>| {
+            let h = r.header;
+            match h.kind {
+                Decision::Bet => h.min,
+                Decision::Insurance | Decision::BackBet => h.max,
+                Decision::SideBet => 2 << 32 | h.min,
+                Decision::EvenMoney | Decision::BankerDouble => 1,
+                Decision::Act => {
+                    let best = Total::of(r.hand).best();
+                    let pick = [Action::Split, Action::Double].into_iter().find(|&a| h.legal.contains(a));
+                    let fallback = if best < 17 && h.legal.contains(Action::Hit) { Action::Hit } else { Action::Stand };
+                    pick.unwrap_or(fallback) as i64
+                }
+                _ => 0,
+            }
+        }))
+    }
+
+    #[test]
+    fn every_rule_set_conserves_chips_round_by_round() {
+        for variant in Variant::ALL {
+            let mut rules = Rules { max_bet: 50, ..Rules::for_variant(variant).unwrap() };
+            if rules.game == Game::Banker {
+                rules.banker = Banker::Rotate;
+            }
+            let shoe = Shoe::seeded(rules.decks, rules.cut_card, 7);
+            let players = (0..3).map(|_| greedy()).collect();
+            let mut table = Table::new(rules, shoe, players, BANKROLL).unwrap();
+            for _ in 0..2_000 {
+                table.play_round(&mut ()).unwrap();
+                assert_eq!(chips(&table), 3 * BANKROLL, "{variant:?}, round {}", table.rounds());
+            }
+            let staked: u64 = table.players().iter().map(|p| p.stats.rounds).sum();
+            assert!(staked > 1_000, "{variant:?}: the players played ({staked})");
+        }
+    }
+
+    #[test]
+    fn a_table_seats_one_to_its_most_players() {
+        let na = Rules::north_american();
+        let players = |n: usize| (0..n).map(|_| Script::new(0, &[]).boxed()).collect::<Vec<_>>();
+        let table = |n, rules: &Rules| Table::new(rules.clone(), Shoe::seeded(6, 78, 1), players(n), BANKROLL);
+        assert_eq!(table(0, &na).err().unwrap().field, "boxes");
+        assert!(table(7, &na).is_ok());
+        assert!(table(8, &na).is_err());
+        let two_each = Rules { boxes_per_player: 2, ..na };
+        assert!(table(3, &two_each).is_ok());
+        assert!(table(4, &two_each).is_err());
+        let bank = Rules { banker: Banker::Rotate, ..Rules::norwegian_home() };
+        assert!(table(9, &bank).is_ok(), "8 boxes and a banking player");
+        assert!(table(9, &Rules::norwegian_home()).is_err());
+    }
+
+    #[test]
+    fn the_stake_cap_divides_the_balance_as_the_rules_say() {
+        let cap = |rules: Rules, balance: i64| {
+            let mut table = stacked(rules, "", vec![Script::new(0, &[]).boxed()]);
+            table.players[PlayerId(0)].balance = balance;
+            table.stake_cap(PlayerId(0))
+        };
+        assert_eq!(cap(Rules::north_american(), 999), 998, "whole units");
+        assert_eq!(cap(Rules::north_american(), 5_000), 1000, "the table maximum");
+        assert_eq!(cap(Rules::norwegian_home(), 999), 499, "half, the house banking");
+        let rotate = Rules { banker: Banker::Rotate, ..Rules::norwegian_home() };
+        assert_eq!(cap(rotate, 999), 249, "a quarter, a player banking");
+    }
+}
