@@ -227,7 +227,7 @@ pub fn play_stacked(
     for _ in 0..rounds {
         table.play_round(&mut |e: &TableEvent| events.push(e.clone())).expect("shoe long enough");
     }
-    let balances: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+    let balances: Vec<i64> = table.players().iter().map(|s| s.balance).collect();
     assert_eq!(balances.iter().sum::<i64>() - 1000 * balances.len() as i64, -table.house(), "chips conserved");
     (events, balances)
 }
@@ -284,7 +284,7 @@ pub struct Tallied {
 /// player's tally parts must add up to its balance change since the call
 /// ([`Tally::net`]).
 pub fn play_tallied(table: &mut Table, rounds: u64) -> Tallied {
-    let start: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+    let start: Vec<i64> = table.players().iter().map(|s| s.balance).collect();
     let chips = start.iter().sum::<i64>() + table.house();
     let mut events = Vec::new();
     let mut keep = |e: &TableEvent| events.push(e.clone());
@@ -292,10 +292,10 @@ pub fn play_tallied(table: &mut Table, rounds: u64) -> Tallied {
     let mut void = false;
     for _ in 0..rounds {
         void = table.play_round(&mut log).is_err();
-        let players: i64 = table.seats().iter().map(|s| s.balance).sum();
+        let players: i64 = table.players().iter().map(|s| s.balance).sum();
         assert_eq!(players + table.house(), chips, "chips conserved after round {}", table.rounds());
-        assert!(table.seats().iter().all(|s| s.balance >= 0), "no balance below zero");
-        for (p, (tally, seat)) in log.tallies().iter().zip(table.seats()).enumerate() {
+        assert!(table.players().iter().all(|s| s.balance >= 0), "no balance below zero");
+        for (p, (tally, seat)) in log.tallies().iter().zip(table.players()).enumerate() {
             let net = seat.balance - start[p];
             assert_eq!(
                 tally.net(),
@@ -357,5 +357,5 @@ pub fn taped_run_logged(player: Box<dyn Player + Send>, rounds: u64) -> ((u64, u
             .unwrap();
     }
     let log = log.lock().unwrap();
-    ((log.0.finish(), log.1, table.seats()[0].balance), logs)
+    ((log.0.finish(), log.1, table.players()[0].balance), logs)
 }

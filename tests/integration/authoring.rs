@@ -35,7 +35,7 @@ fn check_and_play(path: &Path) {
     for _ in 0..2_000 {
         table.play_round(&mut ()).unwrap();
     }
-    assert_eq!(table.seats()[0].stats.rounds, 2_000);
+    assert_eq!(table.players()[0].stats.rounds, 2_000);
 }
 
 fn skip(what: &str, why: &str) {

@@ -64,7 +64,7 @@ fn plays(bot: &BotModule) -> (i64, Stats) {
     for _ in 0..3_000 {
         table.play_round(&mut ()).unwrap();
     }
-    (table.seats()[0].balance, table.seats()[0].stats)
+    (table.players()[0].balance, table.players()[0].stats)
 }
 
 #[test]

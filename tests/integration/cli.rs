@@ -293,7 +293,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
     // Each table alone, replayed round by round, ends where the league says.
     let session = &one.sessions[0];
     let rules = Rules::north_american();
-    let seating = pitboss_league::session::rotated_seating(30, rules.seats(), 0);
+    let seating = pitboss_league::session::rotated_seating(30, rules.max_players(), 0);
     let bots: Vec<String> = session.bots.iter().map(|b| b.name.clone()).collect();
     let seeded = derive_seed(9, 0);
     for seats in &seating {
@@ -312,7 +312,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
         for _ in 0..5_000 {
             table.play_round(&mut ()).unwrap();
         }
-        for (seat, &b) in table.seats().iter().zip(seats) {
+        for (seat, &b) in table.players().iter().zip(seats) {
             assert_eq!(seat.balance - 100_000, session.bots[b].net, "{}", bots[b]);
             assert_eq!(*session.bots[b].series.last().unwrap(), session.bots[b].net);
         }

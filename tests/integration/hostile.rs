@@ -155,8 +155,8 @@ fn every_garbage_answer_is_counted_exactly_once() {
     }
     assert!(bad_answers > 2_000, "{bad_answers}");
     assert_eq!(faults, bad_answers);
-    assert_eq!(table.seats()[0].stats.faults, bad_answers);
-    assert_eq!(table.seats()[0].stats.rounds, 1_000, "every odd round's bet of 3 was refused");
+    assert_eq!(table.players()[0].stats.faults, bad_answers);
+    assert_eq!(table.players()[0].stats.rounds, 1_000, "every odd round's bet of 3 was refused");
 }
 
 #[test]

@@ -91,12 +91,12 @@ fn a_seat_out_for_good_is_told_nothing_more_and_nothing_piles_up() {
             table.play_round(&mut |e: &TableEvent| count_face_up(e, &public, &dealer)).unwrap();
             most = most.max(table.pending_events());
         }
-        assert!(table.seats()[0].balance < 10, "the reckless bot went broke: {}", table.seats()[0].balance);
+        assert!(table.players()[0].balance < 10, "the reckless bot went broke: {}", table.players()[0].balance);
         assert!(
             most < 400,
             "{:?}: at most a few rounds' events wait: {most}, balances {:?}",
             table.rules().variant,
-            table.seats().iter().map(|s| s.balance).collect::<Vec<_>>()
+            table.players().iter().map(|s| s.balance).collect::<Vec<_>>()
         );
     }
 }

@@ -18,7 +18,7 @@ fn nh() -> Rules {
 
 /// The banker game with seat 0 banking (stakes small enough to cover).
 fn seat0_banks() -> Rules {
-    Rules { banker: Banker::Seat(0), max_bet: 100, ..nh() }
+    Rules { banker: Banker::Player(0), max_bet: 100, ..nh() }
 }
 
 fn outcome_of(events: &[TableEvent]) -> Vec<(u8, i64, i64, Outcome)> {
@@ -151,7 +151,7 @@ fn norwegian_home_nobody_sees_a_hidden_card_before_it_is_shown() {
             }
         })
     };
-    let rules = Rules { banker: Banker::Seat(2), max_bet: 100, ..nh() };
+    let rules = Rules { banker: Banker::Player(2), max_bet: 100, ..nh() };
     let players: Vec<Box<dyn Player + Send>> =
         vec![boxed(spy(0, log.clone())), boxed(spy(1, log.clone())), boxed(spy(2, log.clone()))];
     play_stacked(rules, "2 3 4  T T 9  K", players, 1);
@@ -180,20 +180,20 @@ fn norwegian_home_a_round_whose_deck_runs_dry_is_void_and_refunded() {
         Table::new(nh(), Shoe::seeded_pack(pack, 0, 12), (0..8).map(|_| always_hit()).collect(), 10_000).unwrap();
     let mut voids = 0;
     for _ in 0..20 {
-        let before: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+        let before: Vec<i64> = table.players().iter().map(|s| s.balance).collect();
         let mut void = false;
         table.play_round(&mut |e: &TableEvent| void |= matches!(e, TableEvent::RoundVoid { .. })).unwrap();
         if void {
             voids += 1;
-            let after: Vec<i64> = table.seats().iter().map(|s| s.balance).collect();
+            let after: Vec<i64> = table.players().iter().map(|s| s.balance).collect();
             assert_eq!(before, after, "every stake returned");
         }
     }
     assert_eq!(voids, 20, "every round runs the short pack dry");
-    let total: i64 = table.seats().iter().map(|s| s.balance).sum::<i64>() + table.house();
+    let total: i64 = table.players().iter().map(|s| s.balance).sum::<i64>() + table.house();
     assert_eq!(total, 80_000);
     assert_eq!(table.rounds(), 20, "void rounds count as played");
-    assert_eq!(table.seats()[0].stats.rounds, 0, "and add nothing to the statistics");
+    assert_eq!(table.players()[0].stats.rounds, 0, "and add nothing to the statistics");
     // Nor to the results tally, though busts were settled before the pack
     // ran dry; the questions were asked all the same. A pack of 20 tens:
     // 18 for the deal, two players bust, the third's card is missing.
@@ -319,5 +319,5 @@ fn norwegian_home_players_stake_half_their_balance_against_the_house_and_a_quart
     };
     let uncapped = Rules { max_bet: 100_000, ..nh() };
     assert_eq!(offered(uncapped.clone(), 1), 500, "half of 1000 against the house");
-    assert_eq!(offered(Rules { banker: Banker::Seat(0), ..uncapped }, 2), 250, "a quarter when a player banks");
+    assert_eq!(offered(Rules { banker: Banker::Player(0), ..uncapped }, 2), 250, "a quarter when a player banks");
 }

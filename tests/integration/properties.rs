@@ -237,7 +237,7 @@ proptest! {
         for _ in 0..100 {
             table.play_round(&mut ()).unwrap();
         }
-        let total: i64 = table.seats().iter().map(|s| s.balance).sum::<i64>() + table.house();
+        let total: i64 = table.players().iter().map(|s| s.balance).sum::<i64>() + table.house();
         prop_assert_eq!(total, 150);
     }
 }

@@ -240,7 +240,7 @@ fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
     let mut table = stacked_table(se(), "T 9 8  9", vec![boxed(under_bettor())]);
     let run = play_tallied(&mut table, 10);
     assert!(run.void);
-    assert_eq!(table.seats()[0].balance, 988);
+    assert_eq!(table.players()[0].balance, 988);
     let t = &run.tallies[0];
     assert_eq!(t.net(), -12);
     assert_eq!(t.side_bets, Wager { placed: 1, won: 0, staked: 2, returned: 0 }, "round 2's side bet came back");
@@ -258,7 +258,7 @@ fn swedish_a_void_round_leaves_nothing_in_the_tally_but_its_questions() {
     let run = play_tallied(&mut table, 10);
     assert!(run.void);
     assert!(run.events.iter().any(|e| matches!(e, TableEvent::SideBetSettled { returned: 4, .. })));
-    assert_eq!(table.seats()[0].balance, 1000);
+    assert_eq!(table.players()[0].balance, 1000);
     let t = &run.tallies[0];
     assert_eq!(t.net(), 0);
     assert_eq!((t.insurance, t.side_bets), (Wager::default(), Wager::default()));

@@ -370,7 +370,7 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
                 .unwrap();
         }
         assert_eq!(faults, 0);
-        assert_eq!(table.seats()[0].stats.rounds, 200);
+        assert_eq!(table.players()[0].stats.rounds, 200);
         logs
     };
     let logs = run(7);

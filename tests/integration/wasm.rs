@@ -34,7 +34,7 @@ fn every_bot_we_ship_loads_and_plays_without_faults() {
         table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
     }
     assert_eq!(faults(&events), []);
-    let rounds: Vec<u64> = table.seats().iter().map(|s| s.stats.rounds).collect();
+    let rounds: Vec<u64> = table.players().iter().map(|s| s.stats.rounds).collect();
     // hilo sits out at bad counts and random sometimes bets nothing; the
     // flat bettors play every round. (random also bets big and goes broke.)
     assert!(rounds.iter().all(|&r| r > 100), "{rounds:?}");
@@ -51,7 +51,7 @@ fn the_wat_bot_from_the_abi_document_plays() {
     for _ in 0..200 {
         table.play_round(&mut ()).unwrap();
     }
-    let seat = &table.seats()[0];
+    let seat = &table.players()[0];
     assert_eq!(seat.stats.rounds, 200, "bet every round");
     assert_eq!(seat.stats.wagered, 400, "the minimum, 2 chips");
     assert_eq!(seat.stats.faults, 0);
@@ -133,7 +133,7 @@ fn fault_kinds(player: Box<dyn Player + Send>) -> (Vec<FaultKind>, u64) {
             })
             .unwrap();
     }
-    (kinds, table.seats()[0].stats.rounds)
+    (kinds, table.players()[0].stats.rounds)
 }
 
 #[test]

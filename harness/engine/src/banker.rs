@@ -56,7 +56,7 @@ fn choose_banker(table: &Table) -> Option<PlayerId> {
     };
     match table.rules.banker {
         Banker::House => None,
-        Banker::Seat(p) => Some(PlayerId(p)).filter(|&p| p.0 < n && can_cover(p)),
+        Banker::Player(p) => Some(PlayerId(p)).filter(|&p| p.0 < n && can_cover(p)),
         Banker::Rotate => {
             let first = (table.round - 1) % u64::from(n);
             let first = u8::try_from(first).expect("a remainder below the player count, a u8");
@@ -412,7 +412,7 @@ mod tests {
     fn a_doubling_player_banker_wins_ties_against_doubled_stakes() {
         // Player 1 holds 9 9 (stands); the banker 8 T, asked whether to
         // draw on 18, stands: the tie goes to the banker.
-        let rules = Rules { banker: Banker::Seat(0), max_bet: 10, ..Rules::norwegian_home() };
+        let rules = Rules { banker: Banker::Player(0), max_bet: 10, ..Rules::norwegian_home() };
         let banker = Script::new(0, &[]).answer(Decision::BankerDouble, 1).boxed();
         let mut table = stacked(rules, "9 8 9 T", vec![banker, Script::new(5, &[]).boxed()]);
         let events = round(&mut table);

@@ -18,9 +18,8 @@
 //! - **Seat** is the wire's word for a box: `Header::seat` and `Event::seat`
 //!   in the ABI, the `seat` fields of [`TableEvent`] (and of results and
 //!   transcripts). It means nothing else; where an event names a player,
-//!   the field is `player`. (`Banker::Seat`, `Table::seats`, `Rules::seats`
-//!   and the type `Seat` are older names kept for callers: the player, the
-//!   players, the most players, [`PlayerState`].)
+//!   the field is `player`. (League files write a banking player as
+//!   `banker = "seat:N"`, the wire's word again.)
 //!
 //! Inside the engine `PlayerId` and `BoxId` keep the two apart: passing
 //! one where the other is meant does not compile.
@@ -58,6 +57,3 @@ pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, tota
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};
 pub use stats::Stats;
 pub use table::{PlayerState, Table};
-
-/// The old name of [`PlayerState`], kept until callers move.
-pub type Seat = PlayerState;

@@ -48,9 +48,10 @@ impl Game {
 pub enum Banker {
     /// The built-in house banker: never doubles, stands on 17 or more.
     House,
-    /// This player banks every round (the name is the wire's: in the
-    /// banker game a player's box, its seat, has the player's number).
-    Seat(u8),
+    /// This player banks every round (league files and results write it
+    /// `seat:N`: in the banker game a player's box, its seat on the wire,
+    /// has the player's number).
+    Player(u8),
     /// The bank passes round by round to the next player, so every player
     /// banks equally often; one that cannot cover the worst round passes.
     Rotate,
@@ -273,11 +274,6 @@ impl Rules {
     pub fn max_players(&self) -> usize {
         let box_holders = usize::from(self.boxes / self.boxes_per_player.max(1));
         box_holders + usize::from(self.banker != Banker::House)
-    }
-
-    /// The old name of [`Rules::max_players`], kept until callers move.
-    pub fn seats(&self) -> usize {
-        self.max_players()
     }
 
     /// The divisor of a player's balance that caps its stake (see

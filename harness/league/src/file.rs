@@ -158,7 +158,7 @@ impl RuleOverrides {
                 "house" => Banker::House,
                 "rotate" => Banker::Rotate,
                 _ => match text.strip_prefix("seat:").and_then(|n| n.parse().ok()) {
-                    Some(seat) => Banker::Seat(seat),
+                    Some(seat) => Banker::Player(seat),
                     None => {
                         let msg = format!("rule `banker`: `{text}` is not one of house, rotate, seat:N");
                         return Err((at(&self.banker), msg));

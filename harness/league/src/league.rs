@@ -221,6 +221,6 @@ pub fn assemble(
 pub fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
     match format {
         Format::Solo => (0..n).map(|b| vec![b]).collect(),
-        Format::Table | Format::Bank => rotated_seating(n, rules.seats(), session),
+        Format::Table | Format::Bank => rotated_seating(n, rules.max_players(), session),
     }
 }

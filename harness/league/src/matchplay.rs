@@ -86,7 +86,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     // all sit out would never end on its own. (A seeded shoe's match ends
     // at `rounds`, so only a stacked one is watched.)
     let watch_idle = spec.stacked.is_some();
-    let bets_so_far = |table: &Table| table.seats().iter().map(|s| s.stats.rounds).sum::<u64>();
+    let bets_so_far = |table: &Table| table.players().iter().map(|s| s.stats.rounds).sum::<u64>();
     for _ in 0..spec.rounds {
         let before = if watch_idle { bets_so_far(&table) } else { 0 };
         if let Err(e) = table.play_round(&mut rec) {
@@ -105,7 +105,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     }
     let bots = bots
         .iter()
-        .zip(table.seats())
+        .zip(table.players())
         .zip(rec.finish())
         .enumerate()
         .map(|(k, (((name, _), seat), (tally, log)))| BotResult {

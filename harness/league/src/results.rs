@@ -208,7 +208,7 @@ impl From<&Rules> for RulesRecord {
             banker: match r.banker {
                 Banker::House => "house".to_string(),
                 Banker::Rotate => "rotate".to_string(),
-                Banker::Seat(n) => format!("seat:{n}"),
+                Banker::Player(n) => format!("seat:{n}"),
             },
             sit_out: r.sit_out,
         }

@@ -142,7 +142,7 @@ pub fn play_session(
             .zip(before.par_iter())
             .enumerate()
             .filter_map(|(t, (((table, log), out), start))| {
-                let seats = table.seats().len();
+                let seats = table.players().len();
                 // The key rounds as this table alone can know them: a
                 // round that does not enter this list cannot be a key
                 // round of the session, so its events need not be kept.
@@ -151,7 +151,7 @@ pub fn play_session(
                     if let Err(e) = table.play_round(log) {
                         return Some((r, t, e));
                     }
-                    for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.seats()) {
+                    for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.players()) {
                         *slot = seat.balance;
                     }
                     if log.inner().on {
@@ -221,7 +221,7 @@ pub fn play_session(
         SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds, hands: None };
     let mut series = series.into_iter();
     for (t, ((table, seats), log)) in tables.iter().zip(seating).zip(logs).enumerate() {
-        for (k, ((seat, &b), (tally, mut faults))) in table.seats().iter().zip(seats).zip(log.finish()).enumerate() {
+        for (k, ((seat, &b), (tally, mut faults))) in table.players().iter().zip(seats).zip(log.finish()).enumerate() {
             for f in &mut faults {
                 f.session = session;
                 f.table = t;

@@ -39,7 +39,7 @@ impl Rules {
         out.push(format!("table: up to {} players against one banker", self.boxes));
         out.push(match self.banker {
             Banker::House => "banker: the house (never doubles, stands on 17 or more)".to_string(),
-            Banker::Seat(s) => format!("banker: the player in seat {s}"),
+            Banker::Player(s) => format!("banker: the player in seat {s}"),
             Banker::Rotate => {
                 "banker: rotates round by round; a player who cannot cover the worst round passes the bank".to_string()
             }

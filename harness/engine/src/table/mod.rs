@@ -145,11 +145,6 @@ impl Table {
         &self.players
     }
 
-    /// The old name of [`Table::players`], kept until callers move.
-    pub fn seats(&self) -> &[PlayerState] {
-        &self.players
-    }
-
     /// The house's net chips (what the players lost in all).
     pub fn house(&self) -> i64 {
         self.house
