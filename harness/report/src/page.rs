@@ -30,7 +30,7 @@ pub fn page(cx: &Context, viewer: &Value) -> Markup {
                 (section::all(cx))
                 (footer(cx))
                 script type="application/json" id="hand-data" { (PreEscaped(viewer::script_json(viewer))) }
-                script { (PreEscaped(JS)) }
+                script { (PreEscaped(viewer::event_names_js())) (PreEscaped(JS)) }
             } }
         }
     }

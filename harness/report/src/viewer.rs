@@ -1,5 +1,7 @@
 //! The hand viewer's data: the session's deciding rounds and its first
-//! table's opening rounds as stored in the results, for `assets/report.js`.
+//! table's opening rounds as stored in the results, and the names of the
+//! events they hold, handed to `assets/report.js` from the one Rust list
+//! ([`pitboss_league::transcript::event`]).
 
 use std::path::Path;
 
@@ -60,6 +62,15 @@ pub fn data(results: &ResultsFile, path: &Path, session: u64, opening_rounds: u6
     }))
 }
 
+/// `const EV={"ACTED":"acted",…};`: the event names `report.js` switches
+/// on, under the names of their Rust constants, so the script and the
+/// hand history cannot drift apart.
+pub fn event_names_js() -> String {
+    let names: serde_json::Map<String, Value> =
+        pitboss_league::transcript::event::ALL.iter().map(|(key, name)| ((*key).into(), (*name).into())).collect();
+    format!("const EV={};\n", Value::Object(names))
+}
+
 /// Text for a `<script>` element: no `<` at all inside it, since
 /// `</script` would close it early and `<!--` would change how the rest
 /// is parsed. In JSON a `<` can only be inside a string, where `\u003c`
@@ -71,6 +82,35 @@ pub fn script_json(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_event_name_reaches_the_script() {
+        let js = event_names_js();
+        assert!(js.starts_with("const EV={") && js.ends_with("};\n"), "{js}");
+        for (key, name) in pitboss_league::transcript::event::ALL {
+            assert!(js.contains(&format!("\"{key}\":\"{name}\"")), "{key} in {js}");
+        }
+    }
+
+    /// Every event name the script uses is one the hand history writes.
+    #[test]
+    fn the_script_uses_only_listed_event_names() {
+        let js = include_str!("../assets/report.js");
+        let keys: Vec<&str> = pitboss_league::transcript::event::ALL.iter().map(|(key, _)| *key).collect();
+        let used: Vec<&str> = js
+            .split("EV.")
+            .skip(1)
+            .map(|rest| rest.split(|c: char| !(c.is_ascii_uppercase() || c == '_')).next().unwrap_or(""))
+            .collect();
+        assert!(used.len() > 20, "{used:?}");
+        for key in used {
+            assert!(keys.contains(&key), "report.js uses EV.{key}, which no event has");
+        }
+        // No event name spelt out as a string instead.
+        for (_, name) in pitboss_league::transcript::event::ALL {
+            assert!(!js.contains(&format!("case '{name}'")), "report.js spells out '{name}'");
+        }
+    }
 
     #[test]
     fn script_json_holds_no_angle_bracket() {
