@@ -49,7 +49,8 @@ fn header(cx: &Context) -> Markup {
             h1 { (r.name) }
             p.meta {
                 (r.variant) " · " (r.format.to_string()) " format · " (r.sessions) " session" (plural(r.sessions))
-                " × " (chips(r.rounds as i64)) " round" (plural(r.rounds)) " · seed " (r.seed) " · " (bots) " bot" (plural(bots))
+                " × " (chips(r.rounds as i64)) " round" (plural(r.rounds))
+                " · seed " (r.seed) " · " (bots) " bot" (plural(bots))
             }
         }
     }

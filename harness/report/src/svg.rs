@@ -118,7 +118,8 @@ fn y_axis((lo, hi): (f64, f64), class: &str) -> Markup {
     html! {
         g class=(format!("yaxis {class}")) {
             @for t in ticks(lo, hi, 6) {
-                line class=(if t == 0.0 { "zero" } else { "grid" }) x1=(LEFT) x2=(d0(W - RIGHT)) y1=(d1(py(t))) y2=(d1(py(t))) {}
+                @let y = d1(py(t));
+                line class=(if t == 0.0 { "zero" } else { "grid" }) x1=(LEFT) x2=(d0(W - RIGHT)) y1=(y) y2=(y) {}
                 text.tick x=(d0(LEFT - 6.0)) y=(d1(py(t) + 4.0)) text-anchor="end" { (short(t)) }
             }
         }
@@ -155,7 +156,8 @@ pub fn line_chart(rounds: &[u64], lines: &[Line<'_>]) -> Markup {
     };
     let left_out = zoom.map(|(lo, hi)| items.iter().filter(|i| i.0 < lo || i.1 > hi).count());
     html! {
-        svg class=(if zoom.is_some() { "chart zoomable zoomed" } else { "chart" }) viewBox=(format!("0 0 {W} {LINE_H}")) role="img" aria-label="net chips over rounds" {
+        svg class=(if zoom.is_some() { "chart zoomable zoomed" } else { "chart" })
+            viewBox=(format!("0 0 {W} {LINE_H}")) role="img" aria-label="net chips over rounds" {
             (y_axis(full, "full"))
             @if let Some(zoom) = zoom { (y_axis(zoom, "zoom")) }
             // Rounds are whole numbers: no tick between two of them.
@@ -163,9 +165,11 @@ pub fn line_chart(rounds: &[u64], lines: &[Line<'_>]) -> Markup {
                 (x_tick("grid", LEFT + t / x_max * pw, TOP, LINE_H - BOTTOM, &short(t)))
             }
             text.axis x=(d1(W - RIGHT)) y=(d1(LINE_H - 2.0)) text-anchor="end" { "rounds" }
-            svg.plot x=(LEFT) y=(TOP) width=(pw) height=(ph) preserveAspectRatio="none" viewBox=(view(zoom.unwrap_or(full))) data-full=(view(full)) data-zoom=[zoom.map(view)] {
+            svg.plot x=(LEFT) y=(TOP) width=(pw) height=(ph) preserveAspectRatio="none"
+                viewBox=(view(zoom.unwrap_or(full))) data-full=(view(full)) data-zoom=[zoom.map(view)] {
                 @for l in lines {
-                    polyline.line data-bot=(l.bot) stroke=(colour(l.bot)) vector-effect="non-scaling-stroke" points=(points(l.ys)) {
+                    polyline.line data-bot=(l.bot) stroke=(colour(l.bot)) vector-effect="non-scaling-stroke"
+                        points=(points(l.ys)) {
                         title { (l.name) }
                     }
                 }
@@ -235,7 +239,8 @@ fn ev_bar(bar: &Bar, y: f64, scale: &Scale) -> Markup {
         g class=(if bar.out { "bar out" } else { "bar" }) data-bot=(bar.bot) {
             title { (bar.title) ": " (format!("{:+.3} % ± {:.3}", bar.ev, bar.ci95)) }
             text.label x=(d1(LABEL_W - 8.0)) y=(d1(cy + 4.0)) text-anchor="end" { (bar.label) }
-            rect x=(d1(a)) y=(d1(y + 5.0)) width=(d1((b - a).max(1.0))) height=(d1(ROW - 10.0)) fill=(if bar.out { "#bbb".to_string() } else { colour(bar.bot) }) {}
+            rect x=(d1(a)) y=(d1(y + 5.0)) width=(d1((b - a).max(1.0))) height=(d1(ROW - 10.0))
+                fill=(if bar.out { "#bbb".to_string() } else { colour(bar.bot) }) {}
             @if cut {
                 // A zig-zag where the bar leaves the chart.
                 path.cut d=(format!("M{zig:.1} {:.1} l4 4 l-4 4 l4 4 l-4 4", y + 4.0)) {}

@@ -45,7 +45,8 @@ fn charts(cx: &Context) -> Markup {
     let total: Vec<Line> = order.iter().zip(&sum).enumerate().map(|(bot, (name, ys))| Line { bot, name, ys }).collect();
     html! {
         p.note {
-            "Net chips of every bot, sampled at evenly spaced rounds. Every session starts from the bankroll; “all sessions” adds the sessions up round by round. "
+            "Net chips of every bot, sampled at evenly spaced rounds. Every session starts from the bankroll; "
+            "“all sessions” adds the sessions up round by round. "
             label { "Show " select #series-pick {
                 option value="all" { "all sessions (sum)" }
                 @for s in &drawn { option value=(s.session) { "session " (s.session) } }
@@ -55,10 +56,14 @@ fn charts(cx: &Context) -> Markup {
         }
         figure.series data-session="all" { (line_chart(&r.series_rounds, &total)) }
         @if r.sessions.len() > SESSION_CHARTS {
-            p.note { "Sessions are drawn one by one up to session " (SESSION_CHARTS - 1) "; the sum includes all " (r.sessions.len()) "." }
+            p.note {
+                "Sessions are drawn one by one up to session " (SESSION_CHARTS - 1)
+                "; the sum includes all " (r.sessions.len()) "."
+            }
         }
         @for s in &drawn {
-            @let lines: Vec<Line> = s.bots.iter().enumerate().map(|(bot, b)| Line { bot, name: &b.name, ys: &b.series }).collect();
+            @let lines: Vec<Line> =
+                s.bots.iter().enumerate().map(|(bot, b)| Line { bot, name: &b.name, ys: &b.series }).collect();
             figure.series data-session=(s.session) hidden { (line_chart(&r.series_rounds, &lines)) }
         }
         ul.legend {

@@ -35,7 +35,10 @@ pub fn section(cx: &Context) -> Markup {
     html! {
         section #ev {
             h2 { "EV, % of the initial stakes" }
-            p.note { "Bars: net chips per 100 chips initially staked (box and back bets), over the rounds each bot played; whiskers: the 95 % confidence interval. Grey bars: bots out of play (broke or disqualified)." }
+            p.note {
+                "Bars: net chips per 100 chips initially staked (box and back bets), over the rounds each bot "
+                "played; whiskers: the 95 % confidence interval. Grey bars: bots out of play (broke or disqualified)."
+            }
             (ev_chart(&bars))
         }
     }

@@ -35,7 +35,8 @@ fn bot(cx: &Context, s: &Standing) -> Markup {
     html! {
         details.fault {
             summary {
-                (cx.swatch(&r.name)) b { (r.name) } ": " (chips(r.faults as i64)) " fault" (if r.faults == 1 { "" } else { "s" })
+                (cx.swatch(&r.name)) b { (r.name) } ": "
+                (chips(r.faults as i64)) " fault" (if r.faults == 1 { "" } else { "s" })
                 " (" (by_kind.join(", ")) ")"
                 @if r.disqualified { " — disqualified at the fault limit" }
             }

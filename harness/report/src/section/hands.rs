@@ -10,7 +10,11 @@ pub fn section(cx: &Context) -> Markup {
     html! {
         section #hands {
             h2 { "Hands of session " (cx.session) }
-            p.note { "The session's deciding hands (largest swing of one bot's chips) and its opening rounds, recorded while the league played, event for event as " code { "pitboss replay --log" } " writes them. Step with the buttons or the arrow keys." }
+            p.note {
+                "The session's deciding hands (largest swing of one bot's chips) and its opening rounds, recorded "
+                "while the league played, event for event as " code { "pitboss replay --log" } " writes them. "
+                "Step with the buttons or the arrow keys."
+            }
             div #viewer {
                 div.controls {
                     select #round-pick aria-label="round" {}

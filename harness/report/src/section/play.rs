@@ -37,7 +37,9 @@ fn outcomes(cx: &Context) -> Markup {
         div.scroll { table {
             thead { tr {
                 th.l { "bot" }
-                @for h in ["hands", "won", "pushed", "lost", "blackjacks", "busts", "doubles", "splits", "surrenders"] { th { (h) } }
+                @for h in ["hands", "won", "pushed", "lost", "blackjacks", "busts", "doubles", "splits", "surrenders"] {
+                    th { (h) }
+                }
             } }
             tbody {
                 @for s in standings(cx) {
@@ -81,7 +83,10 @@ fn heat_map(cx: &Context) -> Markup {
     };
     html! {
         h3 { "Where each bot won and lost" }
-        p.note { "Net chips per 100 staked on the bot's hands, by the dealer's up card (the banker's face-up card in the banker game); green won, red lost. Hover a cell for the counts." }
+        p.note {
+            "Net chips per 100 staked on the bot's hands, by the dealer's up card (the banker's face-up card in "
+            "the banker game); green won, red lost. Hover a cell for the counts."
+        }
         div.scroll { table.heat {
             thead { tr {
                 th.l { "bot \\ dealer shows" }
@@ -144,7 +149,9 @@ fn decisions(cx: &Context) -> Markup {
     html! {
         h3 { "Decisions by kind" }
         div.scroll { table {
-            thead { tr { th.l { "bot" } @for (name, _) in &asked { th { (name) } } th { "hit" } th { "stand" } th { "all" } } }
+            thead { tr {
+                th.l { "bot" } @for (name, _) in &asked { th { (name) } } th { "hit" } th { "stand" } th { "all" }
+            } }
             tbody {
                 @for s in standings(cx) {
                     @let t = &s.result.tally;

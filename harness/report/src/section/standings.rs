@@ -16,7 +16,8 @@ pub fn section(cx: &Context) -> Markup {
             table.standings {
                 thead { tr {
                     th { "#" } th.l { "bot" } th { "final chips" } th { "net chips" } th { "rounds played" }
-                    th title="net chips per 100 chips initially staked, over the rounds the bot played; ± is the 95 % interval" { "EV % of stake (± 95 %)" }
+                    th title=(concat!("net chips per 100 chips initially staked, over the rounds the bot played; ",
+                        "± is the 95 % interval")) { "EV % of stake (± 95 %)" }
                     th title="significantly ahead of the next bot in play (paired difference, 95 %)" { "vs next" }
                     th { "faults" }
                 } }
@@ -62,7 +63,9 @@ fn row(cx: &Context, s: &Standing) -> Markup {
             td.l {
                 (cx.swatch(&r.name)) (r.name)
                 @if r.broke_sessions > 0 && s.status == Status::Active {
-                    " " span.note { "(broke in " (r.broke_sessions) " session" (if r.broke_sessions == 1 { "" } else { "s" }) ")" }
+                    " " span.note {
+                        "(broke in " (r.broke_sessions) " session" (if r.broke_sessions == 1 { "" } else { "s" }) ")"
+                    }
                 }
             }
             td.n { (chips(r.balance)) }
