@@ -1,14 +1,14 @@
 //! Just enough of a W3C WebDriver client to drive headless Chromium
 //! through `chromedriver` in tests: open a page, find and click elements,
-//! read text, run a script, take a screenshot. Plain HTTP/1.1 on
-//! loopback; no crates beyond serde_json.
+//! read text, run a script, take a screenshot. The HTTP is `ureq`'s, on
+//! loopback; the protocol is a few JSON commands.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::{Value, json};
 
 /// Where Debian's packages put the browser and its driver.
@@ -26,9 +26,13 @@ pub fn unavailable() -> Option<String> {
 /// A running chromedriver with one browser session; both end on drop.
 pub struct Browser {
     driver: Child,
+    http: ureq::Agent,
     port: u16,
     session: String,
 }
+
+/// The most a reply may hold: a full-page screenshot, base64-encoded.
+const REPLY_LIMIT: u64 = 256 * 1024 * 1024;
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -43,7 +47,14 @@ impl Browser {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {CHROMEDRIVER}: {e}"))?;
-        let mut browser = Browser { driver, port, session: String::new() };
+        // WebDriver reports errors as 4xx/5xx replies with a JSON body that
+        // says what went wrong: read it rather than stop at the status.
+        let http = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let mut browser = Browser { driver, http, port, session: String::new() };
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             match browser.http("GET", "/status", None) {
@@ -76,45 +87,16 @@ impl Browser {
     }
 
     fn http(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
-        stream.set_read_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
-        let body = body.map(Value::to_string).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port,
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).map_err(|e| e.to_string())?;
-        // chromedriver may keep the connection open whatever we ask, so
-        // read exactly the announced body rather than to the end.
-        let mut raw = Vec::new();
-        let mut buf = [0u8; 64 * 1024];
-        let payload = loop {
-            let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
-            raw.extend_from_slice(&buf[..n]);
-            let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") else {
-                if n == 0 {
-                    return Err(format!("{method} {path}: connection closed before the headers ended"));
-                }
-                continue;
-            };
-            let head = String::from_utf8_lossy(&raw[..split]).to_lowercase();
-            let body = &raw[split + 4..];
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok());
-            match length {
-                Some(len) if body.len() >= len => break body[..len].to_vec(),
-                None if head.contains("transfer-encoding: chunked") && body.ends_with(b"0\r\n\r\n") => {
-                    break dechunk(body)?;
-                }
-                None if n == 0 => break body.to_vec(),
-                _ if n == 0 => return Err(format!("{method} {path}: connection closed mid-body")),
-                _ => {}
-            }
+        let url = format!("http://127.0.0.1:{}{path}", self.port);
+        let reply = match (method, body) {
+            ("GET", None) => self.http.get(&url).call(),
+            ("DELETE", None) => self.http.delete(&url).call(),
+            ("POST", Some(body)) => self.http.post(&url).send_json(body),
+            _ => return Err(format!("{method} {path}: not a WebDriver command we send")),
         };
-        let v: Value = serde_json::from_slice(&payload).map_err(|e| format!("{method} {path}: {e}"))?;
+        let v: Value = reply
+            .and_then(|mut r| r.body_mut().with_config().limit(REPLY_LIMIT).read_json())
+            .map_err(|e| format!("{method} {path}: {e}"))?;
         if v["value"].get("error").is_some() {
             return Err(format!("{method} {path}: {}", v["value"]));
         }
@@ -191,50 +173,14 @@ impl Drop for Browser {
     }
 }
 
-fn dechunk(mut data: &[u8]) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = data.windows(2).position(|w| w == b"\r\n").ok_or("bad chunk")?;
-        let size_text = String::from_utf8_lossy(&data[..line_end]);
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)
-            .map_err(|e| format!("bad chunk size: {e}"))?;
-        data = &data[line_end + 2..];
-        if size == 0 {
-            return Ok(out);
-        }
-        out.extend_from_slice(data.get(..size).ok_or("short chunk")?);
-        data = data.get(size + 2..).ok_or("short chunk")?;
-    }
-}
-
 fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let value = |c: u8| -> Result<u32, String> {
-        Ok(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err(format!("bad base64 byte {c}")),
-        } as u32)
-    };
-    let clean: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=').collect();
-    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
-    for chunk in clean.chunks(4) {
-        let mut n = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            n |= value(c)? << (18 - 6 * i);
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
-    }
-    Ok(out)
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| format!("bad screenshot: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn base64_round_trips_a_known_value() {
+    fn base64_decodes_a_known_value() {
         assert_eq!(super::base64_decode("aGVsbG8gd29ybGQ=").unwrap(), b"hello world");
         assert_eq!(super::base64_decode("iVBORw==").unwrap(), [0x89, b'P', b'N', b'G']);
     }

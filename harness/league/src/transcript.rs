@@ -1,5 +1,6 @@
 //! Recorders that write a table's events as they happen: a transcript
-//! for people, one line per event, and a hand history in JSON lines.
+//! for people, one line per event, and a hand history in JSON lines,
+//! whose `event` names are listed once, in [`event`].
 
 use std::io::Write;
 
@@ -76,61 +77,100 @@ impl<W: Write> JsonLines<W> {
     }
 }
 
+/// The `event` names of the hand history, listed once: [`event_json`]
+/// writes them and the report's viewer switches on them (it gets them as
+/// `EV.ACTED` and so on, from [`event::ALL`]), so the two cannot drift apart.
+pub mod event {
+    macro_rules! names {
+        ($($konst:ident = $name:literal,)*) => {
+            $(pub const $konst: &str = $name;)*
+            /// Every name, after the name of its constant.
+            pub const ALL: &[(&str, &str)] = &[$((stringify!($konst), $name)),*];
+        };
+    }
+    names! {
+        SHUFFLE = "shuffle",
+        ROUND_START = "round-start",
+        ASKED = "asked",
+        LOG = "log",
+        FAULT = "fault",
+        DISQUALIFIED = "disqualified",
+        BET = "bet",
+        SIDE_BET = "side-bet",
+        SIDE_BET_SETTLED = "side-bet-settled",
+        BACK_BET = "back-bet",
+        BACK_SETTLED = "back-settled",
+        BANKER = "banker",
+        BANKER_DOUBLED = "banker-doubled",
+        HIDDEN_CARD = "hidden-card",
+        REVEALED = "revealed",
+        ROUND_VOID = "round-void",
+        CARD = "card",
+        DEALER_CARD = "dealer-card",
+        HOLE_REVEALED = "hole-revealed",
+        INSURANCE = "insurance",
+        INSURANCE_SETTLED = "insurance-settled",
+        ACTED = "acted",
+        SETTLED = "settled",
+        ROUND_END = "round-end",
+    }
+}
+
 /// One event as the hand history writes it: `event` and the event's
 /// fields (the round is added by [`JsonLines`]).
 pub fn event_json(event: &TableEvent) -> serde_json::Value {
     use serde_json::json;
     let card = |c: &pitboss_sdk::Card| c.symbol().to_string();
     match event {
-        TableEvent::Shuffle(kind) => json!({"event": "shuffle", "kind": format!("{kind:?}").to_lowercase()}),
-        TableEvent::RoundStart { .. } => json!({"event": "round-start"}),
+        TableEvent::Shuffle(kind) => json!({"event": event::SHUFFLE, "kind": format!("{kind:?}").to_lowercase()}),
+        TableEvent::RoundStart { .. } => json!({"event": event::ROUND_START}),
         TableEvent::Asked { seat, player, kind, legal, answer } => {
             let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
-            json!({"event": "asked", "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
+            json!({"event": event::ASKED, "box": seat, "player": player, "decision": kind.name(), "legal": legal, "answer": answer})
         }
         TableEvent::BotLog { seat, player, kind, text } => {
-            json!({"event": "log", "box": seat, "player": player, "decision": kind.name(), "text": text})
+            json!({"event": event::LOG, "box": seat, "player": player, "decision": kind.name(), "text": text})
         }
         TableEvent::Fault { seat, player, kind, fault, .. } => {
-            json!({"event": "fault", "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
+            json!({"event": event::FAULT, "box": seat, "player": player, "decision": kind.name(), "kind": fault.kind.name(), "message": fault.message})
         }
-        TableEvent::Disqualified { seat, .. } => json!({"event": "disqualified", "box": seat}),
-        TableEvent::Bet { seat, amount } => json!({"event": "bet", "box": seat, "amount": amount}),
+        TableEvent::Disqualified { seat, .. } => json!({"event": event::DISQUALIFIED, "box": seat}),
+        TableEvent::Bet { seat, amount } => json!({"event": event::BET, "box": seat, "amount": amount}),
         TableEvent::SideBet { seat, side, amount } => {
-            json!({"event": "side-bet", "box": seat, "side": format!("{side:?}").to_lowercase(), "amount": amount})
+            json!({"event": event::SIDE_BET, "box": seat, "side": format!("{side:?}").to_lowercase(), "amount": amount})
         }
         TableEvent::SideBetSettled { seat, returned } => {
-            json!({"event": "side-bet-settled", "box": seat, "returned": returned})
+            json!({"event": event::SIDE_BET_SETTLED, "box": seat, "returned": returned})
         }
         TableEvent::BackBet { seat, player, amount } => {
-            json!({"event": "back-bet", "box": seat, "player": player, "amount": amount})
+            json!({"event": event::BACK_BET, "box": seat, "player": player, "amount": amount})
         }
         TableEvent::BackSettled { seat, hand, player, stake, returned } => {
-            json!({"event": "back-settled", "box": seat, "hand": hand, "player": player, "stake": stake, "returned": returned})
+            json!({"event": event::BACK_SETTLED, "box": seat, "hand": hand, "player": player, "stake": stake, "returned": returned})
         }
-        TableEvent::Banker { seat } => json!({"event": "banker", "seat": seat}),
-        TableEvent::BankerDoubled => json!({"event": "banker-doubled"}),
-        TableEvent::HiddenCard { seat, card: c } => json!({"event": "hidden-card", "seat": seat, "card": card(c)}),
-        TableEvent::Revealed { seat, card: c } => json!({"event": "revealed", "seat": seat, "card": card(c)}),
-        TableEvent::RoundVoid { .. } => json!({"event": "round-void"}),
+        TableEvent::Banker { seat } => json!({"event": event::BANKER, "seat": seat}),
+        TableEvent::BankerDoubled => json!({"event": event::BANKER_DOUBLED}),
+        TableEvent::HiddenCard { seat, card: c } => json!({"event": event::HIDDEN_CARD, "seat": seat, "card": card(c)}),
+        TableEvent::Revealed { seat, card: c } => json!({"event": event::REVEALED, "seat": seat, "card": card(c)}),
+        TableEvent::RoundVoid { .. } => json!({"event": event::ROUND_VOID}),
         TableEvent::Card { seat, hand, card: c } => {
-            json!({"event": "card", "box": seat, "hand": hand, "card": card(c)})
+            json!({"event": event::CARD, "box": seat, "hand": hand, "card": card(c)})
         }
         TableEvent::DealerCard { card: c, hole } => {
-            json!({"event": "dealer-card", "card": card(c), "face_down": hole})
+            json!({"event": event::DEALER_CARD, "card": card(c), "face_down": hole})
         }
-        TableEvent::HoleRevealed { card: c } => json!({"event": "hole-revealed", "card": card(c)}),
-        TableEvent::Insurance { seat, amount } => json!({"event": "insurance", "box": seat, "amount": amount}),
+        TableEvent::HoleRevealed { card: c } => json!({"event": event::HOLE_REVEALED, "card": card(c)}),
+        TableEvent::Insurance { seat, amount } => json!({"event": event::INSURANCE, "box": seat, "amount": amount}),
         TableEvent::InsuranceSettled { seat, returned } => {
-            json!({"event": "insurance-settled", "box": seat, "returned": returned})
+            json!({"event": event::INSURANCE_SETTLED, "box": seat, "returned": returned})
         }
         TableEvent::Acted { seat, hand, action } => {
-            json!({"event": "acted", "box": seat, "hand": hand, "action": action.name()})
+            json!({"event": event::ACTED, "box": seat, "hand": hand, "action": action.name()})
         }
         TableEvent::Settled { seat, hand, bet, returned, outcome } => {
-            json!({"event": "settled", "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": format!("{outcome:?}").to_lowercase()})
+            json!({"event": event::SETTLED, "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": format!("{outcome:?}").to_lowercase()})
         }
-        TableEvent::RoundEnd { .. } => json!({"event": "round-end"}),
+        TableEvent::RoundEnd { .. } => json!({"event": event::ROUND_END}),
     }
 }
 
@@ -153,5 +193,98 @@ impl<W: Write> Recorder for JsonLines<W> {
         // A recorder cannot stop the table: a failed write is the writer's
         // to keep (`files::Output` keeps the first and `finish` reports it).
         let _ = writeln!(self.out, "{}", serde_json::Value::Object(line));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitboss_engine::{Fault, FaultKind, Outcome, ShuffleKind, TableEvent};
+    use pitboss_sdk::{Action, ActionSet, Card, Decision, SideBet};
+
+    use super::{event, event_json};
+
+    /// One event of every kind. The match lists every variant, so a new
+    /// one fails to compile here until it is added to the list below.
+    fn one_of_each() -> Vec<TableEvent> {
+        let card = Card::new(10).unwrap();
+        let fault = || Fault { kind: FaultKind::Trap, message: "x".into() };
+        let all = vec![
+            TableEvent::Shuffle(ShuffleKind::Full),
+            TableEvent::RoundStart { round: 1 },
+            TableEvent::Asked { seat: 0, player: 0, kind: Decision::Bet, legal: ActionSet::EMPTY, answer: None },
+            TableEvent::BotLog { seat: 0, player: 0, kind: Decision::Act, text: "x".into() },
+            TableEvent::Fault { seat: 0, player: 0, round: 1, kind: Decision::Act, fault: fault() },
+            TableEvent::Disqualified { seat: 0, round: 1 },
+            TableEvent::Bet { seat: 0, amount: 1 },
+            TableEvent::SideBet { seat: 0, side: SideBet::Over, amount: 1 },
+            TableEvent::SideBetSettled { seat: 0, returned: 0 },
+            TableEvent::BackBet { seat: 0, player: 1, amount: 1 },
+            TableEvent::BackSettled { seat: 0, hand: 0, player: 1, stake: 1, returned: 0 },
+            TableEvent::Banker { seat: None },
+            TableEvent::BankerDoubled,
+            TableEvent::HiddenCard { seat: Some(0), card },
+            TableEvent::Revealed { seat: 0, card },
+            TableEvent::RoundVoid { round: 1 },
+            TableEvent::Card { seat: 0, hand: 0, card },
+            TableEvent::DealerCard { card, hole: true },
+            TableEvent::HoleRevealed { card },
+            TableEvent::Insurance { seat: 0, amount: 1 },
+            TableEvent::InsuranceSettled { seat: 0, returned: 0 },
+            TableEvent::Acted { seat: 0, hand: 0, action: Action::Hit },
+            TableEvent::Settled { seat: 0, hand: 0, bet: 1, returned: 2, outcome: Outcome::Win },
+            TableEvent::RoundEnd { round: 1 },
+        ];
+        for e in &all {
+            match e {
+                TableEvent::Shuffle(_)
+                | TableEvent::RoundStart { .. }
+                | TableEvent::Asked { .. }
+                | TableEvent::BotLog { .. }
+                | TableEvent::Fault { .. }
+                | TableEvent::Disqualified { .. }
+                | TableEvent::Bet { .. }
+                | TableEvent::SideBet { .. }
+                | TableEvent::SideBetSettled { .. }
+                | TableEvent::BackBet { .. }
+                | TableEvent::BackSettled { .. }
+                | TableEvent::Banker { .. }
+                | TableEvent::BankerDoubled
+                | TableEvent::HiddenCard { .. }
+                | TableEvent::Revealed { .. }
+                | TableEvent::RoundVoid { .. }
+                | TableEvent::Card { .. }
+                | TableEvent::DealerCard { .. }
+                | TableEvent::HoleRevealed { .. }
+                | TableEvent::Insurance { .. }
+                | TableEvent::InsuranceSettled { .. }
+                | TableEvent::Acted { .. }
+                | TableEvent::Settled { .. }
+                | TableEvent::RoundEnd { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_event_name_written_is_listed_once() {
+        let written: Vec<String> =
+            one_of_each().iter().map(|e| event_json(e)["event"].as_str().expect("an event name").to_owned()).collect();
+        let listed: Vec<&str> = event::ALL.iter().map(|(_, name)| *name).collect();
+        for name in &written {
+            assert!(listed.contains(&name.as_str()), "{name} is written but not in event::ALL");
+        }
+        // One kind of event, one name: nothing listed twice or unused.
+        let mut sorted = written.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), written.len(), "two kinds of event share a name");
+        assert_eq!(listed.len(), written.len(), "event::ALL lists a name nothing writes");
+    }
+
+    #[test]
+    fn the_constants_are_named_after_their_names() {
+        for (konst, name) in event::ALL {
+            assert_eq!(konst.to_lowercase().replace('_', "-"), *name);
+        }
     }
 }

@@ -1,0 +1,86 @@
+//! Standings: rank, chips, EV with its interval, whether a bot is
+//! significantly ahead of the next, faults; then the verdict, the legend
+//! and the league's warnings.
+
+use maud::{Markup, html};
+use pitboss_league::results::{Standing, Status};
+use pitboss_league::standings::{LEGEND, verdict};
+
+use crate::context::Context;
+use crate::format::{chips, signed};
+
+pub fn section(cx: &Context) -> Markup {
+    let result = &cx.results.result;
+    html! {
+        section #standings {
+            h2 { "Standings" }
+            table.standings {
+                thead { tr {
+                    th { "#" } th.l { "bot" } th { "final chips" } th { "net chips" } th { "rounds played" }
+                    th title=(concat!("net chips per 100 chips initially staked, over the rounds the bot played; ",
+                        "± is the 95 % interval")) { "EV % of stake (± 95 %)" }
+                    th title="significantly ahead of the next bot in play (paired difference, 95 %)" { "vs next" }
+                    th { "faults" }
+                } }
+                tbody { (rows(cx, &result.standings)) }
+            }
+            p.verdict { (verdict(&result.standings)) "." }
+            p.note { (LEGEND) }
+            @for w in &result.warnings { p.warning { "Warning: " (w) } }
+        }
+    }
+}
+
+/// A row per bot; bots out of play under a heading of their own.
+fn rows(cx: &Context, standings: &[Standing]) -> Markup {
+    let before = std::iter::once(Status::Active).chain(standings.iter().map(|s| s.status));
+    html! {
+        @for (s, before) in standings.iter().zip(before) {
+            @if s.status != before { (group_heading(s.status)) }
+            (row(cx, s))
+        }
+    }
+}
+
+fn group_heading(group: Status) -> Markup {
+    let title = match group {
+        Status::Broke => "Broke in every session they played: out of play, not compared with the bots above",
+        _ => {
+            "Disqualified at the fault limit: chips frozen for the rest of the league, not compared with the bots above"
+        }
+    };
+    html! { tr.group { th colspan="8" class="l" { (title) } } }
+}
+
+fn row(cx: &Context, s: &Standing) -> Markup {
+    let r = &s.result;
+    let rank = match s.status {
+        Status::Active => s.rank.to_string(),
+        out => format!("{} {}", s.rank, out.label()),
+    };
+    html! {
+        tr class=[(s.status != Status::Active).then_some("dq")] {
+            td { (rank) }
+            td.l {
+                (cx.swatch(&r.name)) (r.name)
+                @if r.broke_sessions > 0 && s.status == Status::Active {
+                    " " span.note {
+                        "(broke in " (r.broke_sessions) " session" (if r.broke_sessions == 1 { "" } else { "s" }) ")"
+                    }
+                }
+            }
+            td.n { (chips(r.balance)) }
+            td class=(if r.net < 0 { "n neg" } else { "n pos" }) { (signed(r.net)) }
+            td.n { (chips(r.rounds as i64)) }
+            td.n { (format!("{:+.3} % ± {:.3}", s.ev_pct, s.ev_ci95_pct)) }
+            td.c {
+                @match s.ahead_of_next {
+                    Some(true) => span.ahead title="significantly ahead of the next bot" { ">" },
+                    Some(false) => span title="not significantly ahead of the next bot" { "≈" },
+                    None => {},
+                }
+            }
+            td.n { (chips(r.faults as i64)) @if r.disqualified { " DQ" } }
+        }
+    }
+}
