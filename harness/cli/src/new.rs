@@ -236,56 +236,22 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
 /// What `build.sh` runs to make the bot's wasm file; `None` for WAT,
 /// which Pitboss reads as it is.
 fn build_commands(name: &str, lang: Lang) -> Option<String> {
-    let built = bot_file(name, lang);
-    Some(match lang {
-        Lang::Rust => format!(
-            "# Bots run as WebAssembly; `cargo test` stays native. Add the target once.\n\
-             if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then\n\
-             \x20   rustup target add wasm32-unknown-unknown\n\
-             fi\n\
-             cargo build --release --target wasm32-unknown-unknown\n\
-             cp \"${{CARGO_TARGET_DIR:-target}}/wasm32-unknown-unknown/release/{lib}.wasm\" {built}\n",
-            lib = name.replace('-', "_")
-        ),
-        Lang::C => format!("clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o {built} {name}.c\n"),
-        Lang::Zig => format!(
-            "# Zig from PyPI (`pip install ziglang`) where no `zig` is installed.\n\
-             if command -v zig >/dev/null; then zig=zig; else zig=\"python3 -m ziglang\"; fi\n\
-             $zig build-exe {name}.zig -target wasm32-freestanding -fno-entry -rdynamic -O ReleaseSmall -femit-bin={built}\n"
-        ),
-        Lang::AssemblyScript => format!(
-            "# The compiler comes from npm into node_modules/ on the first build.\n\
-             [ -x node_modules/.bin/asc ] || npm install --prefer-offline --no-audit --no-fund\n\
-             # The stub runtime and no `abort` import keep the module plain.\n\
-             node_modules/.bin/asc {name}.ts -o {built} -O3 --runtime stub --use abort=\n"
-        ),
+    let template = match lang {
+        Lang::Rust => include_str!("../templates/build-rust.sh.in"),
+        Lang::C => include_str!("../templates/build-c.sh.in"),
+        Lang::Zig => include_str!("../templates/build-zig.sh.in"),
+        Lang::AssemblyScript => include_str!("../templates/build-assemblyscript.sh.in"),
         Lang::Wat => return None,
-    })
+    };
+    let built = bot_file(name, lang);
+    Some(fill(template, &[("name", name), ("lib", &name.replace('-', "_")), ("built", &built)]))
 }
 
 /// A Rust bot's own files: its manifest, the template as `src/lib.rs`, and
 /// the SDK beside it.
 fn rust_files(name: &str) -> Vec<File> {
     let lib = name.replace('-', "_");
-    let manifest = format!(
-        r#"[package]
-name = "{name}"
-version = "0.1.0"
-edition = "2024"
-
-[lib]
-name = "{lib}"
-crate-type = ["cdylib", "rlib"]
-
-[dependencies]
-# The SDK, written beside this bot by `pitboss new` (it needs no network).
-# `alloc`: Vec, String, Box and BTreeMap in the bot.
-pitboss-sdk = {{ path = "pitboss-sdk", features = ["alloc"] }}
-
-# Not part of any enclosing workspace.
-[workspace]
-"#
-    );
+    let manifest = fill(include_str!("../templates/Cargo.toml.in"), &[("name", name), ("lib", &lib)]);
     // The template's first lines say what the template is; a new bot says
     // what it is instead.
     let body = RUST_TEMPLATE.split_once("\n//!\n").map_or(RUST_TEMPLATE, |(_, rest)| rest);
@@ -305,34 +271,16 @@ fn sdk_manifest() -> String {
     let features = SDK_MANIFEST.split_once("\n[features]\n").map_or("", |(_, rest)| {
         rest.find("\n[").map_or(rest, |end| &rest[..end + 1]) // up to the next section
     });
-    format!(
-        r#"# The Pitboss SDK, written here by `pitboss new` {version} so that this bot
-# builds offline, with no Pitboss checkout. Leave it as it is: a newer
-# `pitboss new` writes a newer copy.
-[package]
-name = "pitboss-sdk"
-version = "{version}"
-edition = "2024"
-license = "MIT OR Apache-2.0"
-description = "Write Pitboss blackjack bots: one trait, one macro, ABI version 1."
-
-[features]
-{features}"#,
-        version = env!("CARGO_PKG_VERSION")
-    )
+    let template = include_str!("../templates/sdk-Cargo.toml.in");
+    // The features end with their own newline.
+    let template = template.strip_suffix('\n').unwrap_or(template);
+    fill(template, &[("version", env!("CARGO_PKG_VERSION")), ("features", features)])
 }
 
 /// A build script: stops at the first failure, runs from the bot's folder,
 /// and ends by naming what it built.
 fn script(built: &str, body: &str) -> String {
-    format!(
-        "#!/bin/sh\n\
-         # Builds {built}, the bot Pitboss runs.\n\
-         set -eu\n\
-         cd \"$(dirname \"$0\")\"\n\
-         {body}\
-         echo \"built $(pwd)/{built}\"\n"
-    )
+    fill(include_str!("../templates/build.sh.in"), &[("built", built), ("body", body)])
 }
 
 /// The bot's five-line README.
@@ -368,37 +316,18 @@ fn readme(name: &str, lang: Lang) -> String {
 /// A practice league: the new bot and two of Pitboss's own, built in, each
 /// alone against the dealer on the same cards.
 fn league(name: &str, lang: Lang) -> String {
-    format!(
-        r#"# A practice league: {name} against two bots built into Pitboss, each
-# alone against the dealer on the same cards. `pitboss run league.toml`.
-name = "{name} practice"
-variant = "north-american"
-rounds = 100000
-seed = 1
-bankroll = 100000
-format = "solo"
-
-[[bot]]
-name = "{name}"
-path = "{file}"
-
-[[bot]]
-name = "basic strategy"
-builtin = "basic"
-
-[[bot]]
-name = "template"
-builtin = "template"
-"#,
-        file = bot_file(name, lang)
-    )
+    fill(include_str!("../templates/league.toml.in"), &[("name", name), ("file", &bot_file(name, lang))])
 }
 
 /// The AssemblyScript bot's npm manifest: the compiler, pinned.
 fn package_json(name: &str) -> String {
-    format!(
-        "{{\n  \"name\": \"{name}\",\n  \"private\": true,\n  \"devDependencies\": {{\n    \"assemblyscript\": \"{ASSEMBLYSCRIPT_VERSION}\"\n  }}\n}}\n"
-    )
+    fill(include_str!("../templates/package.json.in"), &[("name", name), ("version", ASSEMBLYSCRIPT_VERSION)])
+}
+
+/// A template with each `{key}` replaced by its value (other braces, as in
+/// `${CARGO_TARGET_DIR:-target}` or TOML's inline tables, stay).
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    values.iter().fold(template.to_string(), |text, (key, value)| text.replace(&format!("{{{key}}}"), value))
 }
 
 /// Writes a file that must not exist yet, checking every step.
