@@ -4,7 +4,7 @@
 //! format is far tighter than two separate intervals).
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, Rules, Stats, TableEvent};
+use pitboss_engine::{Recorder, Rules, ShoeExhausted, Stats, Table, TableEvent};
 use rayon::prelude::*;
 
 use crate::bots::Bot;
@@ -100,12 +100,8 @@ pub fn play_session(
     seating: &Seating,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SessionResult> {
-    let n = bots.len();
-    let mut tables = Vec::with_capacity(seating.len());
     let spec = TableSpec { rules, seed, stacked: None, bankroll, fault_limit };
-    for seats in seating {
-        tables.push(spec.seat(bots, seats)?);
-    }
+    let mut tables = seating.iter().map(|seats| spec.seat(bots, seats)).collect::<Result<Vec<_>>>()?;
     let per = rules.boxes_per_player as usize;
     let stored = session < STORED_SESSIONS;
     let mut captures: Vec<Capture> = seating
@@ -118,14 +114,7 @@ pub fn play_session(
         .collect();
     let mut logs: Vec<SeatLog<'_, Capture>> =
         seating.iter().zip(captures.iter_mut()).map(|(seats, c)| SeatLog::new(c, seats.len(), per)).collect();
-    let sample_at = series_rounds(rounds);
-    let mut next_sample = 0;
-    let mut series = vec![Vec::with_capacity(sample_at.len()); n];
-    let mut key_rounds = Vec::with_capacity(KEY_ROUNDS + 1);
-    let mut pairs = vec![0i128; n * n];
-    let mut before: Vec<Vec<i64>> = seating.iter().map(|s| vec![bankroll; s.len()]).collect();
-    let mut net = vec![0i64; n];
-    let mut moved: Vec<usize> = Vec::with_capacity(n);
+    let mut sums = Sums::new(bots.len(), seating, bankroll, rounds);
     // Tables never affect each other, so each block of rounds is played on
     // all tables in parallel, each writing its seats' balance after every
     // round; the per-round sums are then taken in (round, table) order, so
@@ -134,117 +123,199 @@ pub fn play_session(
     let mut done = 0;
     while done < rounds {
         let len = BLOCK.min(rounds - done);
-        let keys_so_far = &key_rounds;
+        let block = Block { done, len, keys: &sums.key_rounds };
         let failed = tables
             .par_iter_mut()
             .zip(logs.par_iter_mut())
             .zip(balances.par_iter_mut())
-            .zip(before.par_iter())
+            .zip(sums.before.par_iter())
             .enumerate()
-            .filter_map(|(t, (((table, log), out), start))| {
-                let seats = table.players().len();
-                // The key rounds as this table alone can know them: a
-                // round that does not enter this list cannot be a key
-                // round of the session, so its events need not be kept.
-                let mut keys = keys_so_far.clone();
-                for r in 0..len as usize {
-                    if let Err(e) = table.play_round(log) {
-                        return Some((r, t, e));
-                    }
-                    for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.players()) {
-                        *slot = seat.balance;
-                    }
-                    if log.inner().on {
-                        let round = done + r as u64 + 1;
-                        let prev = |k: usize| if r == 0 { start[k] } else { out[(r - 1) * seats + k] };
-                        let swing = (0..seats).map(|k| (out[r * seats + k] - prev(k)).abs()).max().unwrap_or(0);
-                        let key = KeyRound { round, table: t, swing };
-                        if swing > 0 {
-                            keep_key_round(&mut keys, key);
-                        }
-                        if keys.contains(&key) || (t == 0 && round <= OPENING_ROUNDS) {
-                            log.inner().keep(round);
-                        }
-                    }
-                }
-                None
-            })
+            .filter_map(|(t, (((table, log), out), start))| block.play(t, table, log, out, start).err())
             .min_by_key(|(r, t, _)| (*r, *t));
         if let Some((r, _, e)) = failed {
             return Err(anyhow::Error::new(e).context(format!("session {session}, round {}", done + r as u64 + 1)));
         }
         for r in 0..len as usize {
-            let round = done + r as u64;
-            moved.clear();
-            for (t, seats) in seating.iter().enumerate() {
-                let mut swing = 0;
-                let after = &balances[t][r * seats.len()..(r + 1) * seats.len()];
-                for (k, &balance) in after.iter().enumerate() {
-                    let delta = balance - before[t][k];
-                    before[t][k] = balance;
-                    if delta != 0 {
-                        let b = seats[k];
-                        net[b] = delta;
-                        moved.push(b);
-                        swing = swing.max(delta.abs());
-                    }
-                }
-                if swing > 0 {
-                    keep_key_round(&mut key_rounds, KeyRound { round: round + 1, table: t, swing });
-                }
-            }
-            if sample_at.get(next_sample) == Some(&(round + 1)) {
-                next_sample += 1;
-                for (t, seats) in seating.iter().enumerate() {
-                    for (k, &b) in seats.iter().enumerate() {
-                        series[b].push(before[t][k] - bankroll);
-                    }
-                }
-            }
-            // Only bots whose balance moved add to the cross sums.
-            for &i in &moved {
-                for &j in &moved {
-                    pairs[i * n + j] += net[i] as i128 * net[j] as i128;
-                }
-            }
-            for &i in &moved {
-                net[i] = 0;
-            }
+            sums.add_round(done + r as u64, seating, &balances, r);
         }
         for (t, log) in logs.iter_mut().enumerate() {
-            log.inner().forget_all_but(t, &key_rounds);
+            log.inner().forget_all_but(t, &sums.key_rounds);
         }
         done += len;
         progress(len);
     }
-    let mut result =
-        SessionResult { session, seed, bots: vec![SessionBot::default(); n], pairs, key_rounds, hands: None };
-    let mut series = series.into_iter();
+    let mut result = SessionResult {
+        session,
+        seed,
+        bots: vec![SessionBot::default(); bots.len()],
+        pairs: sums.pairs,
+        key_rounds: sums.key_rounds,
+        hands: None,
+    };
     for (t, ((table, seats), log)) in tables.iter().zip(seating).zip(logs).enumerate() {
-        for (k, ((seat, &b), (tally, mut faults))) in table.players().iter().zip(seats).zip(log.finish()).enumerate() {
-            for f in &mut faults {
-                f.session = session;
-                f.table = t;
-            }
-            result.bots[b] = SessionBot {
-                stats: seat.stats,
-                net: seat.balance - bankroll,
-                rounds: table.rounds(),
-                disqualified: seat.disqualified,
-                broke: !seat.disqualified && table.out_for_good(k),
-                fault_log: faults,
-                series: Vec::new(),
-                tally,
-            };
-        }
+        session_bots(&mut result, t, table, seats, log, bankroll);
     }
-    for (bot, s) in result.bots.iter_mut().zip(&mut series) {
+    for (bot, s) in result.bots.iter_mut().zip(sums.series) {
         bot.series = s;
     }
     if stored {
         result.hands = Some(stored_hands(&captures, &result.key_rounds, rounds));
     }
     Ok(result)
+}
+
+/// Each bot of table `t` as the session ends: its statistics, chips,
+/// status, tally and first faults.
+fn session_bots(
+    result: &mut SessionResult,
+    t: usize,
+    table: &Table,
+    seats: &[usize],
+    log: SeatLog<'_, Capture>,
+    bankroll: i64,
+) {
+    for (k, ((seat, &b), (tally, mut faults))) in table.players().iter().zip(seats).zip(log.finish()).enumerate() {
+        for f in &mut faults {
+            f.session = result.session;
+            f.table = t;
+        }
+        result.bots[b] = SessionBot {
+            stats: seat.stats,
+            net: seat.balance - bankroll,
+            rounds: table.rounds(),
+            disqualified: seat.disqualified,
+            broke: !seat.disqualified && table.out_for_good(k),
+            fault_log: faults,
+            series: Vec::new(),
+            tally,
+        };
+    }
+}
+
+/// One block of a session's rounds, as each table plays it.
+struct Block<'a> {
+    /// Rounds the session played before this block.
+    done: u64,
+    /// Rounds in this block.
+    len: u64,
+    /// The session's key rounds so far.
+    keys: &'a Vec<KeyRound>,
+}
+
+impl Block<'_> {
+    /// Plays the block on table `t`, writing its seats' balance after each
+    /// round into `out` (`start`: their balances before the block) and
+    /// keeping the events of rounds that may be key rounds. A failure is
+    /// the round (in the block) and table it happened at.
+    fn play(
+        &self,
+        t: usize,
+        table: &mut Table,
+        log: &mut SeatLog<'_, Capture>,
+        out: &mut [i64],
+        start: &[i64],
+    ) -> Result<(), (usize, usize, ShoeExhausted)> {
+        let seats = table.players().len();
+        // The key rounds as this table alone can know them: a round that
+        // does not enter this list cannot be a key round of the session,
+        // so its events need not be kept.
+        let mut keys = self.keys.clone();
+        for r in 0..self.len as usize {
+            table.play_round(log).map_err(|e| (r, t, e))?;
+            for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.players()) {
+                *slot = seat.balance;
+            }
+            if log.inner().on {
+                let round = self.done + r as u64 + 1;
+                let prev = |k: usize| if r == 0 { start[k] } else { out[(r - 1) * seats + k] };
+                let swing = (0..seats).map(|k| (out[r * seats + k] - prev(k)).abs()).max().unwrap_or(0);
+                let key = KeyRound { round, table: t, swing };
+                if swing > 0 {
+                    keep_key_round(&mut keys, key);
+                }
+                if keys.contains(&key) || (t == 0 && round <= OPENING_ROUNDS) {
+                    log.inner().keep(round);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a session sums round by round, in (round, table) order: each
+/// bot's balance, the paired products of net chips, the sampled series
+/// and the key rounds.
+struct Sums {
+    n: usize,
+    bankroll: i64,
+    /// Each table's seats' balances after the last round summed.
+    before: Vec<Vec<i64>>,
+    /// Each bot's net chips this round (only `moved` bots are non-zero).
+    net: Vec<i64>,
+    moved: Vec<usize>,
+    pairs: Vec<i128>,
+    sample_at: Vec<u64>,
+    next_sample: usize,
+    series: Vec<Vec<i64>>,
+    key_rounds: Vec<KeyRound>,
+}
+
+impl Sums {
+    fn new(n: usize, seating: &Seating, bankroll: i64, rounds: u64) -> Sums {
+        let sample_at = series_rounds(rounds);
+        Sums {
+            n,
+            bankroll,
+            before: seating.iter().map(|s| vec![bankroll; s.len()]).collect(),
+            net: vec![0; n],
+            moved: Vec::with_capacity(n),
+            pairs: vec![0; n * n],
+            series: vec![Vec::with_capacity(sample_at.len()); n],
+            sample_at,
+            next_sample: 0,
+            key_rounds: Vec::with_capacity(KEY_ROUNDS + 1),
+        }
+    }
+
+    /// Adds round `round` (from 0), row `r` of each table's `balances`.
+    fn add_round(&mut self, round: u64, seating: &Seating, balances: &[Vec<i64>], r: usize) {
+        self.moved.clear();
+        for (t, seats) in seating.iter().enumerate() {
+            let mut swing = 0;
+            let after = &balances[t][r * seats.len()..(r + 1) * seats.len()];
+            for (k, &balance) in after.iter().enumerate() {
+                let delta = balance - self.before[t][k];
+                self.before[t][k] = balance;
+                if delta != 0 {
+                    let b = seats[k];
+                    self.net[b] = delta;
+                    self.moved.push(b);
+                    swing = swing.max(delta.abs());
+                }
+            }
+            if swing > 0 {
+                keep_key_round(&mut self.key_rounds, KeyRound { round: round + 1, table: t, swing });
+            }
+        }
+        if self.sample_at.get(self.next_sample) == Some(&(round + 1)) {
+            self.next_sample += 1;
+            for (t, seats) in seating.iter().enumerate() {
+                for (k, &b) in seats.iter().enumerate() {
+                    self.series[b].push(self.before[t][k] - self.bankroll);
+                }
+            }
+        }
+        // Only bots whose balance moved add to the cross sums.
+        let n = self.n;
+        for &i in &self.moved {
+            for &j in &self.moved {
+                self.pairs[i * n + j] += self.net[i] as i128 * self.net[j] as i128;
+            }
+        }
+        for &i in &self.moved {
+            self.net[i] = 0;
+        }
+    }
 }
 
 /// One table's events, a round at a time, keeping those of the rounds that
