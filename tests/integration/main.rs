@@ -16,6 +16,9 @@ mod docs;
 /// Hostile paths and failing writes: FIFOs, devices, oversized files,
 /// full disks, planted symlinks, concurrent writers.
 mod files;
+/// Golden transcripts of each rule set, `tests/golden/`; `PITBOSS_BLESS=1`
+/// rewrites them.
+mod golden;
 /// Hostile and broken bots: load-time refusals, run-time faults, DQ.
 mod hostile;
 /// Who is told what, in every rule set.
