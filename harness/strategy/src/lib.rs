@@ -29,6 +29,7 @@
 pub mod analyzer;
 pub mod banker;
 pub mod chart;
+pub mod codegen;
 pub mod dealer;
 pub mod deck;
 pub mod derive;
