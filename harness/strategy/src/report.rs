@@ -95,7 +95,7 @@ const COLUMNS: [usize; RANKS] = [1, 2, 3, 4, 5, 6, 7, 8, TEN, ACE];
 fn header(out: &mut String, title: &str) {
     let _ = write!(out, "{title:<8}");
     for up in COLUMNS {
-        let _ = write!(out, "{:>8}", if up == ACE { "A".to_string() } else { (up + 1).to_string() });
+        let _ = write!(out, "{:>9}", if up == ACE { "A".to_string() } else { (up + 1).to_string() });
     }
     out.push('\n');
 }
@@ -119,7 +119,7 @@ fn rows(out: &mut String, title: &str, soft: bool, totals: std::ops::RangeInclus
             } else {
                 r.margins.hard[usize::from(t - HARD_MIN)][up]
             };
-            let _ = write!(out, "{:>8}", cell_text(cell, margin));
+            let _ = write!(out, "{:>9}", cell_text(cell, margin));
         }
         out.push('\n');
     }
@@ -154,7 +154,7 @@ pub fn render(r: &Report) -> String {
                     if r.chart.split[pair][up] { "P" } else { "-" },
                     r.margins.split[pair][up] * 100.0
                 );
-                let _ = write!(out, "{text:>8}");
+                let _ = write!(out, "{text:>9}");
             }
             out.push('\n');
         }
