@@ -532,3 +532,33 @@ boxes_per_player = 2
     assert_eq!(v["session_count"], 2);
     assert_eq!(v["series_rounds"].as_array().map(Vec::len), Some(200));
 }
+
+#[test]
+fn pitboss_strategy_prints_the_analysis_of_the_rules_a_league_plays() {
+    use pitboss_tests::pitboss;
+    let dir = temp("strategy-league.toml", "").parent().unwrap().to_path_buf();
+    let default = pitboss(&dir, &["strategy", "north-american"]);
+    assert_eq!(default.code, Some(0), "{}", default.stderr);
+    let rules = Rules::north_american();
+    assert_eq!(default.stdout, pitboss_strategy::render(&pitboss_strategy::analyze(&rules).unwrap()));
+    assert!(default.stdout.contains("EV off the top") && default.stdout.contains("\nhard "), "{}", default.stdout);
+    // A league without late surrender: its own chart, no surrender in it.
+    std::fs::write(
+        dir.join("strategy-league.toml"),
+        "name = \"no surrender\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 1000\n\n[rules]\nlate_surrender = false\n\n[[bot]]\nname = \"basic\"\nbuiltin = \"basic\"\n",
+    )
+    .unwrap();
+    let league = pitboss(&dir, &["strategy", "north-american", "--league", "strategy-league.toml"]);
+    assert_eq!(league.code, Some(0), "{}", league.stderr);
+    let no_surrender = Rules { late_surrender: false, ..rules };
+    assert_eq!(league.stdout, pitboss_strategy::render(&pitboss_strategy::analyze(&no_surrender).unwrap()));
+    assert_ne!(league.stdout, default.stdout);
+    let json = pitboss(&dir, &["strategy", "north-american", "--json"]);
+    assert!(serde_json::from_str::<serde_json::Value>(&json.stdout).is_ok(), "{}", json.stdout);
+    let wrong = pitboss(&dir, &["strategy", "danish", "--league", "strategy-league.toml"]);
+    assert!(
+        wrong.code == Some(1) && wrong.stderr.contains("its variant is north-american, not danish"),
+        "{}",
+        wrong.stderr
+    );
+}

@@ -12,4 +12,5 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod season;
+pub mod strategy;
 pub mod verify;

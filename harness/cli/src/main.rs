@@ -33,7 +33,7 @@ macro_rules! out_raw {
 mod commands;
 mod common;
 
-use commands::{bench, check, merge, new, play, replay, report, rules, run, season, verify};
+use commands::{bench, check, merge, new, play, replay, report, rules, run, season, strategy, verify};
 
 #[derive(Parser)]
 #[command(name = "pitboss", version, about = "A tournament harness for blackjack strategy bots written in WebAssembly")]
@@ -47,6 +47,7 @@ enum Command {
     Play(play::Args),
     Check(check::Args),
     Rules(rules::Args),
+    Strategy(strategy::Args),
     Bench(bench::Args),
     Season(season::Args),
     Replay(replay::Args),
@@ -71,7 +72,10 @@ fn main() -> ExitCode {
 /// Runs the command; the status is a failure where `check` says some bot
 /// failed or `verify` found a difference (errors are the caller's to print).
 fn dispatch(command: Command) -> Result<ExitCode> {
-    if !matches!(command, Command::New(_) | Command::Report(_) | Command::Merge(_) | Command::Rules(_)) {
+    if !matches!(
+        command,
+        Command::New(_) | Command::Report(_) | Command::Merge(_) | Command::Rules(_) | Command::Strategy(_)
+    ) {
         // Commands that load bots warn once, up front, about the cache.
         common::sandbox()?;
     }
@@ -80,6 +84,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Verify(args) => return verify::run(args),
         Command::Play(args) => play::run(args)?,
         Command::Rules(args) => rules::run(args)?,
+        Command::Strategy(args) => strategy::run(args)?,
         Command::Bench(args) => bench::run(args)?,
         Command::Season(args) => season::run(args)?,
         Command::Replay(args) => replay::run(args)?,
