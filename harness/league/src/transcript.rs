@@ -21,7 +21,7 @@ impl<W: Write> Transcript<W> {
 impl<W: Write> Recorder for Transcript<W> {
     fn record(&mut self, event: &TableEvent) {
         let line = match event {
-            TableEvent::Shuffle(kind) => format!("shuffle ({kind:?})"),
+            TableEvent::Shuffle(kind) => format!("shuffle ({})", names::shuffle(*kind).1),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             TableEvent::Asked { .. } => return,
             TableEvent::BotLog { seat, kind, text, .. } => {
@@ -33,7 +33,9 @@ impl<W: Write> Recorder for Transcript<W> {
             }
             TableEvent::Disqualified { seat, .. } => format!("box {seat}: DISQUALIFIED at the fault limit"),
             TableEvent::Bet { seat, amount } => format!("box {seat}: bets {amount}"),
-            TableEvent::SideBet { seat, side, amount } => format!("box {seat}: side bet {amount} on {side:?} 13"),
+            TableEvent::SideBet { seat, side, amount } => {
+                format!("box {seat}: side bet {amount} on {} 13", names::side(*side).1)
+            }
             TableEvent::SideBetSettled { seat, returned } => format!("box {seat}: side bet returns {returned}"),
             TableEvent::BackBet { seat, player, amount } => format!("player {player}: bets {amount} behind box {seat}"),
             TableEvent::BackSettled { seat, hand, player, stake, returned } => {
@@ -54,7 +56,7 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::InsuranceSettled { seat, returned } => format!("box {seat}: insurance returns {returned}"),
             TableEvent::Acted { seat, hand, action } => format!("box {seat} hand {hand}: {}", action.name()),
             TableEvent::Settled { seat, hand, bet, returned, outcome } => {
-                format!("box {seat} hand {hand}: {outcome:?}, bet {bet}, {returned} come back")
+                format!("box {seat} hand {hand}: {}, bet {bet}, {returned} come back", names::outcome(*outcome).1)
             }
             TableEvent::RoundEnd { .. } => return,
         };
@@ -122,7 +124,7 @@ pub fn event_json(event: &TableEvent) -> serde_json::Value {
     use serde_json::json;
     let card = |c: &pitboss_sdk::Card| c.symbol().to_string();
     match event {
-        TableEvent::Shuffle(kind) => json!({"event": event::SHUFFLE, "kind": format!("{kind:?}").to_lowercase()}),
+        TableEvent::Shuffle(kind) => json!({"event": event::SHUFFLE, "kind": names::shuffle(*kind).0}),
         TableEvent::RoundStart { .. } => json!({"event": event::ROUND_START}),
         TableEvent::Asked { seat, player, kind, legal, answer } => {
             let legal: Vec<&str> = legal.iter().map(pitboss_sdk::Action::name).collect();
@@ -137,7 +139,7 @@ pub fn event_json(event: &TableEvent) -> serde_json::Value {
         TableEvent::Disqualified { seat, .. } => json!({"event": event::DISQUALIFIED, "box": seat}),
         TableEvent::Bet { seat, amount } => json!({"event": event::BET, "box": seat, "amount": amount}),
         TableEvent::SideBet { seat, side, amount } => {
-            json!({"event": event::SIDE_BET, "box": seat, "side": format!("{side:?}").to_lowercase(), "amount": amount})
+            json!({"event": event::SIDE_BET, "box": seat, "side": names::side(*side).0, "amount": amount})
         }
         TableEvent::SideBetSettled { seat, returned } => {
             json!({"event": event::SIDE_BET_SETTLED, "box": seat, "returned": returned})
@@ -168,7 +170,7 @@ pub fn event_json(event: &TableEvent) -> serde_json::Value {
             json!({"event": event::ACTED, "box": seat, "hand": hand, "action": action.name()})
         }
         TableEvent::Settled { seat, hand, bet, returned, outcome } => {
-            json!({"event": event::SETTLED, "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": format!("{outcome:?}").to_lowercase()})
+            json!({"event": event::SETTLED, "box": seat, "hand": hand, "bet": bet, "returned": returned, "outcome": names::outcome(*outcome).0})
         }
         TableEvent::RoundEnd { .. } => json!({"event": event::ROUND_END}),
     }
@@ -193,6 +195,42 @@ impl<W: Write> Recorder for JsonLines<W> {
         // A recorder cannot stop the table: a failed write is the writer's
         // to keep (`files::Output` keeps the first and `finish` reports it).
         let _ = writeln!(self.out, "{}", serde_json::Value::Object(line));
+    }
+}
+
+/// The names hand histories (and results' stored hands) and transcripts
+/// give outcomes, shuffles and side bets: `(in JSON, in a transcript)`,
+/// mapped by hand in this one place rather than taken from `Debug`.
+mod names {
+    use pitboss_engine::{Outcome, ShuffleKind};
+    use pitboss_sdk::SideBet;
+
+    pub fn outcome(outcome: Outcome) -> (&'static str, &'static str) {
+        match outcome {
+            Outcome::Win => ("win", "Win"),
+            Outcome::Blackjack => ("blackjack", "Blackjack"),
+            Outcome::EvenMoney => ("evenmoney", "EvenMoney"),
+            Outcome::Push => ("push", "Push"),
+            Outcome::Lose => ("lose", "Lose"),
+            Outcome::Bust => ("bust", "Bust"),
+            Outcome::Surrender => ("surrender", "Surrender"),
+            Outcome::DealerBlackjack => ("dealerblackjack", "DealerBlackjack"),
+        }
+    }
+
+    pub fn shuffle(kind: ShuffleKind) -> (&'static str, &'static str) {
+        match kind {
+            ShuffleKind::Full => ("full", "Full"),
+            ShuffleKind::Discards => ("discards", "Discards"),
+        }
+    }
+
+    pub fn side(side: SideBet) -> (&'static str, &'static str) {
+        match side {
+            SideBet::None => ("none", "None"),
+            SideBet::Over => ("over", "Over"),
+            SideBet::Under => ("under", "Under"),
+        }
     }
 }
 
