@@ -23,11 +23,26 @@ pub(crate) struct Expanded {
 /// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
 /// folder, or a builtin) into named bots, and records where each came from.
 pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<Expanded> {
-    /// A bot of the league, in league order, before its file is compiled.
-    enum Pending {
-        Builtin(String, Box<Bot>, BotSource),
-        File(String, PathBuf),
+    let (pending, skipped) = pending_bots(league, base)?;
+    check_names(&pending)?;
+    let mut bots = Vec::new();
+    let mut sources = Vec::new();
+    for (name, bot, source) in load(&pending, sandbox)? {
+        bots.push((name, bot));
+        sources.push(source);
     }
+    Ok(Expanded { bots, sources, skipped })
+}
+
+/// A bot of the league, in league order, before its file is compiled.
+enum Pending {
+    Builtin(String, Box<Bot>, BotSource),
+    File(String, PathBuf),
+}
+
+/// Every bot the entries name, in league order, with the folder and glob
+/// entries left out.
+fn pending_bots(league: &LeagueFile, base: &Path) -> Result<(Vec<Pending>, Vec<Skipped>)> {
     let mut pending = Vec::new();
     let mut skipped = Vec::new();
     let mut matching = |pattern: &Path| -> Result<Vec<PathBuf>> {
@@ -72,8 +87,12 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             bail!("bot `{label}`: the league would have over {MAX_BOTS} bots");
         }
     }
-    // Two bots may not share a name: say which files clash, before
-    // compiling anything.
+    Ok((pending, skipped))
+}
+
+/// Two bots may not share a name: says which files clash, before
+/// compiling anything.
+fn check_names(pending: &[Pending]) -> Result<()> {
     let named = |p: &Pending| match p {
         Pending::Builtin(name, _, source) => (name.clone(), source.file.clone()),
         Pending::File(name, file) => (name.clone(), file.display().to_string()),
@@ -84,9 +103,15 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             bail!("two bots are named `{name}`: {first} and {source} (give one a `name`, or rename a file)");
         }
     }
-    // Compile the files in parallel (a league of 30 submissions starts in
-    // about half the time on two cores), then take the results in league
-    // order, so the report never depends on which thread finished first.
+    Ok(())
+}
+
+/// Compiles the files in parallel (a league of 30 submissions starts in
+/// about half the time on two cores), then takes the results in league
+/// order, so the report never depends on which thread finished first.
+/// Every bot that cannot play is reported at once, one line each, so an
+/// organiser fixes a class's submissions in one pass.
+fn load(pending: &[Pending], sandbox: &Sandbox) -> Result<Vec<(String, Bot, BotSource)>> {
     let loaded: Vec<Result<(String, Bot, BotSource)>> = pending
         .par_iter()
         .map(|p| match p {
@@ -100,8 +125,6 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
             }
         })
         .collect();
-    // Every bot that cannot play is reported at once, one line each, so
-    // an organiser fixes a class's submissions in one pass.
     let failed: Vec<String> = loaded
         .iter()
         .filter_map(|r| r.as_ref().err())
@@ -112,13 +135,7 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
         1 => bail!("{}", failed[0]),
         n => bail!("{n} of {} bots cannot play:\n  {}", loaded.len(), failed.join("\n  ")),
     }
-    let mut bots = Vec::new();
-    let mut sources = Vec::new();
-    for (name, bot, source) in loaded.into_iter().flatten() {
-        bots.push((name, bot));
-        sources.push(source);
-    }
-    Ok(Expanded { bots, sources, skipped })
+    Ok(loaded.into_iter().flatten().collect())
 }
 
 /// The regular files matching `pattern`, whose last component may hold

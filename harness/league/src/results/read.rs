@@ -138,57 +138,7 @@ impl ResultsFile {
         }
         let mut out = vec![false; bots];
         for (k, s) in self.sessions.iter().enumerate() {
-            let outside = s.key_rounds.iter().any(|key| key.round == 0 || key.round > r.rounds);
-            if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || outside || s.bots.len() != bots {
-                return Err(format!(
-                    "session {k} is out of order, has over {KEY_ROUNDS} key rounds, one outside the session, or not {bots} bots"
-                ));
-            }
-            if s.hands.is_some() != (s.session < STORED_SESSIONS) {
-                return Err(format!("session {k}: hands are stored for sessions 0 to {} only", STORED_SESSIONS - 1));
-            }
-            if let Some(hands) = &s.hands {
-                let bad = hands.len() > KEY_ROUNDS + OPENING_ROUNDS as usize
-                    || hands.iter().any(|h| h.round == 0 || h.round > r.rounds || h.events.len() > EVENTS_PER_ROUND);
-                if bad {
-                    return Err(format!(
-                        "session {k} stores over {} hands, one outside the session, or one of over {EVENTS_PER_ROUND} events",
-                        KEY_ROUNDS + OPENING_ROUNDS as usize
-                    ));
-                }
-            }
-            for (i, (b, source)) in s.bots.iter().zip(&self.bots).enumerate() {
-                let name = &b.name;
-                if *name != source.name {
-                    return Err(format!(
-                        "session {k}: bot {i} is `{name}`, but the league's bot {i} is `{}`",
-                        source.name
-                    ));
-                }
-                if b.series.len() != self.series_rounds.len() {
-                    return Err(format!(
-                        "session {k}, bot `{name}`: {} series points, not {}",
-                        b.series.len(),
-                        self.series_rounds.len()
-                    ));
-                }
-                if b.after_dq != out[i] {
-                    return Err(format!(
-                        "session {k}, bot `{name}`: after_dq is {}, but the bot was {}disqualified in an earlier session",
-                        b.after_dq,
-                        if out[i] { "" } else { "not " }
-                    ));
-                }
-                if let Some(last) = b.series.last()
-                    && b.net != *last
-                {
-                    return Err(format!(
-                        "session {k}, bot `{name}`: net {} but its last balance sample is {last}",
-                        b.net
-                    ));
-                }
-                out[i] |= b.disqualified;
-            }
+            self.check_session(k, s, &mut out)?;
         }
         for st in &r.standings {
             let Some(i) = self.bots.iter().position(|b| b.name == st.result.name) else {
@@ -201,6 +151,58 @@ impl ResultsFile {
                     st.result.name, st.result.net
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Session `k`'s part of [`ResultsFile::check`]; `out` holds which
+    /// bots were disqualified in an earlier session.
+    fn check_session(&self, k: usize, s: &SessionRecord, out: &mut [bool]) -> std::result::Result<(), String> {
+        let (r, bots) = (&self.result, self.result.standings.len());
+        let outside = s.key_rounds.iter().any(|key| key.round == 0 || key.round > r.rounds);
+        if s.session != k as u64 || s.key_rounds.len() > KEY_ROUNDS || outside || s.bots.len() != bots {
+            return Err(format!(
+                "session {k} is out of order, has over {KEY_ROUNDS} key rounds, one outside the session, or not {bots} bots"
+            ));
+        }
+        if s.hands.is_some() != (s.session < STORED_SESSIONS) {
+            return Err(format!("session {k}: hands are stored for sessions 0 to {} only", STORED_SESSIONS - 1));
+        }
+        if let Some(hands) = &s.hands {
+            let bad = hands.len() > KEY_ROUNDS + OPENING_ROUNDS as usize
+                || hands.iter().any(|h| h.round == 0 || h.round > r.rounds || h.events.len() > EVENTS_PER_ROUND);
+            if bad {
+                return Err(format!(
+                    "session {k} stores over {} hands, one outside the session, or one of over {EVENTS_PER_ROUND} events",
+                    KEY_ROUNDS + OPENING_ROUNDS as usize
+                ));
+            }
+        }
+        for (i, (b, source)) in s.bots.iter().zip(&self.bots).enumerate() {
+            let name = &b.name;
+            if *name != source.name {
+                return Err(format!("session {k}: bot {i} is `{name}`, but the league's bot {i} is `{}`", source.name));
+            }
+            if b.series.len() != self.series_rounds.len() {
+                return Err(format!(
+                    "session {k}, bot `{name}`: {} series points, not {}",
+                    b.series.len(),
+                    self.series_rounds.len()
+                ));
+            }
+            if b.after_dq != out[i] {
+                return Err(format!(
+                    "session {k}, bot `{name}`: after_dq is {}, but the bot was {}disqualified in an earlier session",
+                    b.after_dq,
+                    if out[i] { "" } else { "not " }
+                ));
+            }
+            if let Some(last) = b.series.last()
+                && b.net != *last
+            {
+                return Err(format!("session {k}, bot `{name}`: net {} but its last balance sample is {last}", b.net));
+            }
+            out[i] |= b.disqualified;
         }
         Ok(())
     }
