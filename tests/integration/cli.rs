@@ -29,7 +29,7 @@ fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
 }
 
 fn json_of(o: &PlayOptions, file: &str) -> Vec<u8> {
-    let (report, _) = pitboss_league::play(o).unwrap();
+    let (report, _) = pitboss_league::play(o, &mut std::io::sink()).unwrap();
     let path = temp(file, "");
     output::write_json(&path, &report).unwrap();
     std::fs::read(path).unwrap()
@@ -76,7 +76,7 @@ fn a_stacked_shoe_file_plays_the_worked_example_then_stops_cleanly() {
     let mut o = opts(&["builtin:basic"], 0, 0);
     o.rounds = None;
     o.shoe = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/shoes/double-eleven.shoe")));
-    let (report, _) = pitboss_league::play(&o).unwrap();
+    let (report, _) = pitboss_league::play(&o, &mut std::io::sink()).unwrap();
     assert_eq!(report.table.rounds, 1);
     assert_eq!(report.table.bots[0].net, 4, "basic doubles 11 against a ten: 8 come back");
     let why = report.table.stopped.expect("the shoe ran out");
@@ -89,7 +89,7 @@ fn a_typo_in_a_shoe_file_is_reported_with_file_line_and_column() {
     let path = temp("typo.shoe", "# two rounds\nA K 9 7\n6 T 5 X 8\n");
     let mut o = opts(&["builtin:basic"], 1, 0);
     o.shoe = Some(path.clone());
-    let e = format!("{:#}", pitboss_league::play(&o).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&o, &mut std::io::sink()).unwrap_err());
     assert_eq!(e, format!("{}: line 3, column 7: `X` is not a card (use A 2 3 4 5 6 7 8 9 T J Q K)", path.display()));
 }
 
@@ -97,9 +97,9 @@ fn a_typo_in_a_shoe_file_is_reported_with_file_line_and_column() {
 fn an_unknown_variant_and_an_unknown_builtin_are_named() {
     let mut o = opts(&["builtin:basic"], 1, 0);
     o.variant = "klondike".into();
-    let e = format!("{:#}", pitboss_league::play(&o).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&o, &mut std::io::sink()).unwrap_err());
     assert!(e.contains("unknown rule set `klondike`"), "{e}");
-    let e = format!("{:#}", pitboss_league::play(&opts(&["builtin:genius"], 1, 0)).unwrap_err());
+    let e = format!("{:#}", pitboss_league::play(&opts(&["builtin:genius"], 1, 0), &mut std::io::sink()).unwrap_err());
     assert!(e.contains("unknown builtin bot `genius`"), "{e}");
 }
 
@@ -232,7 +232,7 @@ fn every_rule_set_plays_from_the_command_line_library() {
     for variant in ["north-american", "swedish", "danish", "norwegian-home"] {
         let mut o = opts(&["builtin:basic", "builtin:mimic-dealer"], 2_000, 4);
         o.variant = variant.into();
-        let (report, _) = pitboss_league::play(&o).unwrap();
+        let (report, _) = pitboss_league::play(&o, &mut std::io::sink()).unwrap();
         assert_eq!(report.table.rounds, 2_000, "{variant}");
         assert!(
             report.table.bots.iter().all(|b| b.faults == 0 && b.rounds > 1_000),

@@ -186,8 +186,9 @@ pub fn replay_command(opts: &PlayOptions, round: u64) -> String {
 /// Chips each bot starts a `pitboss play` match with unless told.
 pub const DEFAULT_BANKROLL: i64 = 1_000_000;
 
-/// Runs `pitboss play`; also returns the wall time for the throughput line.
-pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
+/// Runs `pitboss play`, writing the transcript (with `opts.transcript`)
+/// to `transcript`; also returns the wall time for the throughput line.
+pub fn play(opts: &PlayOptions, transcript: &mut dyn std::io::Write) -> Result<(PlayReport, std::time::Duration)> {
     let variant = Rules::variant_by_id(&opts.variant)?;
     let rules = Rules::for_variant(variant)?;
     let sandbox = crate::sandbox()?;
@@ -227,8 +228,7 @@ pub fn play(opts: &PlayOptions) -> Result<(PlayReport, std::time::Duration)> {
     };
     let start = Instant::now();
     let table = if opts.transcript {
-        let stdout = std::io::stdout();
-        play_table(&spec, &bots, &mut crate::transcript::Transcript::new(stdout.lock()))?
+        play_table(&spec, &bots, &mut crate::transcript::Transcript::new(transcript))?
     } else {
         play_table(&spec, &bots, &mut ())?
     };

@@ -43,7 +43,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let Args { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } = args;
     let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
-    let (report, elapsed) = pitboss_league::play(&opts)?;
+    let (report, elapsed) = pitboss_league::play(&opts, &mut std::io::stdout().lock())?;
     out!("{}", tables::results_table(&report.table.bots));
     for bot in &report.table.bots {
         if let Some(f) = bot.fault_log.first() {
