@@ -356,3 +356,48 @@ fn play_names_each_bots_first_fault_with_the_command_that_replays_its_round() {
     let last_round = replayed.stdout.rsplit("-- round ").next().unwrap();
     assert!(last_round.starts_with("64") && last_round.contains("FAULT in act (trap)"), "{last_round}");
 }
+
+#[test]
+fn a_league_sets_the_start_up_fuel_a_runtime_needs_and_its_results_record_it() {
+    let dir = scratch("startup");
+    // A reactor whose `_initialize` runs 3 million loop turns (a language
+    // runtime starting), well over the default start-up fuel.
+    let init = "(func (export \"_initialize\") (local $n i32)
+    (loop $spin
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (br_if $spin (i32.lt_u (local.get $n) (i32.const 3000000)))))";
+    bot(&dir, "slow-start.wat", "", init);
+    let roomy = league(&dir, "roomy.toml", "north-american", "solo", "\n[limits]\nfuel_for_startup = 100000000\n");
+    let plain = league(&dir, "plain.toml", "north-american", "solo", "");
+
+    let ran = pitboss(&dir, &["check", "slow-start.wat", "--variant", "north-american"]);
+    code(&ran, 1);
+    assert!(ran.stdout.contains("start-up fuel cap: 10000000"), "{}", ran.stdout);
+    let ran = pitboss(&dir, &["check", "slow-start.wat", "--league", &roomy]);
+    code(&ran, 0);
+
+    // The league plays it; its results record the start-up fuel it set,
+    // and a league that sets none records none (results as before).
+    for (file, bots) in [(&roomy, "\n[[bot]]\npath = \"slow-start.wat\"\n"), (&plain, "")] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        std::fs::write(dir.join(file), format!("{text}{bots}")).unwrap();
+    }
+    // (appended after [limits], a [[bot]] table is still a bot entry)
+    let ran = pitboss(&dir, &["run", &roomy, "--json", "roomy.json"]);
+    code(&ran, 0);
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("roomy.json")).unwrap()).unwrap();
+    assert_eq!(results["league"]["parsed"]["limits"]["fuel_for_startup"], 100_000_000);
+    let ran = pitboss(&dir, &["run", &plain, "--json", "plain.json"]);
+    code(&ran, 0);
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("plain.json")).unwrap()).unwrap();
+    assert!(results["league"]["parsed"]["limits"].get("fuel_for_startup").is_none(), "{results}");
+    let ran = pitboss(&dir, &["verify", "roomy.json"]);
+    code(&ran, 0);
+
+    let bad = league(&dir, "bad.toml", "north-american", "solo", "\n[limits]\nfuel_for_startup = 5\n");
+    let ran = pitboss(&dir, &["run", &bad]);
+    code(&ran, 1);
+    assert!(ran.stderr.contains("limit `fuel_for_startup` = 5 is outside 1000..=10000000000"), "{}", ran.stderr);
+}

@@ -48,6 +48,9 @@ pub mod range {
 
     /// `fuel_per_decision`.
     pub const FUEL_PER_DECISION: RangeInclusive<u64> = 1_000..=10_000_000_000;
+    /// `fuel_for_startup`: a language runtime (CPython: about 200 million)
+    /// may start in its `_initialize`.
+    pub const FUEL_FOR_STARTUP: RangeInclusive<u64> = 1_000..=10_000_000_000;
     /// `memory_mib`: one page at least, and well below the 4 GiB a 32-bit
     /// memory can address.
     pub const MEMORY_MIB: RangeInclusive<u64> = 1..=1_024;

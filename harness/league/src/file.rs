@@ -257,6 +257,8 @@ fn one() -> u64 {
 pub struct LimitOverrides {
     /// Fuel per decision.
     pub fuel_per_decision: Option<Spanned<u64>>,
+    /// Fuel for instantiation and a reactor's `_initialize`.
+    pub fuel_for_startup: Option<Spanned<u64>>,
     /// Memory cap in MiB.
     pub memory_mib: Option<Spanned<u64>>,
     /// Wall-clock backstop per call, in milliseconds.
@@ -276,6 +278,7 @@ impl LimitOverrides {
         use pitboss_host::limit_range as r;
         let fields = [
             ("fuel_per_decision", &self.fuel_per_decision, r::FUEL_PER_DECISION),
+            ("fuel_for_startup", &self.fuel_for_startup, r::FUEL_FOR_STARTUP),
             ("memory_mib", &self.memory_mib, r::MEMORY_MIB),
             ("wall_ms", &self.wall_ms, r::WALL_MS),
             ("module_mib", &self.module_mib, r::MODULE_MIB),
@@ -303,6 +306,7 @@ impl LimitOverrides {
         };
         pitboss_host::Limits {
             fuel_per_decision: get(&self.fuel_per_decision).unwrap_or(base.fuel_per_decision),
+            fuel_for_startup: get(&self.fuel_for_startup).unwrap_or(base.fuel_for_startup),
             memory_bytes: scaled(get(&self.memory_mib), 20, base.memory_bytes),
             wall_ms: get(&self.wall_ms).unwrap_or(base.wall_ms),
             module_bytes: scaled(get(&self.module_mib), 20, base.module_bytes),

@@ -219,6 +219,10 @@ impl From<&Rules> for RulesRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LimitsRecord {
     pub fuel_per_decision: u64,
+    /// Recorded only where a league sets it: results of leagues that do
+    /// not are as they were before the key existed.
+    #[serde(default = "default_startup_fuel", skip_serializing_if = "is_default_startup_fuel")]
+    pub fuel_for_startup: u64,
     pub memory_mib: u64,
     pub wall_ms: u64,
     pub module_mib: u64,
@@ -226,10 +230,19 @@ pub struct LimitsRecord {
     pub functions: u64,
 }
 
+fn default_startup_fuel() -> u64 {
+    pitboss_host::Limits::default().fuel_for_startup
+}
+
+fn is_default_startup_fuel(fuel: &u64) -> bool {
+    *fuel == default_startup_fuel()
+}
+
 impl From<&pitboss_host::Limits> for LimitsRecord {
     fn from(l: &pitboss_host::Limits) -> LimitsRecord {
         LimitsRecord {
             fuel_per_decision: l.fuel_per_decision,
+            fuel_for_startup: l.fuel_for_startup,
             memory_mib: (l.memory_bytes >> 20) as u64,
             wall_ms: l.wall_ms,
             module_mib: (l.module_bytes >> 20) as u64,
