@@ -29,12 +29,16 @@ pub struct WasmPlayer {
     reads_clock: bool,
 }
 
-/// Fuel used per decision, by decision kind — what `pitboss check`
-/// reports. Only collected when asked for ([`WasmPlayer::profile`]).
+/// Fuel and time used per decision, by decision kind — what `pitboss
+/// check` reports. Only collected when asked for ([`WasmPlayer::profile`]).
 #[derive(Clone, Debug, Default)]
 pub struct FuelProfile {
     /// Fuel used by each call, indexed by decision kind code.
     pub used: [Vec<u64>; Decision::ALL.len()],
+    /// Wall-clock nanoseconds of each call, indexed the same way: for
+    /// organisers choosing limits, never for results (it differs run to
+    /// run; fuel does not).
+    pub nanos: [Vec<u64>; Decision::ALL.len()],
 }
 
 impl WasmPlayer {
@@ -133,10 +137,16 @@ impl Player for WasmPlayer {
             };
             fueled.expect("fuel is enabled in every sandbox");
             self.store.set_epoch_deadline(self.deadline);
+            // The clock is read only for a profile (`pitboss check`), and
+            // never decides anything: fuel does.
+            let start = self.profile.as_ref().map(|_| std::time::Instant::now());
             let result = self.decide.call(&mut self.store, kind as i32);
-            if let Some(profile) = &self.profile {
+            if let (Some(profile), Some(start)) = (&self.profile, start) {
+                let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 let left = self.store.get_fuel().unwrap_or(0);
-                profile.lock().expect("profile lock").used[kind as usize].push(self.fuel - left);
+                let mut profile = profile.lock().expect("profile lock");
+                profile.used[kind as usize].push(self.fuel - left);
+                profile.nanos[kind as usize].push(nanos);
             }
             match result {
                 Ok(answer) => match next {

@@ -98,6 +98,22 @@ pub struct KindReport {
     /// The per-decision limit.
     #[tabled(rename = "limit")]
     pub limit: u64,
+    /// Median wall-clock time per call, in microseconds. Shown, never in
+    /// the JSON: it differs from run to run and machine to machine.
+    #[tabled(rename = "µs median", display("micros"))]
+    #[serde(skip)]
+    pub nanos_median: u64,
+    /// Longest call, in microseconds (the first call of an instance
+    /// includes a runtime's start, if it starts lazily).
+    #[tabled(rename = "µs max", display("micros"))]
+    #[serde(skip)]
+    pub nanos_max: u64,
+}
+
+/// Nanoseconds as a table shows them, in microseconds.
+fn micros(nanos: &u64) -> String {
+    let us = *nanos as f64 / 1_000.0;
+    if us < 10.0 { format!("{us:.2}") } else { format!("{us:.0}") }
 }
 
 /// The first fault of a smoke match.
@@ -376,6 +392,8 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         .map(|k| {
             let mut used = profile.used[k as usize].clone();
             used.sort_unstable();
+            let mut nanos = profile.nanos[k as usize].clone();
+            nanos.sort_unstable();
             KindReport {
                 decision: k.name(),
                 asked: asked[k as usize],
@@ -383,6 +401,8 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
                 fuel_median: used.get(used.len() / 2).copied().unwrap_or(0),
                 fuel_max: used.last().copied().unwrap_or(0),
                 limit,
+                nanos_median: nanos.get(nanos.len() / 2).copied().unwrap_or(0),
+                nanos_max: nanos.last().copied().unwrap_or(0),
             }
         })
         .collect();
@@ -394,7 +414,16 @@ mod tests {
     use super::*;
 
     fn report(file: &str, faults: u64, refusal: Option<&str>) -> CheckReport {
-        let row = KindReport { decision: "act", asked: 10, faults, fuel_median: 300, fuel_max: 405, limit: 1_000_000 };
+        let row = KindReport {
+            decision: "act",
+            asked: 10,
+            faults,
+            fuel_median: 300,
+            fuel_max: 405,
+            limit: 1_000_000,
+            nanos_median: 250,
+            nanos_max: 31_000,
+        };
         let first_fault = (faults > 0).then(|| FirstFault {
             round: 3,
             decision: "act",
