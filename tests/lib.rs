@@ -342,10 +342,24 @@ pub fn taped_run(player: Box<dyn Player + Send>, rounds: u64) -> (u64, u64, i64)
 
 /// [`taped_run`], also returning what the player logged, in order.
 pub fn taped_run_logged(player: Box<dyn Player + Send>, rounds: u64) -> ((u64, u64, i64), Vec<String>) {
+    taped_table_run(Rules::north_american(), player, Vec::new(), rounds)
+}
+
+/// [`taped_run_logged`] under `rules`, with `others` seated after the
+/// player (untaped; where a player banks, the bank rotates among them
+/// all).
+pub fn taped_table_run(
+    rules: Rules,
+    player: Box<dyn Player + Send>,
+    others: Vec<Box<dyn Player + Send>>,
+    rounds: u64,
+) -> ((u64, u64, i64), Vec<String>) {
     let log = Arc::new(Mutex::new((DefaultHasher::new(), 0)));
     let tape = Tape { inner: player, log: log.clone() };
-    let mut table =
-        Table::new(Rules::north_american(), Shoe::seeded(6, 78, 2026), vec![boxed(tape)], 10_000_000).unwrap();
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, 2026);
+    let mut players = vec![boxed(tape)];
+    players.extend(others);
+    let mut table = Table::new(rules, shoe, players, 10_000_000).unwrap();
     let mut logs = Vec::new();
     for _ in 0..rounds {
         table

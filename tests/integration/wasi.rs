@@ -3,7 +3,7 @@
 //! (log floods, clock spinning, huge `random_get`, `proc_exit` loops)
 //! contained like any other.
 
-use pitboss_engine::{Fault, FaultKind, Rules, Shoe, Table, TableEvent};
+use pitboss_engine::{Banker, Fault, FaultKind, Rules, Shoe, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
 use pitboss_tests::boxed;
 
@@ -619,6 +619,7 @@ fn python_wasi_bot() -> Option<std::path::PathBuf> {
         "python/nuitka/pitboss_shim.c",
         "python/nuitka/nuitka_init_program.h",
         "examples/python-wasi/bot.py",
+        "examples/python-wasi/chart.py",
     ] {
         std::fs::read(sdk.join(file)).unwrap().hash(&mut hash);
     }
@@ -664,6 +665,22 @@ fn a_python_bot_plays_exactly_like_basic_and_the_same_on_any_thread_count() {
     assert!(tape.1 > 2 * rounds, "{} decisions", tape.1);
     assert_eq!(tape, basic_tape, "(decision hash, decisions, balance) differ from basic.wasm's");
     assert_eq!(logs, ["python-wasi: basic strategy, in Python\n"]);
+
+    // The same decisions in every other rule set too, seated with two
+    // more `basic`s; in the banker game the bank rotates, so it banks.
+    for rules in [Rules::swedish(), Rules::danish(), Rules { banker: Banker::Rotate, ..Rules::norwegian_home() }] {
+        let run = |bot: &pitboss_host::BotModule| {
+            let others = (0..2).map(|_| boxed(basic.instantiate().unwrap())).collect();
+            pitboss_tests::taped_table_run(rules.clone(), boxed(bot.instantiate().unwrap()), others, 2_000).0
+        };
+        let (tape, basic_tape) = (run(&python), run(&basic));
+        assert!(tape.1 > 2_000, "{:?}: {} decisions", rules.variant, tape.1);
+        assert_eq!(
+            tape, basic_tape,
+            "{:?}: (decision hash, decisions, balance) differ from basic.wasm's",
+            rules.variant
+        );
+    }
 
     // A league against basic, in every rule set's own format, on one
     // thread and on two: no fault, identical results.

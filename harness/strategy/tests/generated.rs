@@ -1,21 +1,28 @@
-//! The charts checked in for the bots (`bots/chart/src/generated.rs`) are
-//! exactly what the analyzer computes today; `PITBOSS_BLESS=1` rewrites
-//! them.
+//! The charts checked in for the bots (`bots/chart/src/generated.rs`, and
+//! `sdk/examples/python-wasi/chart.py` for the Python example) are exactly
+//! what the analyzer computes today; `PITBOSS_BLESS=1` rewrites them.
 
 use std::path::Path;
 
 #[test]
 fn checked_in_charts_equal_the_analyzers_output() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/chart/src/generated.rs");
-    let fresh = pitboss_strategy::codegen::generated_source().unwrap();
-    if std::env::var_os("PITBOSS_BLESS").is_some() {
-        std::fs::write(&path, &fresh).unwrap();
-        return;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let fresh = pitboss_strategy::codegen::generated_sources().unwrap();
+    let bless = std::env::var_os("PITBOSS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (file, text) in
+        [("bots/chart/src/generated.rs", &fresh.rust), ("sdk/examples/python-wasi/chart.py", &fresh.python)]
+    {
+        let path = root.join(file);
+        if bless {
+            std::fs::write(&path, text).unwrap();
+        } else if std::fs::read_to_string(&path).unwrap_or_default() != *text {
+            stale.push(file);
+        }
     }
-    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
-        checked_in == fresh,
-        "{} is stale: regenerate with PITBOSS_BLESS=1 cargo test --release -p pitboss-strategy --test generated",
-        path.display()
+        stale.is_empty(),
+        "stale: {}; regenerate with PITBOSS_BLESS=1 cargo test --release -p pitboss-strategy --test generated",
+        stale.join(", ")
     );
 }
