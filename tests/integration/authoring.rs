@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use pitboss_cli::new::Lang;
 use pitboss_engine::{Player, Rules, Shoe, Table};
+use pitboss_scaffold::Lang;
 use pitboss_tests::{boxed, pitboss_bin};
 fn examples() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples"))
@@ -78,7 +78,7 @@ fn new_bot(name: &str, lang: Lang) -> PathBuf {
         Command::new(installed_pitboss()).args(["new", name, "--lang", lang.id(), "--dir"]).arg(&parent),
         "pitboss new",
     );
-    let file = pitboss_cli::new::bot_file(name, lang);
+    let file = pitboss_scaffold::bot_file(name, lang);
     for step in [format!("check {file}"), "run league.toml".into()] {
         assert!(printed.contains(&step), "`pitboss new` does not say `{step}`:\n{printed}");
     }
@@ -93,7 +93,7 @@ fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
     if dir.join("build.sh").exists() {
         succeeds(Command::new("./build.sh").current_dir(dir), &format!("{name}/build.sh"));
     }
-    let file = pitboss_cli::new::bot_file(name, lang);
+    let file = pitboss_scaffold::bot_file(name, lang);
     // A runtime's bot needs its league's limits (`pitboss new` says so).
     let mut check = vec!["check", file.as_str()];
     if matches!(lang, Lang::Python | Lang::Go) {
@@ -221,10 +221,10 @@ pitboss_sdk::export_bot!(Panicky, Panicky);
 #[test]
 fn pitboss_new_refuses_an_existing_folder_and_a_bad_name() {
     let dir = scratch("refuse");
-    pitboss_cli::new::scaffold("my-bot", &dir, Lang::Wat).unwrap();
-    let again = pitboss_cli::new::scaffold("my-bot", &dir, Lang::C).unwrap_err().to_string();
+    pitboss_scaffold::scaffold("my-bot", &dir, Lang::Wat).unwrap();
+    let again = pitboss_scaffold::scaffold("my-bot", &dir, Lang::C).unwrap_err().to_string();
     assert!(again.contains("already exists"), "{again}");
-    let bad = pitboss_cli::new::scaffold("My Bot", &dir, Lang::Rust).unwrap_err().to_string();
+    let bad = pitboss_scaffold::scaffold("My Bot", &dir, Lang::Rust).unwrap_err().to_string();
     assert!(bad.contains("no good bot name"), "{bad}");
 }
 

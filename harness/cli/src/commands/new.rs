@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_cli::new::{Lang, command_name, next_steps, scaffold};
+use pitboss_scaffold::{Lang, command_name, next_steps, scaffold};
 
 /// Scaffold a new bot: its source, a build script, a README and a practice league.
 #[derive(clap::Args)]

@@ -1,9 +1,10 @@
 //! `pitboss new NAME [--lang LANG]`: scaffolds a bot in Rust, C, Zig,
-//! AssemblyScript or WAT, each with a build script, a five-line README and
-//! a practice league.
+//! AssemblyScript, WAT, Python or Go, each with a build script, a five-line
+//! README and a practice league (a library of its own: bot authoring, not
+//! competitions).
 //!
-//! Everything it writes is compiled into this binary: the template bots,
-//! the ABI, and for Rust the SDK's own source, written beside the bot as a
+//! Everything it writes is compiled into the binary: the template bots
+//! (`templates/`), the ABI, and for Rust and Python the SDK's own source, written beside the bot as a
 //! path dependency (`pitboss-sdk/`). So an installed `pitboss`, or a copy
 //! handed to a student, scaffolds bots that build offline and never point
 //! into the checkout it was built from.
