@@ -1,8 +1,9 @@
 //! Basic strategy charts computed by `pitboss-strategy` for each rule set's
-//! defaults. Generated: do not edit. Regenerate with
+//! defaults, and each rule set's Hi-Lo index numbers. Generated: do not
+//! edit. Regenerate with
 //! `PITBOSS_BLESS=1 cargo test --release -p pitboss-strategy --test generated`.
 
-use crate::table::Table;
+use crate::table::{Indices, Table};
 
 /// `north-american`: par -0.3325 % per original bet.
 pub const NORTH_AMERICAN: Table = Table {
@@ -154,4 +155,158 @@ pub const NORWEGIAN_HOME: Table = Table {
     ],
     split: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     banker_double: 897,
+};
+
+/// `north-american`: Hi-Lo indices (count-favoured play at this true count or above).
+/// - insurance: +3 (crossing +3.19)
+/// - 16 v T stand: +0 (crossing +0.22)
+/// - 15 v T stand: +4 (crossing +4.19)
+/// - 12 v 3 stand: +1 (crossing +1.32)
+/// - 12 v 2 stand: +3 (crossing +3.05)
+/// - 16 v 9 stand: +4 (crossing +4.48)
+/// - 13 v 2 stand: -1 (crossing -1.11)
+/// - 12 v 4 stand: +0 (crossing -0.26)
+/// - 12 v 5 stand: -2 (crossing -1.85)
+/// - 12 v 6 stand: -1 (crossing -1.40)
+/// - 13 v 3 stand: -3 (crossing -2.57)
+/// - 10 v T double: +4 (crossing +3.67)
+/// - 11 v A double: +1 (crossing +0.94)
+/// - 9 v 2 double: +0 (crossing +0.49)
+/// - 10 v A double: +3 (crossing +3.47)
+/// - 9 v 7 double: +3 (crossing +3.01)
+/// - 14 v T surrender: +3 (crossing +3.14)
+/// - 15 v T surrender: +0 (crossing -0.27)
+/// - 15 v 9 surrender: +2 (crossing +2.13)
+/// - 15 v A surrender: +2 (crossing +1.64)
+/// - 16 v 9 surrender: +0 (crossing -0.41)
+/// - 16 v T surrender: -3 (crossing -3.02)
+/// - 16 v A surrender: -2 (crossing -1.65)
+/// - T,T v 5 split: +5 (crossing +4.89)
+/// - T,T v 6 split: +5 (crossing +4.52)
+pub const NORTH_AMERICAN_INDICES: Indices = Indices {
+    insurance: 3,
+    stand: [
+        [-128, 3, 1, 0, -2, -1, -128, -128, -128, -128],
+        [-128, -1, -3, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, 4],
+        [-128, -128, -128, -128, -128, -128, -128, -128, 4, 0],
+    ],
+    double: [
+        [-128, 0, -128, -128, -128, -128, 3, -128, -128, -128],
+        [3, -128, -128, -128, -128, -128, -128, -128, -128, 4],
+        [1, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    surrender: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, 3],
+        [2, -128, -128, -128, -128, -128, -128, -128, 2, 0],
+        [-2, -128, -128, -128, -128, -128, -128, -128, 0, -3],
+    ],
+    split_tens: [-128, -128, -128, -128, 5, 5, -128, -128, -128, -128],
+};
+
+/// `swedish`: Hi-Lo indices (count-favoured play at this true count or above).
+/// - insurance: +3 (crossing +3.19)
+/// - 16 v T stand: -3 (crossing -3.45)
+/// - 15 v T stand: +1 (crossing +0.96)
+/// - 12 v 3 stand: -1 (crossing -0.91)
+/// - 12 v 2 stand: +1 (crossing +0.73)
+/// - 16 v 9 stand: -1 (crossing -1.50)
+/// - 13 v 2 stand: -4 (crossing -3.57)
+/// - 12 v 4 stand: -2 (crossing -2.41)
+/// - 12 v 5 stand: -4 (crossing -3.95)
+/// - 12 v 6 stand: -4 (crossing -3.87)
+/// - 13 v 3 stand: -5 (crossing -4.92)
+/// - 10 v T double: +100 (crossing none in -10..=10)
+/// - 11 v A double: +100 (crossing none in -10..=10)
+/// - 9 v 2 double: +5 (crossing +4.58)
+/// - 10 v A double: +100 (crossing none in -10..=10)
+/// - 9 v 7 double: +5 (crossing +5.31)
+/// - T,T v 5 split: +6 (crossing +6.45)
+/// - T,T v 6 split: +6 (crossing +6.41)
+pub const SWEDISH_INDICES: Indices = Indices {
+    insurance: 3,
+    stand: [
+        [-128, 1, -1, -2, -4, -4, -128, -128, -128, -128],
+        [-128, -4, -5, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, 1],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -1, -3],
+    ],
+    double: [
+        [-128, 5, -128, -128, -128, -128, 5, -128, -128, -128],
+        [100, -128, -128, -128, -128, -128, -128, -128, -128, 100],
+        [100, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    surrender: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    split_tens: [-128, -128, -128, -128, 6, 6, -128, -128, -128, -128],
+};
+
+/// `danish`: Hi-Lo indices (count-favoured play at this true count or above).
+/// - insurance: +3 (crossing +3.19)
+/// - 16 v T stand: +0 (crossing +0.22)
+/// - 15 v T stand: +4 (crossing +4.19)
+/// - 12 v 3 stand: +1 (crossing +1.32)
+/// - 12 v 2 stand: +3 (crossing +3.05)
+/// - 16 v 9 stand: +4 (crossing +4.48)
+/// - 13 v 2 stand: -1 (crossing -1.11)
+/// - 12 v 4 stand: +0 (crossing -0.26)
+/// - 12 v 5 stand: -2 (crossing -1.85)
+/// - 12 v 6 stand: -1 (crossing -1.40)
+/// - 13 v 3 stand: -3 (crossing -2.57)
+/// - 10 v T double: +100 (crossing none in -10..=10)
+/// - 11 v A double: +100 (crossing none in -10..=10)
+/// - 9 v 2 double: +0 (crossing +0.49)
+/// - 10 v A double: +100 (crossing none in -10..=10)
+/// - 9 v 7 double: +3 (crossing +3.01)
+/// - T,T v 5 split: +5 (crossing +4.88)
+/// - T,T v 6 split: +5 (crossing +4.51)
+pub const DANISH_INDICES: Indices = Indices {
+    insurance: 3,
+    stand: [
+        [-128, 3, 1, 0, -2, -1, -128, -128, -128, -128],
+        [-128, -1, -3, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, 4],
+        [-128, -128, -128, -128, -128, -128, -128, -128, 4, 0],
+    ],
+    double: [
+        [-128, 0, -128, -128, -128, -128, 3, -128, -128, -128],
+        [100, -128, -128, -128, -128, -128, -128, -128, -128, 100],
+        [100, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    surrender: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    split_tens: [-128, -128, -128, -128, 5, 5, -128, -128, -128, -128],
+};
+
+/// `norwegian-home`: Hi-Lo indices (count-favoured play at this true count or above).
+/// One deck shuffled every round: nothing to count.
+pub const NORWEGIAN_HOME_INDICES: Indices = Indices {
+    insurance: -128,
+    stand: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    double: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    surrender: [
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+        [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
+    ],
+    split_tens: [-128, -128, -128, -128, -128, -128, -128, -128, -128, -128],
 };

@@ -24,7 +24,7 @@ pub mod table;
 
 use pitboss_sdk::{Action, Card, Event, Strategy, Variant, View, event_kind};
 
-pub use table::{Code, Table, rank};
+pub use table::{Code, Indices, Table, rank};
 
 /// Basic strategy. Its only state is what the banker game needs: the
 /// cards turned up this round.

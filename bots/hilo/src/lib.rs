@@ -7,9 +7,11 @@
 //! - **Bets:** a 1–12 ramp of the table minimum — true count ≤ 1: 1 unit,
 //!   2: 2, 3: 4, 4: 8, 5 or more: 12 — and it sits out (bets 0) at a true
 //!   count of −2 or less while other boxes keep the cards coming.
-//! - **Plays:** the Illustrious 18 index plays and the "Fab 4" surrenders
-//!   (six decks, S17), insurance at a true count of +3 or more against an
-//!   ace; everything else is basic strategy (`bots/chart`).
+//! - **Plays:** the Illustrious 18 index plays, the "Fab 4" surrenders
+//!   (and 16 against 9, ten and ace) and splitting tens against 5 and 6,
+//!   insurance against an ace, each at the index number the analyzer
+//!   computes for the rule set (`pitboss_strategy::index`, generated into
+//!   `bots/chart`, [`Indices`]); everything else is basic strategy.
 //!
 //! In the banker game, where a single deck is shuffled every round, it
 //! plays plain basic strategy.
@@ -18,7 +20,7 @@
 
 use core::mem;
 
-use pitboss_chart::{Basic, up_value};
+use pitboss_chart::{Basic, Indices, Table, rank};
 use pitboss_sdk::{Action, ActionSet, Card, Event, Strategy, Total, Variant, View, event_kind};
 
 /// Hi-Lo value of a card.
@@ -55,67 +57,50 @@ impl HiLo {
     }
 }
 
-/// The Illustrious 18 and Fab 4 for a two-or-more-card hand against `up`
-/// (2–11) at true count `tc`; `None` leaves the play to basic strategy.
-pub fn index_play(hand: &[Card], up: u8, tc: i32, legal: ActionSet) -> Option<Action> {
+/// The index plays for a hand against `up` (a rank: 0 the ace, 9 the
+/// tens) at true count `tc`, by the rule set's index numbers `ix` and its
+/// chart `table`; `None` leaves the play to basic strategy.
+///
+/// Surrender first (two cards), then splitting tens, doubling (two
+/// cards) and standing on hard 12–16 (any number of cards). A decision
+/// with an index is decided by it both ways: below the index the
+/// alternative is played (hit, stand, or the chart's fallback after a
+/// surrender not taken), whatever the chart says at a count of zero.
+pub fn index_play(ix: &Indices, table: &Table, hand: &[Card], up: usize, tc: i32, legal: ActionSet) -> Option<Action> {
     let total = Total::of(hand);
     if total.is_soft() {
         return None;
     }
     let t = total.best();
     let two = hand.len() == 2;
-    // Fab 4 surrenders (and not surrendering 15 v 10 at negative counts).
-    if legal.contains(Action::Surrender) && two {
-        let surrender = match (t, up) {
-            (14, 10) => tc >= 3,
-            (15, 10) => tc >= 0,
-            (15, 9) => tc >= 2,
-            (15, 11) => tc >= 1,
-            _ => return index_play(hand, up, tc, without(legal, Action::Surrender)),
-        };
-        return Some(if surrender { Action::Surrender } else { stand_or_hit(t, up, tc) });
-    }
-    if two && hand[0].is_ten() && hand[1].is_ten() && legal.contains(Action::Split) {
-        match (up, tc) {
-            (5, 5..) | (6, 4..) => return Some(Action::Split),
-            _ => return Some(Action::Stand),
+    let pair = two && hand[0].value() == hand[1].value();
+    if two
+        && legal.contains(Action::Surrender)
+        && let Some(surrender) = ix.surrenders(t, up, tc)
+    {
+        if surrender {
+            return Some(Action::Surrender);
         }
+        let hits = ix.stands(t, up, tc).map_or_else(|| table.two_cards(false, t, up).hits(), |stand| !stand);
+        return Some(if hits { Action::Hit } else { Action::Stand });
     }
-    let double = |threshold: i32| -> Option<Action> {
-        if two && legal.contains(Action::Double) && tc >= threshold { Some(Action::Double) } else { None }
-    };
-    match (t, up) {
-        (10, 10) => double(4),
-        (10, 11) => double(4),
-        (11, 11) => double(1),
-        (9, 2) => double(1),
-        (9, 7) => double(3),
-        (12..=16, _) => Some(stand_or_hit(t, up, tc)),
-        _ => None,
+    if pair
+        && hand[0].is_ten()
+        && legal.contains(Action::Split)
+        && let Some(split) = ix.splits_tens(up, tc)
+    {
+        return Some(if split { Action::Split } else { Action::Stand });
     }
-}
-
-/// Stand or hit a stiff hand by the count's index numbers.
-fn stand_or_hit(t: u8, up: u8, tc: i32) -> Action {
-    let stand = match (t, up) {
-        (16, 10) => tc >= 0,
-        (16, 9) => tc >= 5,
-        (15, 10) => tc >= 4,
-        (13, 2) => tc >= -1,
-        (13, 3) => tc >= -2,
-        (12, 2) => tc >= 3,
-        (12, 3) => tc >= 2,
-        (12, 4) => tc >= 0,
-        (12, 5) => tc >= -2,
-        (12, 6) => tc >= -1,
-        (_, 2..=6) => t >= 13,
-        _ => false,
-    };
-    if stand { Action::Stand } else { Action::Hit }
-}
-
-fn without(set: ActionSet, a: Action) -> ActionSet {
-    ActionSet(set.0 & !(1 << a as u8))
+    if pair && legal.contains(Action::Split) && table.splits(rank(hand[0]), up) {
+        return None;
+    }
+    if two
+        && legal.contains(Action::Double)
+        && let Some(double) = ix.doubles(t, up, tc)
+    {
+        return Some(if double { Action::Double } else { Action::Hit });
+    }
+    ix.stands(t, up, tc).map(|stand| if stand { Action::Stand } else { Action::Hit })
 }
 
 impl Strategy for HiLo {
@@ -164,13 +149,15 @@ impl Strategy for HiLo {
 
     fn insurance(&mut self, view: &View<'_>) -> i64 {
         let ace_up = view.dealer_up().is_some_and(Card::is_ace);
-        if ace_up && self.tc(view) >= 3 { view.max() } else { 0 }
+        if ace_up && Indices::for_variant(view.variant()).insures(self.tc(view)) { view.max() } else { 0 }
     }
 
     fn act(&mut self, view: &View<'_>) -> Action {
-        if view.variant() != Variant::NorwegianHome {
-            let up = up_value(view.dealer_up().unwrap_or(Card::TEN));
-            if let Some(a) = index_play(view.hand(), up, self.tc(view), view.legal())
+        let variant = view.variant();
+        if variant != Variant::NorwegianHome {
+            let up = rank(view.dealer_up().unwrap_or(Card::TEN));
+            let (ix, table) = (Indices::for_variant(variant), Table::for_variant(variant));
+            if let Some(a) = index_play(ix, table, view.hand(), up, self.tc(view), view.legal())
                 && view.legal().contains(a)
             {
                 return a;
@@ -215,16 +202,30 @@ mod tests {
     }
 
     #[test]
-    fn illustrious_18_and_fab_4() {
-        let stand_16_v_10 = index_play(&hand(&[10, 6]), 10, 0, without(all(), Action::Surrender));
-        assert_eq!(stand_16_v_10, Some(Action::Stand));
-        assert_eq!(index_play(&hand(&[10, 6]), 10, -1, without(all(), Action::Surrender)), Some(Action::Hit));
-        assert_eq!(index_play(&hand(&[10, 10]), 6, 4, all()), Some(Action::Split));
-        assert_eq!(index_play(&hand(&[10, 10]), 6, 3, all()), Some(Action::Stand));
-        assert_eq!(index_play(&hand(&[6, 5]), 11, 1, all()), Some(Action::Double));
-        assert_eq!(index_play(&hand(&[6, 5]), 11, 0, all()), None, "basic decides below the index");
-        assert_eq!(index_play(&hand(&[10, 2]), 3, 2, all()), Some(Action::Stand));
-        assert_eq!(index_play(&hand(&[10, 4]), 10, 3, all()), Some(Action::Surrender));
-        assert_eq!(index_play(&hand(&[10, 5]), 10, -1, all()), Some(Action::Hit), "no surrender at negative counts");
+    fn index_plays_follow_the_generated_numbers() {
+        let na = (Indices::for_variant(Variant::NorthAmerican), Table::for_variant(Variant::NorthAmerican));
+        let play = |h: &[u8], up: usize, tc: i32, legal: ActionSet| index_play(na.0, na.1, &hand(h), up, tc, legal);
+        let no_surrender = without(all(), Action::Surrender);
+        assert_eq!(play(&[10, 6], 9, 0, no_surrender), Some(Action::Stand));
+        assert_eq!(play(&[10, 6], 9, -1, no_surrender), Some(Action::Hit));
+        assert_eq!(play(&[10, 10], 5, 5, all()), Some(Action::Split));
+        assert_eq!(play(&[10, 10], 5, 4, all()), Some(Action::Stand));
+        assert_eq!(play(&[6, 5], 0, 1, all()), Some(Action::Double));
+        assert_eq!(play(&[6, 5], 0, 0, all()), Some(Action::Hit));
+        assert_eq!(play(&[10, 2], 2, 1, all()), Some(Action::Stand));
+        assert_eq!(play(&[10, 4], 9, 3, all()), Some(Action::Surrender));
+        assert_eq!(play(&[10, 5], 9, -1, all()), Some(Action::Hit), "no surrender at negative counts");
+        assert_eq!(play(&[6, 6], 3, 5, all()), None, "the chart splits 6,6 against a 4");
+        assert_eq!(play(&[10, 7], 9, 0, all()), None, "no index: basic strategy");
+        assert_eq!(play(&[1, 5], 9, 0, all()), None, "soft hands: basic strategy");
+        let danish = (Indices::for_variant(Variant::Danish), Table::for_variant(Variant::Danish));
+        assert_eq!(index_play(danish.0, danish.1, &hand(&[6, 4]), 9, 10, all()), Some(Action::Hit));
+        assert!(Indices::for_variant(Variant::NorthAmerican).insures(3));
+        assert!(!Indices::for_variant(Variant::NorthAmerican).insures(2));
+        assert!(!Indices::for_variant(Variant::NorwegianHome).insures(10));
+    }
+
+    fn without(set: ActionSet, a: Action) -> ActionSet {
+        ActionSet(set.0 & !(1 << a as u8))
     }
 }

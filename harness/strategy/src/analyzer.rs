@@ -39,6 +39,13 @@ impl Analyzer {
         Analyzer { game, shoe, ups, splits: (0..RANKS * RANKS).map(|_| None).collect() }
     }
 
+    /// The same rules off the top of another shoe (a true count's), the
+    /// dealer's enumerations shared.
+    pub fn with_shoe(&self, shoe: Shoe) -> Analyzer {
+        let ups = self.ups.iter().map(|c| Ctx::new(&self.game, &c.table, shoe.without(c.up))).collect();
+        Analyzer { game: self.game.clone(), shoe, ups, splits: (0..RANKS * RANKS).map(|_| None).collect() }
+    }
+
     /// The context of up card `up`.
     pub fn ctx(&mut self, up: usize) -> &mut Ctx {
         &mut self.ups[up]

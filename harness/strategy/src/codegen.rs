@@ -15,6 +15,7 @@ use pitboss_engine::Rules;
 
 use crate::chart::Code;
 use crate::game::StrategyError;
+use crate::index::{Indices, describe, indices};
 use crate::report::{Report, analyze};
 
 /// The rule sets with a generated chart, by their constant's name, in the
@@ -80,6 +81,27 @@ fn rust_table(out: &mut String, t: &Tables) {
     let _ = writeln!(out, "    banker_double: {},\n}};", t.banker_double);
 }
 
+fn rust_indices(out: &mut String, name: &str, variant: &str, ix: &Indices) {
+    let _ = writeln!(out, "\n/// `{variant}`: Hi-Lo indices (count-favoured play at this true count or above).");
+    if ix.list.is_empty() {
+        let _ = writeln!(out, "/// One deck shuffled every round: nothing to count.");
+    }
+    for i in &ix.list {
+        let crossing = i.crossing.map_or_else(|| "none in -10..=10".to_string(), |c| format!("{c:+.2}"));
+        let _ = writeln!(out, "/// - {}: {:+} (crossing {crossing})", describe(i.decision), i.index);
+    }
+    let _ = writeln!(out, "pub const {name}_INDICES: Indices = Indices {{");
+    let _ = writeln!(out, "    insurance: {},", ix.insurance);
+    for (field, rows) in [("stand", &ix.stand[..]), ("double", &ix.double[..]), ("surrender", &ix.surrender[..])] {
+        let _ = writeln!(out, "    {field}: [");
+        for row in rows {
+            let _ = writeln!(out, "        {row:?},");
+        }
+        let _ = writeln!(out, "    ],");
+    }
+    let _ = writeln!(out, "    split_tens: {:?},\n}};", ix.split_tens);
+}
+
 /// A Python tuple of numbers.
 fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
     let items: Vec<String> = items.iter().map(ToString::to_string).collect();
@@ -110,18 +132,24 @@ pub fn generated_sources() -> Result<Sources, StrategyError> {
     // `BY_VARIANT` in the Python module is indexed by variant code.
     debug_assert!(rule_sets().iter().enumerate().all(|(i, (_, r))| r.variant as usize == i));
     let mut all = Vec::new();
+    let mut counts = Vec::new();
     for (name, rules) in rule_sets() {
         all.push(tables(name, &analyze(&rules)?));
+        counts.push((name, rules.variant.id(), indices(&rules)?));
     }
 
     let mut rust = format!(
         "//! Basic strategy charts computed by `pitboss-strategy` for each rule set's\n\
-         //! defaults. Generated: do not edit. Regenerate with\n\
+         //! defaults, and each rule set's Hi-Lo index numbers. Generated: do not\n\
+         //! edit. Regenerate with\n\
          //! `{REGENERATE}`.\n\n\
-         use crate::table::Table;\n",
+         use crate::table::{{Indices, Table}};\n",
     );
     for t in &all {
         rust_table(&mut rust, t);
+    }
+    for (name, variant, ix) in &counts {
+        rust_indices(&mut rust, name, variant, ix);
     }
 
     let mut python = format!(

@@ -35,6 +35,7 @@ pub mod deck;
 pub mod derive;
 pub mod game;
 pub mod hand;
+pub mod index;
 pub mod offtop;
 pub mod player;
 pub mod report;
