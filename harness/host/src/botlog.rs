@@ -30,10 +30,18 @@ pub(crate) struct BotLog {
 
 impl BotLog {
     /// This decision's text, if it logged anything; clears it.
+    #[inline]
     pub(crate) fn take(&mut self) -> Option<String> {
+        // Asked after every decision; almost every bot logs nothing.
         if self.decision.is_empty() && !self.cut {
             return None;
         }
+        self.take_text()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take_text(&mut self) -> Option<String> {
         let mut text = String::from_utf8_lossy(&std::mem::take(&mut self.decision)).into_owned();
         if std::mem::take(&mut self.cut) {
             text.push_str(if self.kept >= LOG_PER_TABLE {

@@ -150,7 +150,7 @@ impl Tally {
 
     /// Counts one event that concerns this bot; `up` is the index of the
     /// round's dealer up card in `by_dealer_up`, once dealt.
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, event: &TableEvent, up: Option<usize>) {
         match event {
             TableEvent::Asked { kind, .. } => self.decisions.add(*kind),
@@ -248,13 +248,16 @@ impl<'a, R> SeatLog<'a, R> {
 
     /// Keeps track of the round (its start, up card, banker, a void) and
     /// returns the player the event is about, if it is about one.
-    #[inline]
+    ///
+    /// Inlined into every place the table records an event, where the
+    /// event's kind is known: the match folds away, so the events this
+    /// log ignores (every card, most of them) cost nothing. The rare or
+    /// bulky work is kept out of line to let that happen.
+    #[inline(always)]
     fn follow(&mut self, event: &TableEvent) -> Option<usize> {
         let b = match event {
             TableEvent::RoundStart { .. } => {
-                self.up = None;
-                self.banker = None;
-                self.round_start.copy_from_slice(&self.tallies);
+                self.start_round();
                 return None;
             }
             TableEvent::DealerCard { card, hole: false } => {
@@ -264,10 +267,7 @@ impl<'a, R> SeatLog<'a, R> {
                 return None;
             }
             TableEvent::Banker { seat } => {
-                self.banker = seat.map(usize::from);
-                if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
-                    bank.bank.rounds += 1;
-                }
+                self.set_banker(*seat);
                 return None;
             }
             TableEvent::RoundVoid { .. } => {
@@ -297,6 +297,24 @@ impl<'a, R> SeatLog<'a, R> {
             _ => return None,
         };
         Some(b / self.per)
+    }
+
+    /// A round begins: its up card and banker are not known yet, and the
+    /// tallies are kept as they stand, for a void round to go back to.
+    #[inline(never)]
+    fn start_round(&mut self) {
+        self.up = None;
+        self.banker = None;
+        self.round_start.copy_from_slice(&self.tallies);
+    }
+
+    /// Banker game: who banks this round (`None`: the house).
+    #[inline(never)]
+    fn set_banker(&mut self, seat: Option<u8>) {
+        self.banker = seat.map(usize::from);
+        if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
+            bank.bank.rounds += 1;
+        }
     }
 
     /// Every chip of the round went back: so do the chip parts.
@@ -329,7 +347,7 @@ impl<'a, R> SeatLog<'a, R> {
 }
 
 impl<R: Recorder> Recorder for SeatLog<'_, R> {
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, event: &TableEvent) {
         if let Some(p) = self.follow(event)
             && let Some(tally) = self.tallies.get_mut(p)

@@ -68,6 +68,9 @@ pub struct Table {
     active: Vec<BoxId>,
     /// Faults after which a player is disqualified; 0 = never.
     fault_limit: u64,
+    /// A balance this large always covers the minimum stake (see
+    /// [`Table::may_be_asked`]).
+    covers_min: i64,
 }
 
 impl Table {
@@ -116,7 +119,9 @@ impl Table {
                 back: Vec::new(),
             })
             .collect();
+        let divisor = rules.stake_divisor(rules.banker == Banker::House);
         Ok(Table {
+            covers_min: rules.min_bet.saturating_mul(i64::from(divisor)),
             block: rules.block(),
             rules,
             shoe,
@@ -199,7 +204,12 @@ impl Table {
     /// is out for good: chips only reach a player through its own stakes
     /// or its bank, and both need more than that.
     fn may_be_asked(&self, p: PlayerId) -> bool {
-        !self.players[p].disqualified && self.stake_cap(p) >= self.rules.min_bet
+        let s = &self.players[p];
+        // Asked of every player each round: the usual case skips the stake
+        // cap's division. Validated rules make the minimum a whole number
+        // of units and at most the maximum, so a balance of the minimum
+        // times the divisor always covers it.
+        !s.disqualified && (s.balance >= self.covers_min || self.stake_cap(p) >= self.rules.min_bet)
     }
 
     /// The largest main bet player `p` may stake now: its balance (in the
