@@ -356,3 +356,143 @@ fn a_server_killed_mid_run_redoes_the_run_and_loses_nothing() {
     assert_eq!(board["latest"]["run"], json!(id), "{board}");
     assert_eq!(board["latest"]["leagues"][0]["rows"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn thirty_entrants_upload_at_once_during_a_run_and_pages_stay_fast() {
+    let dir = scratch("load");
+    let mut names: Vec<String> = (0..30).map(|i| format!("e{i:02}")).collect();
+    names.push("runner".into());
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let comp = competition(&dir, &refs, 3_000_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (status, _) =
+        call("POST", &format!("{url}/api/submissions"), Some(&server.token("runner")), Some(&bytes("basic")));
+    assert_eq!(status, 201);
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "running", 60);
+
+    let bots = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
+    let start = Instant::now();
+    let uploads: Vec<_> = (0..30)
+        .map(|i| {
+            let (url, token, body) = (url.clone(), server.token(&names[i]), bytes(bots[i % bots.len()]));
+            std::thread::spawn(move || {
+                let t = Instant::now();
+                let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&token), Some(&body));
+                (status, verdict, t.elapsed())
+            })
+        })
+        .collect();
+    let mut pages = Vec::new();
+    while uploads.iter().any(|u| !u.is_finished()) {
+        for path in ["/", "/api/leaderboard"] {
+            let t = Instant::now();
+            let (status, _) = call("GET", &format!("{url}{path}"), None, None);
+            assert_eq!(status, 200);
+            pages.push(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut took: Vec<Duration> = Vec::new();
+    for u in uploads {
+        let (status, verdict, t) = u.join().unwrap();
+        assert_eq!((status, verdict["outcome"].as_str()), (201, Some("passed")), "{verdict}");
+        took.push(t);
+    }
+    let burst = start.elapsed();
+    // And while the run goes on after the burst.
+    for _ in 0..20 {
+        let t = Instant::now();
+        assert_eq!(call("GET", &format!("{url}/"), None, None).0, 200);
+        pages.push(t.elapsed());
+    }
+    let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+    let still = runs.as_array().unwrap().iter().any(|r| r["state"] == "running");
+    assert!(still, "the run was still going during the burst: {runs}");
+    let pct = |v: &mut Vec<Duration>, p: usize| {
+        v.sort();
+        v[(v.len() * p / 100).min(v.len() - 1)].as_millis()
+    };
+    eprintln!(
+        "load: 30 uploads in {} ms (run still going: {still}); upload p50 {} ms, max {} ms; \
+         {} page loads p50 {} ms, p95 {} ms, max {} ms",
+        burst.as_millis(),
+        pct(&mut took, 50),
+        pct(&mut took, 100),
+        pages.len(),
+        pct(&mut pages, 50),
+        pct(&mut pages, 95),
+        pct(&mut pages, 100)
+    );
+    assert!(pct(&mut pages, 100) < 10_000, "a page took over 10 s during the burst");
+}
+
+#[test]
+fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium() {
+    use pitboss_tests::webdriver::{Browser, unavailable};
+    if let Some(why) = unavailable() {
+        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
+            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+        }
+        eprintln!(
+            "\n!!! SKIPPED an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium: {why} !!!\n"
+        );
+        return;
+    }
+    let dir = scratch("browser");
+    let comp = competition(&dir, &["alice", "bob"], 2_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (status, _) = call("POST", &format!("{url}/api/submissions"), Some(&server.token("bob")), Some(&bytes("hilo")));
+    assert_eq!(status, 201);
+
+    let browser = Browser::start(1100, 900).unwrap();
+    browser.goto(&format!("{url}/login")).unwrap();
+    browser.type_into("#token", &server.token("alice")).unwrap();
+    browser.click("#login").unwrap();
+    wait_for(&browser, "h1", "alice");
+    let bot = wasm_path("basic").canonicalize().unwrap();
+    browser.type_into("#bot", &bot.display().to_string()).unwrap();
+    browser.click("#send").unwrap();
+    wait_for(&browser, ".submission", "basic.wasm");
+    let verdict = browser.text(".submission.passed .verdict").unwrap();
+    assert!(verdict.starts_with("OK"), "{verdict}");
+    assert!(browser.text(".submission.passed").unwrap().contains("ACTIVE"));
+    let artifacts = artifacts();
+    std::fs::write(artifacts.join("server-entrant.png"), browser.screenshot().unwrap()).unwrap();
+
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+    browser.resize(390, 844).unwrap();
+    browser.goto(&format!("{url}/")).unwrap();
+    let standings = browser.text("table.standings").unwrap();
+    assert!(standings.contains("alice") && standings.contains("bob"), "{standings}");
+    let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
+    assert_eq!(wide, json!(true), "the leaderboard fits a phone's width");
+    std::fs::write(artifacts.join("server-leaderboard-phone.png"), browser.screenshot().unwrap()).unwrap();
+}
+
+/// Waits up to 20 s for the first `css` element to contain `text` (a
+/// click may return before the page it submits has loaded).
+fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &str) {
+    let start = Instant::now();
+    loop {
+        if browser.text(css).is_ok_and(|t| t.contains(text)) {
+            return;
+        }
+        let at = browser.script("return location.href + ' ' + document.body.innerText").unwrap_or_default();
+        assert!(start.elapsed() < Duration::from_secs(20), "no `{text}` in `{css}`: {at}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `target/test-artifacts`, where screenshots go.
+fn artifacts() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("test-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}

@@ -88,8 +88,8 @@ pub async fn leaderboard(State(app): State<Shared>, headers: HeaderMap) -> Answe
             }
         }
         h2 { "Runs" }
-        table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } } }
-            tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) } } } } }
+        div.scroll { table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } } }
+            tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) } } } } } }
     };
     Ok(page(&app.competition.name, session.as_ref(), body))
 }
@@ -337,9 +337,9 @@ fn admin_page(app: &Shared, session: &(Who, String), note: Option<Markup>) -> Re
         h2 { "Entrants" }
         ul { @for e in &entrants { li { (e.name) } } }
         h2 { "Runs" }
-        table { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
+        div.scroll { table { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
             tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (e) } } td { (r.reason) }
-                td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } } } } } } }
+                td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } } } } } } } }
     };
     Ok(page("Organiser", Some(session), body))
 }
