@@ -115,6 +115,18 @@ impl Browser {
         self.command("POST", "/url", Some(json!({ "url": url }))).map(drop)
     }
 
+    /// Opens `url` (a page served on loopback).
+    pub fn goto(&self, url: &str) -> Result<(), String> {
+        self.command("POST", "/url", Some(json!({ "url": url }))).map(drop)
+    }
+
+    /// Types `text` into the first element matching `css` (for a file
+    /// input: the path of the file to upload).
+    pub fn type_into(&self, css: &str, text: &str) -> Result<(), String> {
+        let id = self.find(css)?;
+        self.command("POST", &format!("/element/{id}/value"), Some(json!({ "text": text }))).map(drop)
+    }
+
     /// The id of the first element matching `css`.
     pub fn find(&self, css: &str) -> Result<String, String> {
         let v = self.command("POST", "/element", Some(json!({"using": "css selector", "value": css})))?;

@@ -34,6 +34,8 @@ mod portable;
 mod properties;
 /// `pitboss report`: the HTML page, its hand viewer, Chromium.
 mod report;
+/// `pitboss serve`: uploads, verdicts, access, runs, crash, load.
+mod server;
 /// Honest standings: EV over own rounds, bots out of play, league-wide
 /// DQ, legend, verdict, season rule.
 mod standings;

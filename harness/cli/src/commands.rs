@@ -12,5 +12,8 @@ pub mod report;
 pub mod rules;
 pub mod run;
 pub mod season;
+pub mod serve;
+pub mod standings;
 pub mod strategy;
+pub mod submit;
 pub mod verify;

@@ -34,6 +34,7 @@ mod commands;
 mod common;
 
 use commands::{bench, check, merge, new, play, replay, report, rules, run, season, strategy, verify};
+use commands::{serve, standings, submit};
 
 #[derive(Parser)]
 #[command(name = "pitboss", version, about = "A tournament harness for blackjack strategy bots written in WebAssembly")]
@@ -56,6 +57,9 @@ enum Command {
     New(new::Args),
     Run(run::Args),
     Merge(merge::Args),
+    Serve(serve::Args),
+    Submit(submit::Args),
+    Standings(standings::Args),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +86,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
     match command {
         Command::Check(args) => return Ok(if check::run(&args)? { ExitCode::SUCCESS } else { ExitCode::FAILURE }),
         Command::Verify(args) => return verify::run(args),
+        Command::Submit(args) => return submit::run(args),
         Command::Play(args) => play::run(args)?,
         Command::Rules(args) => rules::run(args)?,
         Command::Strategy(args) => strategy::run(args)?,
@@ -92,6 +97,8 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::New(args) => new::run(args)?,
         Command::Run(args) => run::run(args)?,
         Command::Merge(args) => merge::run(args)?,
+        Command::Serve(args) => serve::run(args)?,
+        Command::Standings(args) => standings::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,68 @@
+//! `pitboss submit --server URL --token T BOT.wasm`: uploads a bot to a
+//! competition server and prints its verdict, as `pitboss check` would.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use pitboss_host::files;
+
+/// Upload a bot to a competition server (`pitboss serve`) and print the
+/// verdict; exit status 0 when it passed its check, 1 otherwise.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The bot (.wasm).
+    bot: PathBuf,
+    /// The server, e.g. https://pitboss.example.edu
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// Your entrant token.
+    #[arg(long, value_name = "TOKEN")]
+    token: String,
+}
+
+/// An HTTP agent that hands error statuses back as answers (the server
+/// explains them in JSON).
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(600)))
+        .build()
+        .into()
+}
+
+/// A server URL without its trailing slash.
+pub fn base(server: &str) -> &str {
+    server.trim_end_matches('/')
+}
+
+/// Uploads and prints the verdict.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let bytes = files::read_regular(&args.bot, files::Kind::Bot)?;
+    let name = args.bot.file_name().map_or_else(|| "bot.wasm".into(), |n| n.to_string_lossy().into_owned());
+    let name: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || ".-_".contains(c) { c } else { '_' }).collect();
+    let url = format!("{}/api/submissions?name={name}", base(&args.server));
+    let mut answer = agent()
+        .post(&url)
+        .header("Authorization", &format!("Bearer {}", args.token))
+        .header("Content-Type", "application/wasm")
+        .send(&bytes[..])
+        .with_context(|| format!("cannot reach {}", base(&args.server)))?;
+    let status = answer.status();
+    let body: serde_json::Value =
+        answer.body_mut().read_json().with_context(|| format!("the server answered {status} without JSON"))?;
+    if let Some(error) = body.get("error").and_then(|e| e.as_str()) {
+        bail!("the server refused: {error} ({status})");
+    }
+    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+    let report = text("report");
+    if report.is_empty() {
+        out!("{}", text("verdict"));
+    } else {
+        out!("{}", report.trim_end());
+    }
+    out!("submission {} {}", body.get("id").unwrap_or(&serde_json::Value::Null), text("outcome"));
+    Ok(if text("outcome") == "passed" { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}

@@ -1,0 +1,342 @@
+//! The competition file: its leagues (each an ordinary league file
+//! without `[[bot]]` entries, which the server fills with every entrant's
+//! active bot), the submission deadline, when to run, upload limits, and
+//! the entrants. Parsed strictly: unknown keys are refused, every number
+//! is range-checked, and every error is one line naming `file:line`.
+
+use std::path::Path;
+
+use pitboss_host::files;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::Error;
+
+/// Longest debounce after a submission change, in seconds (a day).
+pub const MAX_DEBOUNCE_SECS: u64 = 86_400;
+/// Longest period of scheduled runs, in minutes (a week).
+pub const MAX_EVERY_MINUTES: u64 = 10_080;
+/// Largest upload a competition may allow, in KiB (the host's cap on a
+/// bot file is the other bound).
+pub const MAX_UPLOAD_KIB: u64 = 16 << 10;
+/// Most uploads per entrant per hour a competition may allow.
+pub const MAX_UPLOADS_PER_HOUR: u64 = 1_000;
+/// Most leagues in one competition.
+pub const MAX_LEAGUES: usize = 16;
+
+/// A parsed, checked competition.
+#[derive(Clone, Debug)]
+pub struct Competition {
+    /// Display name.
+    pub name: String,
+    /// No uploads after this time (Unix seconds), if set.
+    pub deadline: Option<u64>,
+    /// When runs happen.
+    pub runs: RunPolicy,
+    /// What an upload may be.
+    pub uploads: UploadPolicy,
+    /// Entrants registered at start (their tokens printed once).
+    pub entrants: Vec<String>,
+    /// Code that lets anyone register themselves, if set.
+    pub invite_code: Option<String>,
+    /// Whether every results file and report is readable by anyone (they
+    /// show every bot's faults); otherwise by the organiser only.
+    pub public_reports: bool,
+    /// The leagues, in file order.
+    pub leagues: Vec<LeagueTemplate>,
+}
+
+/// When the worker plays the leagues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunPolicy {
+    /// The organiser may start a run.
+    pub on_demand: bool,
+    /// Seconds after the last change of active bots before a run starts;
+    /// `None`: changes start no run.
+    pub debounce_secs: Option<u64>,
+    /// A run every this many minutes; `None`: no schedule.
+    pub every_minutes: Option<u64>,
+    /// Worker threads of a run (`None`: all cores but one).
+    pub threads: Option<usize>,
+}
+
+/// What an upload may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UploadPolicy {
+    /// Largest module, in bytes.
+    pub max_bytes: usize,
+    /// Uploads an entrant may make in any hour.
+    pub per_hour: u64,
+}
+
+/// One league: a league file's text without bots.
+#[derive(Clone, Debug)]
+pub struct LeagueTemplate {
+    /// Display name (the league file's `name`).
+    pub name: String,
+    /// The league file's text, every key but `[[bot]]`.
+    pub text: String,
+}
+
+impl LeagueTemplate {
+    /// The league file with these bots: `(name, path)` pairs, paths
+    /// relative to the league file. Names are entrant names, which
+    /// [`valid_name`] keeps to characters TOML needs no escaping for.
+    pub fn with_bots<'a>(&self, bots: impl IntoIterator<Item = (&'a str, String)>) -> String {
+        let mut text = self.text.clone();
+        for (name, path) in bots {
+            text.push_str(&format!("\n[[bot]]\nname = \"{name}\"\npath = \"{path}\"\n"));
+        }
+        text
+    }
+}
+
+/// An entrant's name: 1 to 32 letters, digits, `-` or `_`, so it is safe
+/// in a URL, a file name and a league file.
+pub fn valid_name(name: &str) -> bool {
+    (1..=32).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    deadline: Option<Spanned<String>>,
+    #[serde(default)]
+    runs: RawRuns,
+    #[serde(default)]
+    uploads: RawUploads,
+    #[serde(default)]
+    entrants: RawEntrants,
+    #[serde(default = "yes")]
+    public_reports: bool,
+    #[serde(rename = "league", default)]
+    leagues: Vec<Spanned<toml::Table>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuns {
+    #[serde(default = "yes")]
+    on_demand: bool,
+    #[serde(default)]
+    debounce_secs: Option<Spanned<u64>>,
+    #[serde(default)]
+    every_minutes: Option<Spanned<u64>>,
+    #[serde(default)]
+    threads: Option<Spanned<u64>>,
+}
+
+impl Default for RawRuns {
+    fn default() -> Self {
+        RawRuns { on_demand: true, debounce_secs: None, every_minutes: None, threads: None }
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawUploads {
+    max_kib: Option<Spanned<u64>>,
+    per_hour: Option<Spanned<u64>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawEntrants {
+    #[serde(default)]
+    names: Vec<Spanned<String>>,
+    invite_code: Option<Spanned<String>>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Reads and checks the competition file at `path`.
+pub fn read(path: &Path) -> Result<Competition, Error> {
+    let text = files::read_text(path, files::Kind::League).map_err(|e| Error::Competition(e.to_string()))?;
+    parse(&text, &path.display().to_string())
+}
+
+/// Parses and checks a competition file's `text`; errors name `origin`
+/// and the line.
+pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
+    let at = |offset: usize, problem: String| Error::Competition(format!("{origin}:{}: {problem}", line(text, offset)));
+    let raw: Raw = toml::from_str(text).map_err(|e| at(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+    let number =
+        |value: &Option<Spanned<u64>>, key: &str, range: std::ops::RangeInclusive<u64>, default: u64| match value {
+            None => Ok(default),
+            Some(v) if range.contains(v.get_ref()) => Ok(*v.get_ref()),
+            Some(v) => Err(at(v.span().start, format!("{key} = {} is outside {range:?}", v.get_ref()))),
+        };
+    let debounce = number(&raw.runs.debounce_secs, "debounce_secs", 0..=MAX_DEBOUNCE_SECS, 0)?;
+    let every = number(&raw.runs.every_minutes, "every_minutes", 0..=MAX_EVERY_MINUTES, 0)?;
+    let threads = number(&raw.runs.threads, "threads", 0..=256, 0)?;
+    let runs = RunPolicy {
+        on_demand: raw.runs.on_demand,
+        debounce_secs: raw.runs.debounce_secs.is_some().then_some(debounce),
+        every_minutes: (every > 0).then_some(every),
+        threads: (threads > 0).then_some(threads as usize),
+    };
+    let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, 1024)?;
+    let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
+    let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour };
+    let deadline = match &raw.deadline {
+        None => None,
+        Some(d) => Some(parse_time(d.get_ref()).ok_or_else(|| {
+            at(d.span().start, format!("deadline `{}` is not a time like 2026-06-30T23:59:00Z", d.get_ref()))
+        })?),
+    };
+    let mut entrants: Vec<String> = Vec::new();
+    for name in &raw.entrants.names {
+        if !valid_name(name.get_ref()) {
+            return Err(at(
+                name.span().start,
+                format!("entrant name `{}` is not 1 to 32 letters, digits, - or _", name.get_ref()),
+            ));
+        }
+        if entrants.contains(name.get_ref()) {
+            return Err(at(name.span().start, format!("entrant `{}` is listed twice", name.get_ref())));
+        }
+        entrants.push(name.get_ref().clone());
+    }
+    if let Some(code) = &raw.entrants.invite_code
+        && code.get_ref().len() < 8
+    {
+        return Err(at(code.span().start, "invite_code must be at least 8 characters".into()));
+    }
+    let leagues = leagues(&raw.leagues, text, origin)?;
+    Ok(Competition {
+        name: raw.name,
+        deadline,
+        runs,
+        uploads,
+        entrants,
+        invite_code: raw.entrants.invite_code.map(Spanned::into_inner),
+        public_reports: raw.public_reports,
+        leagues,
+    })
+}
+
+/// Checks each `[[league]]` as the league file it becomes (with one
+/// placeholder bot), so a bad league stops the server at start, not at
+/// its first run.
+fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec<LeagueTemplate>, Error> {
+    let at = |offset: usize, problem: String| Error::Competition(format!("{origin}:{}: {problem}", line(text, offset)));
+    if raw.is_empty() {
+        return Err(at(0, "the competition has no [[league]]".into()));
+    }
+    if raw.len() > MAX_LEAGUES {
+        return Err(at(0, format!("{} leagues; a competition has at most {MAX_LEAGUES}", raw.len())));
+    }
+    let mut out: Vec<LeagueTemplate> = Vec::new();
+    for table in raw {
+        let start = table.span().start;
+        if table.get_ref().contains_key("bot") {
+            return Err(at(start, "a [[league]] has no [[league.bot]]: every entrant's active bot plays".into()));
+        }
+        let league_text = toml::to_string(table.get_ref()).map_err(|e| at(start, e.to_string()))?;
+        let template = LeagueTemplate { name: String::new(), text: league_text };
+        let probe = template.with_bots([("placeholder", String::new())]).replace("path = \"\"", "builtin = \"basic\"");
+        let parsed = pitboss_league::file::parse_text(&probe, "league.toml", "league")
+            .and_then(|f| pitboss_league::file::league_rules(&f).map(|_| f))
+            .map_err(|e| {
+                let message = format!("{e:#}");
+                at(start, format!("league: {}", strip_origin(&message)))
+            })?;
+        if out.iter().any(|l| l.name == parsed.name) {
+            return Err(at(start, format!("two leagues are named `{}`", parsed.name)));
+        }
+        out.push(LeagueTemplate { name: parsed.name, text: template.text });
+    }
+    Ok(out)
+}
+
+/// A league error without its `league:LINE:COL: ` prefix: the line is of
+/// the generated league text, not the competition file.
+fn strip_origin(message: &str) -> &str {
+    let rest = message.strip_prefix("league").unwrap_or(message);
+    let rest = rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+    rest.trim_start()
+}
+
+/// The 1-based line of byte `offset`.
+fn line(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` (UTC) as Unix seconds.
+pub fn parse_time(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.len() != 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' || b[19] != b'Z'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<u64>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 59
+    {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let (y, m) = if m <= 2 { (y - 1, m + 9) } else { (y, m - 3) };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hh * 3600 + mm * 60 + ss)
+}
+
+/// Unix seconds as `YYYY-MM-DD HH:MM:SS UTC`.
+pub fn format_time(secs: u64) -> String {
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + u64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "name = \"Class\"\n[[league]]\nname = \"Main\"\nvariant = \"north-american\"\nrounds = 100\nseed = 1\nbankroll = 1000\n";
+
+    #[test]
+    fn a_good_file_parses_with_defaults() {
+        let c = parse(GOOD, "c.toml").unwrap();
+        assert_eq!(c.leagues.len(), 1);
+        assert_eq!(c.leagues[0].name, "Main");
+        assert_eq!(c.uploads.per_hour, 20);
+        assert!(c.runs.on_demand);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let bad = GOOD.replace("name = \"Class\"", "name = \"Class\"\n[uploads]\nper_hour = 0");
+        let e = parse(&bad, "c.toml").unwrap_err().to_string();
+        assert_eq!(e, "c.toml:3: per_hour = 0 is outside 1..=1000");
+        let bad = GOOD.replace("rounds = 100", "rounds = 0");
+        let e = parse(&bad, "c.toml").unwrap_err().to_string();
+        assert!(e.starts_with("c.toml:2: league: rounds = 0 is outside"), "{e}");
+        let e = parse("name = 1", "c.toml").unwrap_err().to_string();
+        assert!(e.starts_with("c.toml:1: "), "{e}");
+    }
+
+    #[test]
+    fn times_round_trip() {
+        let t = parse_time("2026-06-30T23:59:07Z").unwrap();
+        assert_eq!(format_time(t), "2026-06-30 23:59:07 UTC");
+        assert_eq!(parse_time("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_time("2026-13-01T00:00:00Z"), None);
+    }
+}

@@ -1,0 +1,430 @@
+//! The server's state in SQLite (`DIR/pitboss.db`, WAL mode): entrants
+//! with hashed tokens, every submission with its verdict, browser
+//! sessions, and runs. Each write is one transaction, so a `kill -9`
+//! loses nothing that was answered.
+//!
+//! **Invariant:** no token or session id is stored, only its SHA-256.
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::Serialize;
+
+use crate::Error;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entrants (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
+    created INTEGER NOT NULL,
+    chosen INTEGER
+);
+CREATE TABLE IF NOT EXISTS submissions (
+    id INTEGER PRIMARY KEY,
+    entrant INTEGER NOT NULL REFERENCES entrants(id),
+    created INTEGER NOT NULL,
+    file_name TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT,
+    outcome TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    report TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS submissions_by_entrant ON submissions(entrant, created);
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY,
+    entrant INTEGER,
+    csrf TEXT NOT NULL,
+    expires INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    started INTEGER,
+    finished INTEGER,
+    error TEXT,
+    summary TEXT
+);
+";
+
+/// What became of an upload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Checked and passed: it may play.
+    Passed,
+    /// Checked and failed (refused at load, or faulted).
+    Failed,
+    /// Refused before checking: not wasm, too big, over the rate, past
+    /// the deadline.
+    Refused,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Failed => "failed",
+            Outcome::Refused => "refused",
+        }
+    }
+
+    fn from_str(text: &str) -> Outcome {
+        match text {
+            "passed" => Outcome::Passed,
+            "failed" => Outcome::Failed,
+            _ => Outcome::Refused,
+        }
+    }
+}
+
+/// An entrant.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entrant {
+    pub id: i64,
+    pub name: String,
+}
+
+/// A submission, as its entrant sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Submission {
+    pub id: i64,
+    /// Unix seconds.
+    pub created: u64,
+    pub file_name: String,
+    pub size: u64,
+    pub sha256: Option<String>,
+    pub outcome: Outcome,
+    /// One line per league, or the refusal.
+    pub verdict: String,
+    /// The full `pitboss check` report per league (text).
+    pub report: String,
+    /// Whether this is the bot that plays.
+    pub active: bool,
+}
+
+/// A submission to record.
+pub struct NewSubmission<'a> {
+    pub entrant: i64,
+    pub file_name: &'a str,
+    pub size: u64,
+    pub sha256: Option<&'a str>,
+    pub outcome: Outcome,
+    pub verdict: &'a str,
+    pub report: &'a str,
+}
+
+/// A run's row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    pub id: i64,
+    /// `queued`, `running`, `done`, `failed`.
+    pub state: String,
+    pub reason: String,
+    pub created: u64,
+    pub finished: Option<u64>,
+    pub error: Option<String>,
+}
+
+/// The database, one connection behind a lock (every query is short; the
+/// long work, checks and runs, happens outside it).
+pub struct Db {
+    conn: Mutex<Connection>,
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+impl Db {
+    /// Opens (creating) `DIR/pitboss.db` in WAL mode with the schema.
+    pub fn open(dir: &Path) -> Result<Db, Error> {
+        let conn = Connection::open(dir.join("pitboss.db"))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Db { conn: Mutex::new(conn) })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic elsewhere never leaves a half-done transaction (each is
+        // one statement or committed whole), so a poisoned lock is usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A value of the `meta` table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, Error> {
+        Ok(self.lock().query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    /// Sets a value of the `meta` table.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), Error> {
+        self.lock().execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", [key, value])?;
+        Ok(())
+    }
+
+    /// Adds an entrant; `Ok(None)` when the name is taken.
+    pub fn add_entrant(&self, name: &str, token_hash: &str) -> Result<Option<i64>, Error> {
+        let conn = self.lock();
+        let done = conn.execute(
+            "INSERT OR IGNORE INTO entrants (name, token_hash, created) VALUES (?1, ?2, ?3)",
+            params![name, token_hash, now() as i64],
+        )?;
+        Ok((done == 1).then(|| conn.last_insert_rowid()))
+    }
+
+    /// Whether an entrant of this name exists.
+    pub fn has_entrant(&self, name: &str) -> Result<bool, Error> {
+        let found: Option<i64> =
+            self.lock().query_row("SELECT id FROM entrants WHERE name = ?1", [name], |r| r.get(0)).optional()?;
+        Ok(found.is_some())
+    }
+
+    /// The entrant whose token hashes to `token_hash`.
+    pub fn entrant_by_token(&self, token_hash: &str) -> Result<Option<Entrant>, Error> {
+        Ok(self
+            .lock()
+            .query_row("SELECT id, name FROM entrants WHERE token_hash = ?1", [token_hash], |r| {
+                Ok(Entrant { id: r.get(0)?, name: r.get(1)? })
+            })
+            .optional()?)
+    }
+
+    /// Every entrant, by name.
+    pub fn entrants(&self) -> Result<Vec<Entrant>, Error> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare("SELECT id, name FROM entrants ORDER BY name")?;
+        let rows = stmt.query_map([], |r| Ok(Entrant { id: r.get(0)?, name: r.get(1)? }))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records a submission; returns its id.
+    pub fn add_submission(&self, s: &NewSubmission<'_>) -> Result<i64, Error> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO submissions (entrant, created, file_name, size, sha256, outcome, verdict, report)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                s.entrant,
+                now() as i64,
+                s.file_name,
+                s.size as i64,
+                s.sha256,
+                s.outcome.as_str(),
+                s.verdict,
+                s.report
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Uploads an entrant made since `since` that were checked (refusals
+    /// for the rate itself do not count against it).
+    pub fn uploads_since(&self, entrant: i64, since: u64) -> Result<u64, Error> {
+        let n: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM submissions WHERE entrant = ?1 AND created >= ?2 AND outcome != 'refused'",
+            params![entrant, since as i64],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    /// An entrant's submissions, newest first, the active one marked.
+    pub fn submissions(&self, entrant: i64) -> Result<Vec<Submission>, Error> {
+        let active = self.active_submission(entrant)?;
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT id, created, file_name, size, sha256, outcome, verdict, report FROM submissions
+             WHERE entrant = ?1 ORDER BY id DESC",
+        )?;
+        let rows = stmt.query_map([entrant], |r| {
+            let id: i64 = r.get(0)?;
+            Ok(Submission {
+                id,
+                created: r.get::<_, i64>(1)? as u64,
+                file_name: r.get(2)?,
+                size: r.get::<_, i64>(3)? as u64,
+                sha256: r.get(4)?,
+                outcome: Outcome::from_str(&r.get::<_, String>(5)?),
+                verdict: r.get(6)?,
+                report: r.get(7)?,
+                active: active.as_ref().is_some_and(|(a, _)| *a == id),
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The submission that plays for `entrant`: the one they chose (if it
+    /// passed), else their latest that passed; its id and SHA-256.
+    pub fn active_submission(&self, entrant: i64) -> Result<Option<(i64, String)>, Error> {
+        let conn = self.lock();
+        let chosen = conn
+            .query_row(
+                "SELECT s.id, s.sha256 FROM entrants e JOIN submissions s ON s.id = e.chosen
+                 WHERE e.id = ?1 AND s.outcome = 'passed' AND s.entrant = e.id",
+                [entrant],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if chosen.is_some() {
+            return Ok(chosen);
+        }
+        Ok(conn
+            .query_row(
+                "SELECT id, sha256 FROM submissions WHERE entrant = ?1 AND outcome = 'passed' ORDER BY id DESC LIMIT 1",
+                [entrant],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// Makes submission `id` the entrant's active one; false when it is
+    /// not theirs or did not pass.
+    pub fn choose(&self, entrant: i64, id: i64) -> Result<bool, Error> {
+        let done = self.lock().execute(
+            "UPDATE entrants SET chosen = ?2 WHERE id = ?1 AND EXISTS
+             (SELECT 1 FROM submissions WHERE id = ?2 AND entrant = ?1 AND outcome = 'passed')",
+            params![entrant, id],
+        )?;
+        Ok(done == 1)
+    }
+
+    /// Every entrant with an active bot: `(name, sha256)`, by name.
+    pub fn active_bots(&self) -> Result<Vec<(String, String)>, Error> {
+        let mut out = Vec::new();
+        for e in self.entrants()? {
+            if let Some((_, sha)) = self.active_submission(e.id)? {
+                out.push((e.name, sha));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Stores a browser session (by the hash of its id).
+    pub fn add_session(&self, id_hash: &str, entrant: Option<i64>, csrf: &str, expires: u64) -> Result<(), Error> {
+        let conn = self.lock();
+        conn.execute("DELETE FROM sessions WHERE expires < ?1", [now() as i64])?;
+        conn.execute(
+            "INSERT INTO sessions (id_hash, entrant, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+            params![id_hash, entrant, csrf, expires as i64],
+        )?;
+        Ok(())
+    }
+
+    /// A live session: its entrant (`None`: the organiser) and CSRF token.
+    pub fn session(&self, id_hash: &str) -> Result<Option<(Option<i64>, String)>, Error> {
+        Ok(self
+            .lock()
+            .query_row(
+                "SELECT entrant, csrf FROM sessions WHERE id_hash = ?1 AND expires >= ?2",
+                params![id_hash, now() as i64],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// Ends a session.
+    pub fn end_session(&self, id_hash: &str) -> Result<(), Error> {
+        self.lock().execute("DELETE FROM sessions WHERE id_hash = ?1", [id_hash])?;
+        Ok(())
+    }
+
+    /// An entrant by id.
+    pub fn entrant(&self, id: i64) -> Result<Option<Entrant>, Error> {
+        Ok(self
+            .lock()
+            .query_row("SELECT id, name FROM entrants WHERE id = ?1", [id], |r| {
+                Ok(Entrant { id: r.get(0)?, name: r.get(1)? })
+            })
+            .optional()?)
+    }
+
+    /// Queues a run unless one is already queued; returns the queued id.
+    pub fn queue_run(&self, reason: &str) -> Result<i64, Error> {
+        let conn = self.lock();
+        let queued: Option<i64> =
+            conn.query_row("SELECT id FROM runs WHERE state = 'queued' LIMIT 1", [], |r| r.get(0)).optional()?;
+        if let Some(id) = queued {
+            return Ok(id);
+        }
+        conn.execute(
+            "INSERT INTO runs (state, reason, created) VALUES ('queued', ?1, ?2)",
+            params![reason, now() as i64],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    /// Runs left `running` by a killed server go back to the queue.
+    pub fn requeue_interrupted(&self) -> Result<Vec<i64>, Error> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare("SELECT id FROM runs WHERE state = 'running'")?;
+        let ids: Vec<i64> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        conn.execute("UPDATE runs SET state = 'queued', started = NULL WHERE state = 'running'", [])?;
+        Ok(ids)
+    }
+
+    /// Takes the oldest queued run, marking it running.
+    pub fn start_next_run(&self) -> Result<Option<i64>, Error> {
+        let conn = self.lock();
+        let id: Option<i64> = conn
+            .query_row("SELECT id FROM runs WHERE state = 'queued' ORDER BY id LIMIT 1", [], |r| r.get(0))
+            .optional()?;
+        if let Some(id) = id {
+            conn.execute("UPDATE runs SET state = 'running', started = ?2 WHERE id = ?1", params![id, now() as i64])?;
+        }
+        Ok(id)
+    }
+
+    /// Ends a run: done with its summary (JSON), or failed with why.
+    pub fn finish_run(&self, id: i64, outcome: Result<&str, &str>) -> Result<(), Error> {
+        let (state, summary, error) = match outcome {
+            Ok(summary) => ("done", Some(summary), None),
+            Err(why) => ("failed", None, Some(why)),
+        };
+        self.lock().execute(
+            "UPDATE runs SET state = ?2, finished = ?3, summary = ?4, error = ?5 WHERE id = ?1",
+            params![id, state, now() as i64, summary, error],
+        )?;
+        Ok(())
+    }
+
+    /// Runs, newest first (at most `limit`).
+    pub fn runs(&self, limit: u32) -> Result<Vec<Run>, Error> {
+        let conn = self.lock();
+        let mut stmt =
+            conn.prepare("SELECT id, state, reason, created, finished, error FROM runs ORDER BY id DESC LIMIT ?1")?;
+        let rows = stmt.query_map([limit], |r| {
+            Ok(Run {
+                id: r.get(0)?,
+                state: r.get(1)?,
+                reason: r.get(2)?,
+                created: r.get::<_, i64>(3)? as u64,
+                finished: r.get::<_, Option<i64>>(4)?.map(|t| t as u64),
+                error: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A run's state, if it exists.
+    pub fn run_state(&self, id: i64) -> Result<Option<String>, Error> {
+        Ok(self.lock().query_row("SELECT state FROM runs WHERE id = ?1", [id], |r| r.get(0)).optional()?)
+    }
+
+    /// The latest finished run: its id and summary (JSON).
+    pub fn latest_done(&self) -> Result<Option<(i64, String)>, Error> {
+        Ok(self
+            .lock()
+            .query_row("SELECT id, summary FROM runs WHERE state = 'done' ORDER BY id DESC LIMIT 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?)
+    }
+}

@@ -1,0 +1,126 @@
+//! An upload from start to verdict: refused before checking (past the
+//! deadline, too big, over the hourly rate, not a wasm module), or stored
+//! by SHA-256 and checked with `pitboss check` against exactly what each
+//! league plays (its rules under its limits). Every upload is recorded,
+//! refusals too.
+
+use std::path::{Path, PathBuf};
+
+use pitboss_host::Sandbox;
+use pitboss_host::text::excerpt;
+use pitboss_league::check::{self, CheckReport, Plan};
+use serde::Serialize;
+
+use crate::competition::Competition;
+use crate::db::{Db, Entrant, NewSubmission, Outcome, now};
+use crate::{Error, store};
+
+/// The check plans, one per league.
+pub struct Checker {
+    plans: Vec<(String, Plan)>,
+}
+
+impl Checker {
+    /// A plan per league of `competition`, from its league file with a
+    /// placeholder bot written to `DIR/leagues/` (a plan is read from a
+    /// league file; its bots are not).
+    pub fn new(dir: &Path, competition: &Competition, sandbox: &Sandbox) -> Result<Checker, Error> {
+        let folder = dir.join("leagues");
+        std::fs::create_dir_all(&folder)?;
+        let mut plans = Vec::new();
+        for (i, league) in competition.leagues.iter().enumerate() {
+            let path: PathBuf = folder.join(format!("league-{}.toml", i + 1));
+            let text = league.with_bots([("placeholder", String::new())]).replace("path = \"\"", "builtin = \"basic\"");
+            std::fs::write(&path, text)?;
+            let plan = Plan::league(&path, sandbox).map_err(|e| Error::League(format!("{e:#}")))?;
+            plans.push((league.name.clone(), plan));
+        }
+        Ok(Checker { plans })
+    }
+}
+
+/// What an upload got, as the API returns it and `pitboss submit` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// The submission's id.
+    pub id: i64,
+    pub outcome: Outcome,
+    /// SHA-256 of the bytes (absent for refusals before hashing).
+    pub sha256: Option<String>,
+    /// One line per league (`OK …`/`FAIL …`), or the refusal.
+    pub verdict: String,
+    /// The full check report per league: per decision, faults and fuel.
+    pub report: String,
+}
+
+/// An upload to judge.
+pub struct Upload<'a> {
+    pub entrant: &'a Entrant,
+    /// The file name the entrant gave (shown back to them only).
+    pub file_name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// Judges and records an upload (blocking: the check plays bots).
+pub fn judge(
+    dir: &Path,
+    db: &Db,
+    competition: &Competition,
+    checker: &Checker,
+    up: &Upload<'_>,
+) -> Result<Verdict, Error> {
+    let file_name = excerpt(up.file_name, 100);
+    let record = |outcome: Outcome, sha: Option<&str>, verdict: &str, report: &str| -> Result<Verdict, Error> {
+        let id = db.add_submission(&NewSubmission {
+            entrant: up.entrant.id,
+            file_name: &file_name,
+            size: up.bytes.len() as u64,
+            sha256: sha,
+            outcome,
+            verdict,
+            report,
+        })?;
+        Ok(Verdict { id, outcome, sha256: sha.map(str::to_string), verdict: verdict.into(), report: report.into() })
+    };
+    if let Some(why) = refusal(db, competition, up)? {
+        return record(Outcome::Refused, None, &why, "");
+    }
+    let sha = pitboss_league::bots::sha256_hex(up.bytes);
+    let path = store::put(dir, &sha, up.bytes)?;
+    let mut lines = Vec::new();
+    let mut reports = Vec::new();
+    let mut passed = true;
+    for (name, plan) in &checker.plans {
+        let mut report: CheckReport = check::check(&path, plan);
+        report.file = file_name.clone();
+        passed &= report.passed;
+        let prefix = if checker.plans.len() > 1 { format!("{name}: ") } else { String::new() };
+        lines.push(format!("{prefix}{}", report.line(0)));
+        reports.push(format!("{prefix}{}", report.render()));
+    }
+    let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
+    record(outcome, Some(&sha), &lines.join("\n"), &reports.join("\n"))
+}
+
+/// Why an upload is refused before it is checked, if it is.
+fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option<String>, Error> {
+    let now = now();
+    if let Some(deadline) = competition.deadline
+        && now > deadline
+    {
+        let when = crate::competition::format_time(deadline);
+        return Ok(Some(format!("refused: the submission deadline ({when}) has passed")));
+    }
+    let max = competition.uploads.max_bytes;
+    if up.bytes.len() > max {
+        return Ok(Some(format!("refused: {} bytes is over this competition's limit of {max} bytes", up.bytes.len())));
+    }
+    let per_hour = competition.uploads.per_hour;
+    if db.uploads_since(up.entrant.id, now.saturating_sub(3600))? >= per_hour {
+        return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
+    }
+    if !up.bytes.starts_with(b"\0asm") {
+        return Ok(Some("refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm)".into()));
+    }
+    Ok(None)
+}

@@ -1,0 +1,290 @@
+//! The background worker: one thread that plays queued runs, each an
+//! ordinary league run per league with every entrant's active bot, and
+//! queues runs itself after submissions change (debounced) and on a
+//! schedule. A run's files go to `DIR/runs/N/league-K/`: the league file,
+//! its bots under `bots/` by SHA-256, `results.json` and `report.html`,
+//! so `pitboss verify` re-runs it from that folder alone.
+//!
+//! **Invariant:** a run is marked `done` only after every file of it is
+//! written; a run found `running` at start (the server was killed) is
+//! played again from scratch.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use pitboss_league::results::{Standing, Status};
+use serde::{Deserialize, Serialize};
+
+use crate::competition::Competition;
+use crate::db::{Db, now};
+use crate::{Error, store};
+
+/// What wakes the worker.
+#[derive(Default)]
+struct Signal {
+    /// Look at the queue now.
+    wake: bool,
+    /// Queue a run at this time (the debounce after a change).
+    due: Option<Instant>,
+    /// Stop after the current run.
+    stop: bool,
+}
+
+/// The worker's doorbell, shared with the request handlers.
+#[derive(Default)]
+pub struct Bell {
+    signal: Mutex<Signal>,
+    ring: Condvar,
+}
+
+impl Bell {
+    fn with<T>(&self, f: impl FnOnce(&mut Signal) -> T) -> T {
+        let out = f(&mut self.signal.lock().unwrap_or_else(|e| e.into_inner()));
+        self.ring.notify_all();
+        out
+    }
+
+    /// A run was queued: look now.
+    pub fn wake(&self) {
+        self.with(|s| s.wake = true);
+    }
+
+    /// The active bots changed: queue a run `debounce` from now (a later
+    /// change moves it later).
+    pub fn changed(&self, debounce: Duration) {
+        self.with(|s| s.due = Some(Instant::now() + debounce));
+    }
+
+    /// Stop when the current run (if any) ends.
+    pub fn stop(&self) {
+        self.with(|s| s.stop = true);
+    }
+}
+
+/// One league's standings in a run, as the leaderboard shows them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LeagueStandings {
+    pub name: String,
+    pub variant: String,
+    /// The league's folder in the run (`league-1`).
+    pub folder: String,
+    pub rounds: u64,
+    pub sessions: u64,
+    pub rows: Vec<Row>,
+}
+
+/// One bot's line of a league's standings.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Row {
+    pub rank: usize,
+    /// The entrant.
+    pub name: String,
+    /// `""` in play, `broke`, or `DQ`.
+    pub status: String,
+    /// EV, net chips per 100 staked.
+    pub ev_pct: f64,
+    /// Half-width of the 95 % interval of the EV.
+    pub ev_ci95_pct: f64,
+    /// `>`: significantly ahead of the next; `≈`: not; `""`: last or out.
+    pub mark: String,
+    pub net: i64,
+    pub faults: u64,
+}
+
+/// One entrant overall: the mean of their ranks over the leagues.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OverallRow {
+    pub rank: usize,
+    pub name: String,
+    pub mean_rank: f64,
+}
+
+/// What a finished run stores in the database for the leaderboard.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Summary {
+    pub run: i64,
+    pub finished: u64,
+    /// The bots that played: entrant and SHA-256.
+    pub bots: Vec<(String, String)>,
+    pub leagues: Vec<LeagueStandings>,
+    pub overall: Vec<OverallRow>,
+}
+
+/// What the worker needs.
+pub struct Work {
+    pub dir: PathBuf,
+    pub db: Arc<Db>,
+    pub competition: Arc<Competition>,
+    pub sandbox: pitboss_host::Sandbox,
+    pub bell: Arc<Bell>,
+}
+
+/// Starts the worker thread; interrupted runs are queued again first.
+pub fn start(work: Work) -> Result<std::thread::JoinHandle<()>, Error> {
+    for id in work.db.requeue_interrupted()? {
+        eprintln!("pitboss serve: run {id} was interrupted; playing it again");
+    }
+    work.bell.wake();
+    Ok(std::thread::Builder::new().name("pitboss-runs".into()).spawn(move || work.main())?)
+}
+
+impl Work {
+    fn main(&self) {
+        let every = self.competition.runs.every_minutes.map(|m| Duration::from_secs(m * 60));
+        let mut next_scheduled = every.map(|e| Instant::now() + e);
+        loop {
+            loop {
+                match self.db.start_next_run() {
+                    Ok(Some(id)) => self.play(id),
+                    Ok(None) => break,
+                    Err(e) => {
+                        eprintln!("pitboss serve: error: cannot read the run queue: {e}");
+                        break;
+                    }
+                }
+            }
+            let mut signal = self.bell.signal.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if signal.stop {
+                    return;
+                }
+                let now = Instant::now();
+                if signal.due.is_some_and(|d| d <= now) {
+                    signal.due = None;
+                    self.queue("submissions changed");
+                    break;
+                }
+                if let (Some(at), Some(e)) = (next_scheduled, every)
+                    && at <= now
+                {
+                    next_scheduled = Some(now + e);
+                    self.queue("scheduled");
+                    break;
+                }
+                if std::mem::take(&mut signal.wake) {
+                    break;
+                }
+                let until = [signal.due, next_scheduled].into_iter().flatten().min();
+                let wait = until.map_or(Duration::from_secs(3600), |u| u.saturating_duration_since(now));
+                signal = self.bell.ring.wait_timeout(signal, wait).unwrap_or_else(|e| e.into_inner()).0;
+            }
+        }
+    }
+
+    fn queue(&self, reason: &str) {
+        if let Err(e) = self.db.queue_run(reason) {
+            eprintln!("pitboss serve: error: cannot queue a run: {e}");
+        }
+    }
+
+    /// Plays run `id` and records how it ended.
+    fn play(&self, id: i64) {
+        let outcome = self.play_leagues(id).and_then(|s| Ok(serde_json::to_string(&s)?));
+        let recorded = match &outcome {
+            Ok(summary) => self.db.finish_run(id, Ok(summary)),
+            Err(e) => self.db.finish_run(id, Err(&e.to_string())),
+        };
+        match (outcome, recorded) {
+            (_, Err(e)) => eprintln!("pitboss serve: error: run {id} could not be recorded: {e}"),
+            (Ok(_), Ok(())) => eprintln!("pitboss serve: run {id} done"),
+            (Err(e), Ok(())) => eprintln!("pitboss serve: run {id} failed: {e}"),
+        }
+    }
+
+    fn play_leagues(&self, id: i64) -> Result<Summary, Error> {
+        let bots = self.db.active_bots()?;
+        if bots.is_empty() {
+            return Err(Error::League("no entrant has a bot that passed its check".into()));
+        }
+        let run_dir = run_dir(&self.dir, id);
+        if run_dir.exists() {
+            std::fs::remove_dir_all(&run_dir)?;
+        }
+        let mut leagues = Vec::new();
+        for (i, template) in self.competition.leagues.iter().enumerate() {
+            let folder = format!("league-{}", i + 1);
+            let dir = run_dir.join(&folder);
+            std::fs::create_dir_all(dir.join("bots"))?;
+            for (_, sha) in &bots {
+                store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
+            }
+            let text = template.with_bots(bots.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm"))));
+            let (name, variant, standings, rounds, sessions) = self.play_league(&dir, &text)?;
+            leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
+        }
+        let overall = overall(&leagues);
+        Ok(Summary { run: id, finished: now(), bots, leagues, overall })
+    }
+
+    /// Plays one league file written to `dir`; writes its results and
+    /// report beside it.
+    fn play_league(&self, dir: &Path, text: &str) -> Result<(String, String, Vec<Standing>, u64, u64), Error> {
+        let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
+        let path = dir.join("league.toml");
+        std::fs::write(&path, text)?;
+        let file =
+            pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string()).map_err(league_err)?;
+        let threads = self
+            .competition
+            .runs
+            .threads
+            .or_else(|| Some(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
+        let (result, results_file) =
+            pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?;
+        let results = dir.join("results.json");
+        pitboss_league::output::write_json(&results, &results_file).map_err(league_err)?;
+        let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
+        pitboss_report::write_report(&request, &dir.join("report.html")).map_err(league_err)?;
+        Ok((result.name, result.variant, result.standings, result.rounds, result.sessions))
+    }
+}
+
+/// Where run `id` keeps its files.
+pub fn run_dir(dir: &Path, id: i64) -> PathBuf {
+    dir.join("runs").join(id.to_string())
+}
+
+fn rows(standings: &[Standing]) -> Vec<Row> {
+    standings
+        .iter()
+        .map(|s| Row {
+            rank: s.rank,
+            name: s.result.name.clone(),
+            status: match s.status {
+                Status::Active => String::new(),
+                out => out.label().to_string(),
+            },
+            ev_pct: s.ev_pct,
+            ev_ci95_pct: s.ev_ci95_pct,
+            mark: match s.ahead_of_next {
+                Some(true) => ">".into(),
+                Some(false) => "≈".into(),
+                None => String::new(),
+            },
+            net: s.result.net,
+            faults: s.result.faults,
+        })
+        .collect()
+}
+
+/// Entrants ranked by their mean rank over the leagues (ties by name).
+fn overall(leagues: &[LeagueStandings]) -> Vec<OverallRow> {
+    let mut sums: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    for league in leagues {
+        for row in &league.rows {
+            let e = sums.entry(&row.name).or_default();
+            e.0 += row.rank;
+            e.1 += 1;
+        }
+    }
+    let mut rows: Vec<OverallRow> = sums
+        .into_iter()
+        .map(|(name, (sum, n))| OverallRow { rank: 0, name: name.to_string(), mean_rank: sum as f64 / n as f64 })
+        .collect();
+    rows.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank).then_with(|| a.name.cmp(&b.name)));
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.rank = i + 1;
+    }
+    rows
+}

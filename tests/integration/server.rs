@@ -1,0 +1,498 @@
+//! `pitboss serve`: the real binary on a free loopback port with a fresh
+//! data folder; uploads and verdicts, access control, CSRF, a run, the
+//! leaderboard, the bundle verified, a kill -9 mid-run, and a burst of
+//! uploads during a run.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use pitboss_tests::{pitboss, pitboss_bin, wasm_path};
+use serde_json::{Value, json};
+
+/// A server this test started; killed when dropped.
+pub struct Server {
+    child: Child,
+    pub url: String,
+    /// Lines printed at start: `admin token: …`, `entrant NAME: …`.
+    pub printed: Vec<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// Starts `pitboss serve COMPETITION --data DATA` on a free port and
+    /// waits for its address.
+    pub fn start(competition: &Path, data: &Path) -> Server {
+        let child = Command::new(pitboss_bin())
+            .args(["serve", &competition.display().to_string(), "--data", &data.display().to_string()])
+            .args(["--listen", "127.0.0.1:0"])
+            .env("PITBOSS_CACHE_DIR", "off")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn pitboss serve");
+        // Owned at once, so a failed start still kills it.
+        let mut server = Server { child, url: String::new(), printed: Vec::new() };
+        let (tx, rx) = mpsc::channel();
+        let stdout = server.child.stdout.take().expect("stdout");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = rx.recv_timeout(left).expect("pitboss serve printed its address within 60 s");
+            if let Some(url) = line.strip_prefix("listening on ") {
+                server.url = url.to_string();
+                return server;
+            }
+            server.printed.push(line);
+        }
+    }
+
+    /// The token printed for `who` (`admin` or an entrant's name).
+    pub fn token(&self, who: &str) -> String {
+        let prefix = if who == "admin" { "admin token: ".to_string() } else { format!("entrant {who}: ") };
+        self.printed.iter().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_else(|| panic!("no token for {who}")).into()
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "the server ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Kills the server with SIGKILL.
+    pub fn kill9(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP agent that returns error statuses as answers and follows no
+/// redirects (cookies are read from the first answer).
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(Duration::from_secs(120)))
+        .build()
+        .into()
+}
+
+/// `(status, JSON)` of a request with an optional bearer token and body.
+pub fn call(method: &str, url: &str, token: Option<&str>, body: Option<&[u8]>) -> (u16, Value) {
+    let agent = agent();
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut answer = match (method, body) {
+        ("GET", _) => {
+            let mut r = agent.get(url);
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
+            }
+            r.call()
+        }
+        (_, body) => {
+            let mut r = agent.post(url);
+            if let Some(a) = &auth {
+                r = r.header("Authorization", a);
+            }
+            match body {
+                Some(b) if b.starts_with(b"{") => r.header("Content-Type", "application/json").send(b),
+                Some(b) => r.send(b),
+                None => r.send_empty(),
+            }
+        }
+    }
+    .expect("the server answers");
+    let status = answer.status().as_u16();
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+/// A fresh scratch folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pitboss-server-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A competition file in `dir` with these entrants, rounds per session,
+/// and uploads an hour.
+pub fn competition(dir: &Path, entrants: &[&str], rounds: u64, per_hour: u64) -> PathBuf {
+    let names: Vec<String> = entrants.iter().map(|n| format!("\"{n}\"")).collect();
+    let text = format!(
+        "name = \"Test cup\"\n[uploads]\nmax_kib = 512\nper_hour = {per_hour}\n[entrants]\nnames = [{}]\n\
+         [[league]]\nname = \"Main\"\nvariant = \"north-american\"\nrounds = {rounds}\nsessions = 2\nseed = 5\n\
+         bankroll = 1000000\n",
+        names.join(", ")
+    );
+    let path = dir.join("competition.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Waits until run `id` is in `state` (panics after `secs`).
+pub fn wait_for_run(url: &str, id: i64, state: &str, secs: u64) {
+    let start = Instant::now();
+    loop {
+        let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+        let now = runs.as_array().and_then(|rs| rs.iter().find(|r| r["id"] == id)).map(|r| r["state"].clone());
+        if now.as_ref().and_then(Value::as_str) == Some(state) {
+            return;
+        }
+        assert_ne!(now.as_ref().and_then(Value::as_str), Some("failed"), "run {id} failed: {runs}");
+        assert!(start.elapsed() < Duration::from_secs(secs), "run {id} not {state} after {secs} s: {runs}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn bytes(bot: &str) -> Vec<u8> {
+    std::fs::read(wasm_path(bot)).unwrap()
+}
+
+/// The smallest wasm module: loads nowhere as a bot (no exports).
+const EMPTY_MODULE: &[u8] = b"\0asm\x01\0\0\0";
+
+#[test]
+fn entrants_upload_get_verdicts_see_only_their_own_and_a_run_is_verified() {
+    let dir = scratch("api");
+    let comp = competition(&dir, &["alice", "bob"], 2_000, 3);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+
+    // Entrants: by the command beside the running server, and by the API.
+    let ran = pitboss(&dir, &["serve", "competition.toml", "--data", "data", "--add-entrant", "carol"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let carol = ran.stdout.trim().strip_prefix("entrant carol: ").expect("carol's token").to_string();
+    let (status, body) = call("POST", &format!("{url}/api/entrants"), Some(&admin), Some(br#"{"name":"dave"}"#));
+    assert_eq!(status, 201, "{body}");
+    assert!(body["token"].as_str().unwrap().starts_with("pbe_"));
+    let (status, _) = call("POST", &format!("{url}/api/entrants"), Some(&alice), Some(br#"{"name":"eve"}"#));
+    assert_eq!(status, 403, "an entrant cannot add entrants");
+    let (status, _) = call("POST", &format!("{url}/api/entrants"), Some(&admin), Some(br#"{"name":"dave"}"#));
+    assert_eq!(status, 400, "a taken name is refused");
+    let (status, _) = call("GET", &format!("{url}/api/submissions"), Some("pbe_wrong"), None);
+    assert_eq!(status, 401, "a wrong token is refused");
+    let (status, _) = call("GET", &format!("{url}/api/submissions"), None, None);
+    assert_eq!(status, 401, "no token is refused");
+
+    // Uploads: a good bot, then bad ones, each with its reason.
+    let upload =
+        |token: &str, body: &[u8]| call("POST", &format!("{url}/api/submissions?name=x.wasm"), Some(token), Some(body));
+    let (status, good) = upload(&alice, &bytes("basic"));
+    assert_eq!(status, 201, "{good}");
+    assert_eq!(good["outcome"], "passed");
+    assert!(good["verdict"].as_str().unwrap().starts_with("OK"), "{good}");
+    assert!(good["report"].as_str().unwrap().contains("fuel median"), "the per-decision table: {good}");
+    let (status, bad) = upload(&alice, b"hello, not wasm");
+    assert_eq!((status, bad["outcome"].as_str()), (422, Some("refused")));
+    assert!(bad["verdict"].as_str().unwrap().contains("not a WebAssembly module"), "{bad}");
+    let mut big = b"\0asm\x01\0\0\0".to_vec();
+    big.resize(600 << 10, 0);
+    let (_, bad) = upload(&alice, &big);
+    assert!(bad["verdict"].as_str().unwrap().contains("over this competition's limit"), "{bad}");
+    let (status, bad) = upload(&alice, EMPTY_MODULE);
+    assert_eq!((status, bad["outcome"].as_str()), (422, Some("failed")), "{bad}");
+    assert!(bad["verdict"].as_str().unwrap().starts_with("FAIL"), "{bad}");
+    let (_, _) = upload(&alice, EMPTY_MODULE);
+    let (_, bad) = upload(&alice, &bytes("basic"));
+    assert!(bad["verdict"].as_str().unwrap().contains("uploads an hour"), "the rate: {bad}");
+
+    // bob submits from the terminal; carol too.
+    let bot = wasm_path("hilo").display().to_string();
+    let ran = pitboss(&dir, &["submit", "--server", &url, "--token", &bob, &bot]);
+    assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("passed") && ran.stdout.contains("fuel median"), "{}", ran.stdout);
+    let ran = pitboss(
+        &dir,
+        &["submit", "--server", &url, "--token", &carol, &dir.join("competition.toml").display().to_string()],
+    );
+    assert_eq!(ran.code, Some(1), "a refused upload fails: {}", ran.stdout);
+    assert!(ran.stdout.contains("not a WebAssembly module"), "{}", ran.stdout);
+
+    // Every upload recorded; nobody sees or changes another's.
+    let (_, mine) = call("GET", &format!("{url}/api/submissions"), Some(&alice), None);
+    assert_eq!(mine.as_array().unwrap().len(), 6, "{mine}");
+    let alice_good = good["id"].as_i64().unwrap();
+    let (status, _) = call("GET", &format!("{url}/api/submissions/{alice_good}"), Some(&bob), None);
+    assert_eq!(status, 404, "bob cannot read alice's submission");
+    let (status, _) = call("POST", &format!("{url}/api/submissions/{alice_good}/activate"), Some(&bob), None);
+    assert_eq!(status, 404, "bob cannot make alice's submission his");
+    let (_, bobs) = call("GET", &format!("{url}/api/submissions"), Some(&bob), None);
+    assert!(bobs.as_array().unwrap().iter().all(|s| s["sha256"] != good["sha256"]), "{bobs}");
+    let (status, _) = call("GET", &format!("{url}/api/runs/1/bundle.tar"), Some(&bob), None);
+    assert_eq!(status, 403, "the bundle (everyone's bots) is the organiser's");
+
+    csrf_is_checked(&url, &alice);
+    malformed_requests_are_refused(&url, &admin);
+
+    // A run, the leaderboard, and the bundle verified elsewhere.
+    let (status, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    wait_for_run(&url, id, "done", 300);
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    let names: Vec<&str> =
+        board["latest"]["leagues"][0]["rows"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 2, "{board}");
+    assert!(names.contains(&"alice") && names.contains(&"bob"), "{board}");
+    let ran = pitboss(&dir, &["standings", "--server", &url]);
+    assert!(ran.stdout.contains("alice") && ran.stdout.contains("bob"), "{}{}", ran.stdout, ran.stderr);
+    let (status, me) = call("GET", &format!("{url}/api/me"), Some(&alice), None);
+    assert_eq!((status, me["faults"][0]["total"].as_u64()), (200, Some(0)), "{me}");
+    bundle_verifies(&url, &admin, id, &dir);
+
+    assert!(server.terminate().success(), "SIGTERM ends the server cleanly");
+}
+
+/// Page forms need the session's CSRF token; an API token is not a
+/// session.
+fn csrf_is_checked(url: &str, token: &str) {
+    let answer = agent().post(&format!("{url}/login")).send_form([("token", token)]).unwrap();
+    assert_eq!(answer.status().as_u16(), 303);
+    let cookie = answer.headers().get("set-cookie").unwrap().to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let mut page = agent().get(&format!("{url}/me")).header("Cookie", &cookie).call().unwrap();
+    let html = page.body_mut().read_to_string().unwrap();
+    let csrf = html.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let post = |form: Vec<(&str, &str)>| {
+        agent().post(&format!("{url}/me/activate")).header("Cookie", &cookie).send_form(form).unwrap().status().as_u16()
+    };
+    assert_eq!(post(vec![("csrf", "forged"), ("id", "1")]), 403, "a forged CSRF token is refused");
+    assert_eq!(post(vec![("csrf", &csrf), ("id", "1")]), 303, "the page's own token is accepted");
+    let answer = agent().post(&format!("{url}/me/activate")).send_form([("csrf", csrf.as_str()), ("id", "1")]).unwrap();
+    assert_eq!(answer.status().as_u16(), 303, "no session: to the login page");
+    assert_eq!(answer.headers().get("location").unwrap(), "/login");
+}
+
+/// Malformed requests are answered with a 4xx, never a crash.
+fn malformed_requests_are_refused(url: &str, admin: &str) {
+    for (method, path, body) in [
+        ("POST", "/api/entrants", Some(&b"{not json"[..])),
+        ("POST", "/api/entrants", Some(&b"{\"name\": \"../../etc\"}"[..])),
+        ("GET", "/api/submissions/not-a-number", None),
+        ("GET", "/runs/1/..%2f..%2fpitboss.db/results.json", None),
+        ("GET", "/runs/1/league-1/pitboss.db", None),
+        ("POST", "/login", Some(&b"\xff\xfe"[..])),
+    ] {
+        let (status, body) = call(method, &format!("{url}{path}"), Some(admin), body);
+        assert!((400..500).contains(&status), "{method} {path}: {status} {body}");
+    }
+    let (status, _) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(status, 200, "still serving");
+}
+
+/// The organiser downloads the run's bundle; `pitboss verify` re-runs it
+/// from another folder, byte for byte.
+fn bundle_verifies(url: &str, admin: &str, id: i64, dir: &Path) {
+    let mut answer = agent()
+        .get(&format!("{url}/api/runs/{id}/bundle.tar"))
+        .header("Authorization", &format!("Bearer {admin}"))
+        .call()
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let tar = answer.body_mut().with_config().limit(64 << 20).read_to_vec().unwrap();
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("run.tar"), tar).unwrap();
+    let untar = Command::new("tar").args(["-xf", "run.tar"]).current_dir(&elsewhere).status().unwrap();
+    assert!(untar.success());
+    let results = format!("run-{id}/league-1/results.json");
+    assert!(elsewhere.join(format!("run-{id}/league-1/report.html")).is_file());
+    let ran = pitboss(&elsewhere, &["verify", &results]);
+    assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("identical, byte for byte"), "{}", ran.stdout);
+}
+
+#[test]
+fn a_server_killed_mid_run_redoes_the_run_and_loses_nothing() {
+    let dir = scratch("crash");
+    let comp = competition(&dir, &["alice", "bob"], 400_000, 10);
+    let data = dir.join("data");
+    let server = Server::start(&comp, &data);
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let (s1, _) = call("POST", &format!("{url}/api/submissions"), Some(&alice), Some(&bytes("basic")));
+    let (s2, _) = call("POST", &format!("{url}/api/submissions"), Some(&bob), Some(&bytes("hilo")));
+    let (s3, _) = call("POST", &format!("{url}/api/submissions"), Some(&bob), Some(b"junk"));
+    assert_eq!((s1, s2, s3), (201, 201, 422));
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let id = run["run"].as_i64().unwrap();
+    wait_for_run(&url, id, "running", 60);
+    std::thread::sleep(Duration::from_millis(300));
+    server.kill9();
+
+    let server = Server::start(&comp, &data);
+    assert!(server.printed.iter().all(|l| !l.contains("token")), "no token is printed twice: {:?}", server.printed);
+    let url = server.url.clone();
+    wait_for_run(&url, id, "done", 600);
+    let (_, bobs) = call("GET", &format!("{url}/api/submissions"), Some(&bob), None);
+    let outcomes: Vec<&str> = bobs.as_array().unwrap().iter().map(|s| s["outcome"].as_str().unwrap()).collect();
+    assert_eq!(outcomes, ["refused", "passed"], "every upload and verdict kept: {bobs}");
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["latest"]["run"], json!(id), "{board}");
+    assert_eq!(board["latest"]["leagues"][0]["rows"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn thirty_entrants_upload_at_once_during_a_run_and_pages_stay_fast() {
+    let dir = scratch("load");
+    let mut names: Vec<String> = (0..30).map(|i| format!("e{i:02}")).collect();
+    names.push("runner".into());
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let comp = competition(&dir, &refs, 3_000_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (status, _) =
+        call("POST", &format!("{url}/api/submissions"), Some(&server.token("runner")), Some(&bytes("basic")));
+    assert_eq!(status, 201);
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "running", 60);
+
+    let bots = ["basic", "hilo", "random", "mimic_dealer", "never_bust", "template"];
+    let start = Instant::now();
+    let uploads: Vec<_> = (0..30)
+        .map(|i| {
+            let (url, token, body) = (url.clone(), server.token(&names[i]), bytes(bots[i % bots.len()]));
+            std::thread::spawn(move || {
+                let t = Instant::now();
+                let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&token), Some(&body));
+                (status, verdict, t.elapsed())
+            })
+        })
+        .collect();
+    let mut pages = Vec::new();
+    while uploads.iter().any(|u| !u.is_finished()) {
+        for path in ["/", "/api/leaderboard"] {
+            let t = Instant::now();
+            let (status, _) = call("GET", &format!("{url}{path}"), None, None);
+            assert_eq!(status, 200);
+            pages.push(t.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut took: Vec<Duration> = Vec::new();
+    for u in uploads {
+        let (status, verdict, t) = u.join().unwrap();
+        assert_eq!((status, verdict["outcome"].as_str()), (201, Some("passed")), "{verdict}");
+        took.push(t);
+    }
+    let burst = start.elapsed();
+    // And while the run goes on after the burst.
+    for _ in 0..20 {
+        let t = Instant::now();
+        assert_eq!(call("GET", &format!("{url}/"), None, None).0, 200);
+        pages.push(t.elapsed());
+    }
+    let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+    let still = runs.as_array().unwrap().iter().any(|r| r["state"] == "running");
+    assert!(still, "the run was still going during the burst: {runs}");
+    let pct = |v: &mut Vec<Duration>, p: usize| {
+        v.sort();
+        v[(v.len() * p / 100).min(v.len() - 1)].as_millis()
+    };
+    eprintln!(
+        "load: 30 uploads in {} ms (run still going: {still}); upload p50 {} ms, max {} ms; \
+         {} page loads p50 {} ms, p95 {} ms, max {} ms",
+        burst.as_millis(),
+        pct(&mut took, 50),
+        pct(&mut took, 100),
+        pages.len(),
+        pct(&mut pages, 50),
+        pct(&mut pages, 95),
+        pct(&mut pages, 100)
+    );
+    assert!(pct(&mut pages, 100) < 10_000, "a page took over 10 s during the burst");
+}
+
+#[test]
+fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium() {
+    use pitboss_tests::webdriver::{Browser, unavailable};
+    if let Some(why) = unavailable() {
+        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
+            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+        }
+        eprintln!(
+            "\n!!! SKIPPED an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium: {why} !!!\n"
+        );
+        return;
+    }
+    let dir = scratch("browser");
+    let comp = competition(&dir, &["alice", "bob"], 2_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (status, _) = call("POST", &format!("{url}/api/submissions"), Some(&server.token("bob")), Some(&bytes("hilo")));
+    assert_eq!(status, 201);
+
+    let browser = Browser::start(1100, 900).unwrap();
+    browser.goto(&format!("{url}/login")).unwrap();
+    browser.type_into("#token", &server.token("alice")).unwrap();
+    browser.click("#login").unwrap();
+    wait_for(&browser, "h1", "alice");
+    let bot = wasm_path("basic").canonicalize().unwrap();
+    browser.type_into("#bot", &bot.display().to_string()).unwrap();
+    browser.click("#send").unwrap();
+    wait_for(&browser, ".submission", "basic.wasm");
+    let verdict = browser.text(".submission.passed .verdict").unwrap();
+    assert!(verdict.starts_with("OK"), "{verdict}");
+    assert!(browser.text(".submission.passed").unwrap().contains("ACTIVE"));
+    let artifacts = artifacts();
+    std::fs::write(artifacts.join("server-entrant.png"), browser.screenshot().unwrap()).unwrap();
+
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+    browser.resize(390, 844).unwrap();
+    browser.goto(&format!("{url}/")).unwrap();
+    let standings = browser.text("table.standings").unwrap();
+    assert!(standings.contains("alice") && standings.contains("bob"), "{standings}");
+    let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
+    assert_eq!(wide, json!(true), "the leaderboard fits a phone's width");
+    std::fs::write(artifacts.join("server-leaderboard-phone.png"), browser.screenshot().unwrap()).unwrap();
+}
+
+/// Waits up to 20 s for the first `css` element to contain `text` (a
+/// click may return before the page it submits has loaded).
+fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &str) {
+    let start = Instant::now();
+    loop {
+        if browser.text(css).is_ok_and(|t| t.contains(text)) {
+            return;
+        }
+        let at = browser.script("return location.href + ' ' + document.body.innerText").unwrap_or_default();
+        assert!(start.elapsed() < Duration::from_secs(20), "no `{text}` in `{css}`: {at}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `target/test-artifacts`, where screenshots go.
+fn artifacts() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("test-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
