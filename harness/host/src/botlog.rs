@@ -6,8 +6,6 @@
 
 use wasmtime::{Caller, Trap};
 
-use crate::limits::StoreState;
-
 /// Bytes of log kept per decision; the rest of that decision's text is
 /// dropped and the cut marked.
 pub const LOG_PER_DECISION: usize = 1024;
@@ -54,8 +52,17 @@ impl BotLog {
     }
 }
 
+/// Store data that holds a [`BotLog`]: what the host functions here (and
+/// WASI's) write a bot's log into. The store's `StoreState` is the one.
+pub(crate) trait HasLog: 'static {
+    /// The instance's log.
+    fn log(&self) -> &BotLog;
+    /// The instance's log, to write.
+    fn log_mut(&mut self) -> &mut BotLog;
+}
+
 /// The host side of `pitboss.log`.
-pub(crate) fn log(mut caller: Caller<'_, StoreState>, ptr: i32, len: i32) -> wasmtime::Result<()> {
+pub(crate) fn log<T: HasLog>(mut caller: Caller<'_, T>, ptr: i32, len: i32) -> wasmtime::Result<()> {
     let len = len.max(0) as u32;
     charge(&mut caller, LOG_FUEL_PER_CALL + u64::from(len))?;
     append(&mut caller, &[(ptr as u32, len)]);
@@ -64,7 +71,7 @@ pub(crate) fn log(mut caller: Caller<'_, StoreState>, ptr: i32, len: i32) -> was
 
 /// Takes `cost` fuel from the running call, or traps out of fuel (having
 /// spent what was left) when it has less.
-pub(crate) fn charge(caller: &mut Caller<'_, StoreState>, cost: u64) -> wasmtime::Result<()> {
+pub(crate) fn charge<T: HasLog>(caller: &mut Caller<'_, T>, cost: u64) -> wasmtime::Result<()> {
     let fuel = caller.get_fuel()?;
     if fuel < cost {
         caller.set_fuel(0)?;
@@ -78,10 +85,10 @@ pub(crate) fn charge(caller: &mut Caller<'_, StoreState>, cost: u64) -> wasmtime
 /// this decision's log, as far as the caps allow; text outside memory is
 /// noted instead. The one way into a bot's log: `pitboss.log` and WASI's
 /// `fd_write` both come here, already paid for.
-pub(crate) fn append(caller: &mut Caller<'_, StoreState>, spans: &[(u32, u32)]) {
+pub(crate) fn append<T: HasLog>(caller: &mut Caller<'_, T>, spans: &[(u32, u32)]) {
     let memory = caller.get_export("memory").and_then(|e| e.into_memory());
     for &(ptr, len) in spans {
-        let state = &caller.data().log;
+        let state = caller.data().log();
         let room = LOG_PER_DECISION.saturating_sub(state.decision.len()).min(LOG_PER_TABLE.saturating_sub(state.kept));
         let wanted = len as usize;
         let take = wanted.min(room);
@@ -90,7 +97,7 @@ pub(crate) fn append(caller: &mut Caller<'_, StoreState>, spans: &[(u32, u32)]) 
             Some(memory) => memory.read(&*caller, ptr as usize, &mut bytes).is_ok(),
             None => false,
         };
-        let log = &mut caller.data_mut().log;
+        let log = caller.data_mut().log_mut();
         if !read {
             let note = b"[log: text outside memory]";
             let n = note.len().min(room);

@@ -13,6 +13,12 @@
 //! only, each kind under a size cap) and every output written (whole or
 //! not at all); the CLI uses it too.
 //!
+//! Modules depend one way: `limits`, `text`, `files`, `cache` and `botlog`
+//! at the bottom; `inspect` and `wasi` above them; then `store` (an
+//! instance's store data), `load` (compile, check, start) and `player`, each
+//! on those before it. `botlog` and `wasi` reach the store data through
+//! small traits (`HasLog`, `HasWasi`) that `store` implements.
+//!
 //! **Invariant:** a bot's only way out of its sandbox is its answer; the
 //! host never lets a bot panic the harness.
 
@@ -23,6 +29,7 @@ mod inspect;
 mod limits;
 mod load;
 mod player;
+mod store;
 pub mod text;
 mod wasi;
 

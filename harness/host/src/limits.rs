@@ -1,5 +1,8 @@
-//! Per-bot resource limits and the wasmtime resource limiter that enforces
-//! the memory and table caps for a whole instance.
+//! Per-bot resource limits: what a league may set, and the watchdog's
+//! tick they are counted in. `store` enforces them.
+
+/// Milliseconds per epoch tick of the wall-clock watchdog.
+pub(crate) const TICK_MS: u64 = 10;
 
 /// What one bot instance may use, and how large a module may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +40,7 @@ pub struct Limits {
 impl Limits {
     /// The watchdog deadline in epoch ticks.
     pub(crate) fn deadline_ticks(&self) -> u64 {
-        self.wall_ms.div_ceil(crate::load::TICK_MS).max(1)
+        self.wall_ms.div_ceil(TICK_MS).max(1)
     }
 }
 
@@ -79,78 +82,5 @@ impl Default for Limits {
             function_body_bytes: 128 << 10,
             locals_per_function: 10_000,
         }
-    }
-}
-
-/// Which cap a store hit, so a trap can be reported as that cap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CapHit {
-    /// Memory: the bytes asked for.
-    Memory(usize),
-    /// Tables: the elements all tables would hold.
-    Table(usize),
-}
-
-/// Store data: the limiter. It counts every memory and table of the
-/// instance together, and remembers which cap it refused.
-pub(crate) struct StoreState {
-    pub(crate) limits: Limits,
-    pub(crate) memory_total: usize,
-    pub(crate) table_total: usize,
-    pub(crate) cap_hit: Option<CapHit>,
-    pub(crate) log: crate::botlog::BotLog,
-    pub(crate) wasi: crate::wasi::WasiState,
-}
-
-impl StoreState {
-    pub(crate) fn new(limits: Limits, wasi: crate::wasi::WasiState) -> StoreState {
-        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None, log: Default::default(), wasi }
-    }
-
-    /// One line saying which cap was hit, if one was.
-    pub(crate) fn cap_text(&self) -> Option<String> {
-        self.cap_hit.map(|hit| match hit {
-            CapHit::Memory(asked) => format!(
-                "memory cap hit: the bot asked for {} KiB of memory; the cap is {} KiB",
-                asked.div_ceil(1024),
-                self.limits.memory_bytes >> 10
-            ),
-            CapHit::Table(asked) => {
-                format!(
-                    "table cap hit: the bot asked for {asked} table elements; the cap is {}",
-                    self.limits.table_elements
-                )
-            }
-        })
-    }
-}
-
-impl wasmtime::ResourceLimiter for StoreState {
-    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        let total = (self.memory_total - current.min(self.memory_total)).saturating_add(desired);
-        if total > self.limits.memory_bytes {
-            self.cap_hit = Some(CapHit::Memory(total));
-            return Err(wasmtime::Error::msg(self.cap_text().unwrap_or_default()));
-        }
-        self.memory_total = total;
-        Ok(true)
-    }
-
-    fn table_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
-        let total = (self.table_total - current.min(self.table_total)).saturating_add(desired);
-        if total > self.limits.table_elements {
-            // A refused `table.grow` returns -1 and the bot goes on; only a
-            // table refused at instantiation is worth naming.
-            if current == 0 {
-                self.cap_hit = Some(CapHit::Table(total));
-            }
-            return Ok(false);
-        }
-        self.table_total = total;
-        Ok(true)
-    }
-
-    fn memories(&self) -> usize {
-        1
     }
 }

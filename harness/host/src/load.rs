@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
 use sha2::{Digest, Sha256};
-use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Module, ValType};
+use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Memory, Module, Store, TypedFunc, ValType};
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
-use crate::limits::{Limits, StoreState};
-use crate::player::WasmPlayer;
+use crate::limits::{Limits, TICK_MS};
+use crate::store::StoreState;
 
 /// Why a bot cannot play. Each message is one line for the bot's author.
 #[derive(Debug, thiserror::Error)]
@@ -188,7 +188,7 @@ impl Sandbox {
         }
         let digest = Arc::new(Sha256::digest(&binary).into());
         let bot = BotModule { name: name.into(), module, digest, sandbox: self.clone() };
-        bot.instantiate()?;
+        bot.start(0)?;
         Ok((bot, origin))
     }
 }
@@ -235,9 +235,6 @@ fn wat_error(e: &wat::Error) -> String {
 
 /// Guard pages after each bot's memory.
 const GUARD_BYTES: u64 = 64 << 10;
-
-/// Milliseconds per epoch tick of the wall-clock watchdog.
-pub(crate) const TICK_MS: u64 = 10;
 
 /// Advances the engine's epoch every [`TICK_MS`] on a background thread,
 /// so a call that runs past its wall-clock deadline is interrupted. The
@@ -291,18 +288,9 @@ impl BotModule {
         &self.name
     }
 
-    /// A fresh instance with its own store, memory and fuel, its WASI
-    /// `random_get` stream seeded with 0 ([`BotModule::instantiate_seeded`]).
-    pub fn instantiate(&self) -> Result<WasmPlayer, LoadError> {
-        self.instantiate_seeded(0)
-    }
-
-    /// A fresh instance whose WASI `random_get` stream is keyed by `seed`
-    /// and the module's SHA-256: the same seed and module give the same
-    /// bytes on every machine. Reactors (modules exporting `_initialize`)
-    /// are initialised here, under the start-up fuel; `_start` is never
-    /// called.
-    pub fn instantiate_seeded(&self, seed: u64) -> Result<WasmPlayer, LoadError> {
+    /// A fresh instance, started and checked against the ABI contract (see
+    /// `BotModule::instantiate_seeded`, which makes it a `WasmPlayer`).
+    pub(crate) fn start(&self, seed: u64) -> Result<Started, LoadError> {
         let startup = |detail: String| LoadError::Startup { name: self.name.to_string(), detail };
         let state = StoreState::new(self.sandbox.limits, crate::wasi::WasiState::new(seed, &self.digest));
         let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
@@ -362,8 +350,20 @@ impl BotModule {
         let decide =
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
-        Ok(WasmPlayer::new(self.clone(), store, memory, decide, start, reads_clock))
+        Ok(Started { store, memory, decide, buffer: start, reads_clock })
     }
+}
+
+/// A started instance of a [`BotModule`], checked against the ABI contract:
+/// what a `WasmPlayer` is made of.
+pub(crate) struct Started {
+    pub(crate) store: Store<StoreState>,
+    pub(crate) memory: Memory,
+    pub(crate) decide: TypedFunc<i32, i64>,
+    /// Where the exchange buffer starts in `memory`.
+    pub(crate) buffer: usize,
+    /// The module imports the WASI clock.
+    pub(crate) reads_clock: bool,
 }
 
 /// One line describing a wasmtime error or trap.

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::Decision;
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
-use crate::limits::{CapHit, StoreState};
-use crate::load::{BotModule, trap_text};
+use crate::load::{BotModule, LoadError, Started, trap_text};
+use crate::store::{CapHit, StoreState};
 
 /// A live bot instance. After a trap it is replaced by a fresh instance of
 /// the same module (the bot loses its memory, as after a crash).
@@ -41,15 +41,26 @@ pub struct FuelProfile {
     pub nanos: [Vec<u64>; Decision::ALL.len()],
 }
 
+impl BotModule {
+    /// A fresh instance with its own store, memory and fuel, its WASI
+    /// `random_get` stream seeded with 0 ([`BotModule::instantiate_seeded`]).
+    pub fn instantiate(&self) -> Result<WasmPlayer, LoadError> {
+        self.instantiate_seeded(0)
+    }
+
+    /// A fresh instance whose WASI `random_get` stream is keyed by `seed`
+    /// and the module's SHA-256: the same seed and module give the same
+    /// bytes on every machine. Reactors (modules exporting `_initialize`)
+    /// are initialised here, under the start-up fuel; `_start` is never
+    /// called.
+    pub fn instantiate_seeded(&self, seed: u64) -> Result<WasmPlayer, LoadError> {
+        Ok(WasmPlayer::new(self.clone(), self.start(seed)?))
+    }
+}
+
 impl WasmPlayer {
-    pub(crate) fn new(
-        module: BotModule,
-        store: Store<StoreState>,
-        memory: Memory,
-        decide: TypedFunc<i32, i64>,
-        buffer: usize,
-        reads_clock: bool,
-    ) -> Self {
+    fn new(module: BotModule, started: Started) -> Self {
+        let Started { store, memory, decide, buffer, reads_clock } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {

@@ -10,7 +10,7 @@
 use sha2::{Digest, Sha256};
 use wasmtime::{Caller, Linker, Memory, ValType};
 
-use crate::limits::StoreState;
+use crate::botlog::HasLog;
 
 /// The WASI module name.
 pub(crate) const MODULE: &str = "wasi_snapshot_preview1";
@@ -101,11 +101,21 @@ impl WasiState {
     }
 }
 
+/// Store data that holds a [`WasiState`] (and, for stdout and stderr, a
+/// log): what the subset's host functions work on. The store's
+/// `StoreState` is the one.
+pub(crate) trait HasWasi: HasLog {
+    /// The instance's WASI state.
+    fn wasi(&self) -> &WasiState;
+    /// The instance's WASI state, to change.
+    fn wasi_mut(&mut self) -> &mut WasiState;
+}
+
 /// Sets the store's fuel for a new call, first counting what the previous
 /// call consumed into the virtual clock.
-pub(crate) fn refuel(store: &mut wasmtime::Store<StoreState>, fuel: u64) -> wasmtime::Result<()> {
+pub(crate) fn refuel<T: HasWasi>(store: &mut wasmtime::Store<T>, fuel: u64) -> wasmtime::Result<()> {
     let left = store.get_fuel()?;
-    let w = &mut store.data_mut().wasi;
+    let w = store.data_mut().wasi_mut();
     w.consumed = w.consumed.saturating_add(w.given.saturating_sub(left));
     w.given = fuel;
     store.set_fuel(fuel)
@@ -119,55 +129,52 @@ pub(crate) fn reads_clock(module: &wasmtime::Module) -> bool {
 }
 
 /// Fuel the store has left (its current call's).
-pub(crate) fn fuel_left(store: &wasmtime::Store<StoreState>) -> u64 {
+pub(crate) fn fuel_left<T: HasWasi>(store: &wasmtime::Store<T>) -> u64 {
     store.get_fuel().unwrap_or(0)
 }
 
 /// The virtual time in nanoseconds: one per unit of fuel this instance
 /// (and the ones it replaced) has consumed.
-fn now(caller: &Caller<'_, StoreState>) -> u64 {
-    let w = &caller.data().wasi;
+fn now<T: HasWasi>(caller: &Caller<'_, T>) -> u64 {
+    let w = caller.data().wasi();
     let left = caller.get_fuel().unwrap_or(0);
     w.consumed.saturating_add(w.given.saturating_sub(left))
 }
 
 /// Registers the subset on `linker`.
-pub(crate) fn add_to_linker(linker: &mut Linker<StoreState>) -> wasmtime::Result<()> {
+pub(crate) fn add_to_linker<T: HasWasi>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
     let m = MODULE;
-    linker.func_wrap(m, "args_get", |c: Caller<'_, StoreState>, _: i32, _: i32| nothing(c))?;
-    linker.func_wrap(m, "environ_get", |c: Caller<'_, StoreState>, _: i32, _: i32| nothing(c))?;
+    linker.func_wrap(m, "args_get", |c: Caller<'_, T>, _: i32, _: i32| nothing(c))?;
+    linker.func_wrap(m, "environ_get", |c: Caller<'_, T>, _: i32, _: i32| nothing(c))?;
     linker.func_wrap(m, "args_sizes_get", sizes)?;
     linker.func_wrap(m, "environ_sizes_get", sizes)?;
     linker.func_wrap(m, "clock_res_get", clock_res_get)?;
     linker.func_wrap(m, "clock_time_get", clock_time_get)?;
     linker.func_wrap(m, "fd_write", fd_write)?;
-    linker.func_wrap(m, "fd_read", |c: Caller<'_, StoreState>, _: i32, _: i32, _: i32, _: i32| refuse(c, EBADF))?;
-    linker.func_wrap(m, "fd_close", |c: Caller<'_, StoreState>, _: i32| refuse(c, EBADF))?;
-    linker.func_wrap(m, "fd_seek", |c: Caller<'_, StoreState>, fd: i32, _: i64, _: i32, _: i32| {
+    linker.func_wrap(m, "fd_read", |c: Caller<'_, T>, _: i32, _: i32, _: i32, _: i32| refuse(c, EBADF))?;
+    linker.func_wrap(m, "fd_close", |c: Caller<'_, T>, _: i32| refuse(c, EBADF))?;
+    linker.func_wrap(m, "fd_seek", |c: Caller<'_, T>, fd: i32, _: i64, _: i32, _: i32| {
         refuse(c, if is_std(fd) { ESPIPE } else { EBADF })
     })?;
     linker.func_wrap(m, "fd_fdstat_get", fd_fdstat_get)?;
-    linker.func_wrap(m, "fd_fdstat_set_flags", |c: Caller<'_, StoreState>, fd: i32, _: i32| {
+    linker.func_wrap(m, "fd_fdstat_set_flags", |c: Caller<'_, T>, fd: i32, _: i32| {
         refuse(c, if is_std(fd) { ENOTCAPABLE } else { EBADF })
     })?;
-    linker.func_wrap(m, "fd_filestat_get", |c: Caller<'_, StoreState>, fd: i32, _: i32| {
+    linker.func_wrap(m, "fd_filestat_get", |c: Caller<'_, T>, fd: i32, _: i32| {
         refuse(c, if is_std(fd) { ENOTCAPABLE } else { EBADF })
     })?;
-    linker.func_wrap(m, "fd_prestat_get", |c: Caller<'_, StoreState>, _: i32, _: i32| refuse(c, EBADF))?;
-    linker.func_wrap(m, "fd_prestat_dir_name", |c: Caller<'_, StoreState>, _: i32, _: i32, _: i32| refuse(c, EBADF))?;
-    linker.func_wrap(m, "fd_sync", |c: Caller<'_, StoreState>, fd: i32| {
-        refuse(c, if is_std(fd) { ENOTCAPABLE } else { EBADF })
-    })?;
+    linker.func_wrap(m, "fd_prestat_get", |c: Caller<'_, T>, _: i32, _: i32| refuse(c, EBADF))?;
+    linker.func_wrap(m, "fd_prestat_dir_name", |c: Caller<'_, T>, _: i32, _: i32, _: i32| refuse(c, EBADF))?;
+    linker
+        .func_wrap(m, "fd_sync", |c: Caller<'_, T>, fd: i32| refuse(c, if is_std(fd) { ENOTCAPABLE } else { EBADF }))?;
     linker.func_wrap(
         m,
         "path_open",
-        |c: Caller<'_, StoreState>, _: i32, _: i32, _: i32, _: i32, _: i32, _: i64, _: i64, _: i32, _: i32| {
-            refuse(c, EBADF)
-        },
+        |c: Caller<'_, T>, _: i32, _: i32, _: i32, _: i32, _: i32, _: i64, _: i64, _: i32, _: i32| refuse(c, EBADF),
     )?;
     linker.func_wrap(m, "random_get", random_get)?;
     linker.func_wrap(m, "proc_exit", proc_exit)?;
-    linker.func_wrap(m, "sched_yield", |c: Caller<'_, StoreState>| refuse(c, SUCCESS))?;
+    linker.func_wrap(m, "sched_yield", |c: Caller<'_, T>| refuse(c, SUCCESS))?;
     linker.func_wrap(m, "poll_oneoff", poll_oneoff)?;
     Ok(())
 }
@@ -179,27 +186,27 @@ fn is_std(fd: i32) -> bool {
 }
 
 /// Charges the per-call fuel and answers `errno`.
-fn refuse(mut caller: Caller<'_, StoreState>, errno: i32) -> wasmtime::Result<i32> {
+fn refuse<T: HasWasi>(mut caller: Caller<'_, T>, errno: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     Ok(errno)
 }
 
 /// `args_get` / `environ_get`: there is nothing to write.
-fn nothing(caller: Caller<'_, StoreState>) -> wasmtime::Result<i32> {
+fn nothing<T: HasWasi>(caller: Caller<'_, T>) -> wasmtime::Result<i32> {
     refuse(caller, SUCCESS)
 }
 
-fn memory(caller: &mut Caller<'_, StoreState>) -> Option<Memory> {
+fn memory<T: HasWasi>(caller: &mut Caller<'_, T>) -> Option<Memory> {
     caller.get_export("memory").and_then(|e| e.into_memory())
 }
 
 /// Writes `bytes` at `ptr` of the bot's memory; false if out of bounds.
-fn write(caller: &mut Caller<'_, StoreState>, ptr: i32, bytes: &[u8]) -> bool {
+fn write<T: HasWasi>(caller: &mut Caller<'_, T>, ptr: i32, bytes: &[u8]) -> bool {
     write_at(caller, u64::from(ptr as u32), bytes)
 }
 
 /// [`write`] at an address that may lie past 4 GiB (and so out of bounds).
-fn write_at(caller: &mut Caller<'_, StoreState>, at: u64, bytes: &[u8]) -> bool {
+fn write_at<T: HasWasi>(caller: &mut Caller<'_, T>, at: u64, bytes: &[u8]) -> bool {
     match (memory(caller), usize::try_from(at)) {
         (Some(m), Ok(at)) => m.write(caller, at, bytes).is_ok(),
         _ => false,
@@ -207,7 +214,7 @@ fn write_at(caller: &mut Caller<'_, StoreState>, at: u64, bytes: &[u8]) -> bool 
 }
 
 /// Reads `N` bytes at `ptr`, if in bounds.
-fn read<const N: usize>(caller: &mut Caller<'_, StoreState>, ptr: u64) -> Option<[u8; N]> {
+fn read<const N: usize, T: HasWasi>(caller: &mut Caller<'_, T>, ptr: u64) -> Option<[u8; N]> {
     let m = memory(caller)?;
     let mut out = [0u8; N];
     m.read(&*caller, usize::try_from(ptr).ok()?, &mut out).ok()?;
@@ -215,7 +222,7 @@ fn read<const N: usize>(caller: &mut Caller<'_, StoreState>, ptr: u64) -> Option
 }
 
 /// `args_sizes_get` / `environ_sizes_get`: zero entries, zero bytes.
-fn sizes(mut caller: Caller<'_, StoreState>, count: i32, bytes: i32) -> wasmtime::Result<i32> {
+fn sizes<T: HasWasi>(mut caller: Caller<'_, T>, count: i32, bytes: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     let ok = write(&mut caller, count, &0u32.to_le_bytes()) && write(&mut caller, bytes, &0u32.to_le_bytes());
     Ok(if ok { SUCCESS } else { EFAULT })
@@ -227,7 +234,7 @@ fn known_clock(id: i32) -> bool {
     (0..=3).contains(&id)
 }
 
-fn clock_res_get(mut caller: Caller<'_, StoreState>, id: i32, out: i32) -> wasmtime::Result<i32> {
+fn clock_res_get<T: HasWasi>(mut caller: Caller<'_, T>, id: i32, out: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     if !known_clock(id) {
         return Ok(EINVAL);
@@ -235,7 +242,7 @@ fn clock_res_get(mut caller: Caller<'_, StoreState>, id: i32, out: i32) -> wasmt
     Ok(if write(&mut caller, out, &1u64.to_le_bytes()) { SUCCESS } else { EFAULT })
 }
 
-fn clock_time_get(mut caller: Caller<'_, StoreState>, id: i32, _precision: i64, out: i32) -> wasmtime::Result<i32> {
+fn clock_time_get<T: HasWasi>(mut caller: Caller<'_, T>, id: i32, _precision: i64, out: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     if !known_clock(id) {
         return Ok(EINVAL);
@@ -246,7 +253,7 @@ fn clock_time_get(mut caller: Caller<'_, StoreState>, id: i32, _precision: i64, 
 
 /// `fd_write`: stdout and stderr append to the bot's log, within its caps;
 /// everything asked for counts as written.
-fn fd_write(mut caller: Caller<'_, StoreState>, fd: i32, iovs: i32, count: i32, out: i32) -> wasmtime::Result<i32> {
+fn fd_write<T: HasWasi>(mut caller: Caller<'_, T>, fd: i32, iovs: i32, count: i32, out: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     if fd != 1 && fd != 2 {
         return Ok(EBADF);
@@ -258,7 +265,7 @@ fn fd_write(mut caller: Caller<'_, StoreState>, fd: i32, iovs: i32, count: i32, 
     let mut spans = Vec::with_capacity(count as usize);
     let mut total: u64 = 0;
     for i in 0..u64::from(count) {
-        let Some(iov) = read::<8>(&mut caller, u64::from(iovs as u32) + 8 * i) else {
+        let Some(iov) = read::<8, _>(&mut caller, u64::from(iovs as u32) + 8 * i) else {
             return Ok(EFAULT);
         };
         let ptr = u32::from_le_bytes(iov[..4].try_into().expect("4 bytes"));
@@ -274,7 +281,7 @@ fn fd_write(mut caller: Caller<'_, StoreState>, fd: i32, iovs: i32, count: i32, 
 
 /// `fd_fdstat_get`: stdout and stderr are write-only character devices
 /// (so C's stdio buffers them by line); stdin and every other fd is bad.
-fn fd_fdstat_get(mut caller: Caller<'_, StoreState>, fd: i32, out: i32) -> wasmtime::Result<i32> {
+fn fd_fdstat_get<T: HasWasi>(mut caller: Caller<'_, T>, fd: i32, out: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     if fd != 1 && fd != 2 {
         return Ok(EBADF);
@@ -294,25 +301,25 @@ fn stream_block(key: u64, block: u64) -> [u8; 8] {
 }
 
 /// `random_get`: the next `len` bytes of the instance's random stream.
-fn random_get(mut caller: Caller<'_, StoreState>, ptr: i32, len: i32) -> wasmtime::Result<i32> {
+fn random_get<T: HasWasi>(mut caller: Caller<'_, T>, ptr: i32, len: i32) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     let len = len as u32;
     if len > RANDOM_PER_CALL {
         return Ok(EINVAL);
     }
     crate::botlog::charge(&mut caller, u64::from(len))?;
-    let WasiState { key, position, .. } = caller.data().wasi;
+    let WasiState { key, position, .. } = *caller.data().wasi();
     let bytes: Vec<u8> =
         (position..position + u64::from(len)).map(|i| stream_block(key, i / 8)[(i % 8) as usize]).collect();
     if !write(&mut caller, ptr, &bytes) {
         return Ok(EFAULT);
     }
-    caller.data_mut().wasi.position += u64::from(len);
+    caller.data_mut().wasi_mut().position += u64::from(len);
     Ok(SUCCESS)
 }
 
 /// `proc_exit`: ends the instance like a trap, the code in the fault.
-fn proc_exit(mut caller: Caller<'_, StoreState>, code: i32) -> wasmtime::Result<()> {
+fn proc_exit<T: HasWasi>(mut caller: Caller<'_, T>, code: i32) -> wasmtime::Result<()> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     Err(ProcExit(code).into())
 }
@@ -325,7 +332,13 @@ pub(crate) struct ProcExit(i32);
 /// `poll_oneoff`: every clock subscription fires at once (a sleep takes no
 /// virtual time beyond the call's fuel); every fd subscription is answered
 /// `ENOTSUP`. Costs the call's fuel plus 100 per subscription.
-fn poll_oneoff(mut caller: Caller<'_, StoreState>, subs: i32, events: i32, n: i32, out: i32) -> wasmtime::Result<i32> {
+fn poll_oneoff<T: HasWasi>(
+    mut caller: Caller<'_, T>,
+    subs: i32,
+    events: i32,
+    n: i32,
+    out: i32,
+) -> wasmtime::Result<i32> {
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL)?;
     let n = n as u32;
     if n == 0 || n > SUBSCRIPTIONS_PER_CALL {
@@ -333,7 +346,7 @@ fn poll_oneoff(mut caller: Caller<'_, StoreState>, subs: i32, events: i32, n: i3
     }
     crate::botlog::charge(&mut caller, WASI_FUEL_PER_CALL * u64::from(n))?;
     for i in 0..u64::from(n) {
-        let Some(sub) = read::<48>(&mut caller, u64::from(subs as u32) + 48 * i) else {
+        let Some(sub) = read::<48, _>(&mut caller, u64::from(subs as u32) + 48 * i) else {
             return Ok(EFAULT);
         };
         let tag = sub[8];
