@@ -31,6 +31,7 @@ pub mod app;
 pub mod auth;
 pub mod competition;
 pub mod db;
+pub mod mine;
 pub mod pages;
 pub mod store;
 pub mod verdict;

@@ -1,7 +1,7 @@
 //! The HTML pages (maud, so every name and verdict is escaped by
 //! construction): the leaderboard, login with a token, an entrant's page
-//! (upload form, submissions with verdicts, faults from the latest run)
-//! and the organiser's page. A login makes a session cookie (HttpOnly,
+//! (upload form, submissions with verdicts, faults and log lines from the
+//! latest run) and the organiser's page. A login makes a session cookie (HttpOnly,
 //! SameSite=Strict); every form that changes something carries the
 //! session's CSRF token, checked before anything is done.
 
@@ -205,14 +205,15 @@ fn entrant_session(app: &Shared, headers: &HeaderMap) -> Result<Result<(Session,
 }
 
 /// `GET /me`: the upload form, one's submissions and verdicts, and one's
-/// bot's faults in the latest run.
+/// bot's faults and log lines in the latest run.
 pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
     let (session, who) = match entrant_session(&app, &headers)? {
         Ok(x) => x,
         Err(r) => return Ok(r),
     };
     let subs = app.db.submissions(who.id)?;
-    let faults = crate::api::latest_faults(&app, &who.name)?;
+    let own = crate::mine::latest(&app, &who.name)?;
+    let faults = own.faults;
     let csrf = session.1.clone();
     let body = html! {
         h1 { (who.name) }
@@ -228,8 +229,26 @@ pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
         h2 { "Faults in the latest run" }
         @if faults.is_empty() { p id="faults" { "None recorded." } }
         @for f in &faults { pre.faults { (serde_json::to_string_pretty(f).unwrap_or_default()) } }
+        (logs(&own.logs))
     };
     Ok(page(&who.name, Some(&session), body))
+}
+
+/// One's bot's log lines in the latest run's stored hands, per league.
+fn logs(leagues: &[serde_json::Value]) -> Markup {
+    let lines = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
+    html! {
+        h2 { "Your bot's log lines in the latest run" }
+        @if leagues.iter().all(|l| lines(l).is_empty()) { p id="logs" { "None in the stored hands." } }
+        @for l in leagues.iter().filter(|l| !lines(l).is_empty()) {
+            p.small { (l["league"].as_str().unwrap_or("")) ": " (l["total"]) " line(s) in the stored hands"
+                @if l["total"].as_u64() > Some(crate::mine::SHOWN_LOGS as u64) { ", the first " (crate::mine::SHOWN_LOGS) } }
+            pre.logs { @for line in lines(l) {
+                "session " (line["session"]) " · table " (line["table"]) " · round " (line["round"]) " · "
+                (line["decision"].as_str().unwrap_or("")) ": " (line["text"].as_str().unwrap_or("")) "\n"
+            } }
+        }
+    }
 }
 
 fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
