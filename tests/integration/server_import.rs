@@ -1,13 +1,14 @@
 //! `pitboss serve`: a league exported from a run's bundle, played as
 //! shards and merged with the real binary, imported back as a finished
-//! run (and a foreign results file refused).
+//! run (and a foreign results file refused); self-registration with the
+//! invite code, by the API and by the page.
 
 use std::path::Path;
 use std::process::Command;
 
 use pitboss_tests::pitboss;
 
-use crate::server::{Server, agent, bytes, call, competition, scratch, wait_for_run};
+use crate::server::{Server, agent, bytes, call, competition, html, login, scratch, wait_for_run};
 
 /// Downloads run `id`'s bundle as the organiser and unpacks it in `to`.
 fn unpack_bundle(url: &str, admin: &str, id: i64, to: &Path) {
@@ -91,4 +92,54 @@ fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
     assert_eq!(board["latest"]["run"], id, "nothing recorded by a refusal: {board}");
     let left: Vec<_> = std::fs::read_dir(dir.join("data/runs")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 2, "no staging folder left behind: {left:?}");
+}
+
+#[test]
+fn anyone_with_the_invite_code_registers_by_the_api_or_the_page_and_gets_a_token_once() {
+    let dir = scratch("register");
+    let comp = competition(&dir, &["alice"], 300, 10);
+    let text =
+        std::fs::read_to_string(&comp).unwrap().replace("[entrants]\n", "[entrants]\ninvite_code = \"letmein-2026\"\n");
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let url = server.url.clone();
+    let register = |body: &str| call("POST", &format!("{url}/api/register"), None, Some(body.as_bytes()));
+
+    // The API.
+    let (status, body) = register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#);
+    assert_eq!(status, 201, "{body}");
+    let token = body["token"].as_str().unwrap().to_string();
+    let (status, me) = call("GET", &format!("{url}/api/me"), Some(&token), None);
+    assert_eq!((status, me["name"].as_str()), (200, Some("zoe")), "the new token works: {me}");
+    assert_eq!(register(r#"{"name":"mallory","invite_code":"guess"}"#).0, 403, "a wrong code is refused");
+    assert_eq!(register(r#"{"name":"mallory"}"#).0, 403, "no code is refused");
+    assert_eq!(register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#).0, 400, "a taken name is refused");
+    assert_eq!(register(r#"{"name":"<script>","invite_code":"letmein-2026"}"#).0, 400, "a bad name is refused");
+
+    // The page: a form whose CSRF token rides in a SameSite=Strict cookie.
+    let mut form = agent().get(&format!("{url}/register")).call().unwrap();
+    assert_eq!(form.status().as_u16(), 200);
+    let cookie = form.headers().get("set-cookie").unwrap().to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let page = form.body_mut().read_to_string().unwrap();
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let post = |csrf: &str, name: &str, code: &str| {
+        let mut answer = agent()
+            .post(&format!("{url}/register"))
+            .header("Cookie", &cookie)
+            .send_form([("csrf", csrf), ("name", name), ("invite_code", code)])
+            .unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap())
+    };
+    assert_eq!(post("forged", "yann", "letmein-2026").0, 403, "a forged CSRF token is refused");
+    assert_eq!(post(&csrf, "yann", "nope").0, 403, "a wrong code is refused");
+    let (status, page) = post(&csrf, "yann", "letmein-2026");
+    assert_eq!(status, 200, "{page}");
+    let token = page.split("id=\"token\">").nth(1).and_then(|s| s.split('<').next()).unwrap().to_string();
+    assert!(token.starts_with("pbe_"), "{page}");
+    let me = html(&url, &login(&url, &token), "/me");
+    assert!(me.contains("<h1>yann</h1>"), "the shown token logs in: {me}");
+    let (status, page) = post(&csrf, "yann", "letmein-2026");
+    assert!(status == 400 && page.contains("already an entrant named"), "{status} {page}");
 }

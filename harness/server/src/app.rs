@@ -260,6 +260,7 @@ fn routes(app: Shared) -> Router {
         .route("/", get(pages::leaderboard))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/logout", post(pages::logout))
+        .route("/register", get(pages::register_form).post(pages::register))
         .route("/me", get(pages::me))
         .route("/me/activate", post(pages::activate))
         .route("/admin", get(pages::admin))
