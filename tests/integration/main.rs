@@ -36,6 +36,9 @@ mod properties;
 mod report;
 /// `pitboss serve`: uploads, verdicts, access, runs, crash, load.
 mod server;
+/// `pitboss serve`: a run played as shards elsewhere, imported;
+/// self-registration with the invite code.
+mod server_import;
 /// Honest standings: EV over own rounds, bots out of play, league-wide
 /// DQ, legend, verdict, season rule.
 mod standings;

@@ -167,7 +167,7 @@ pub fn wait_for_run(url: &str, id: i64, state: &str, secs: u64) {
     }
 }
 
-fn bytes(bot: &str) -> Vec<u8> {
+pub fn bytes(bot: &str) -> Vec<u8> {
     std::fs::read(wasm_path(bot)).unwrap()
 }
 
@@ -495,4 +495,73 @@ fn artifacts() -> PathBuf {
     let d = target.join("test-artifacts");
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// A bot that logs `text` at every decision, bets the minimum and stands.
+fn logging_bot(text: &str) -> Vec<u8> {
+    let wat = format!(
+        r#"(module
+  (import "pitboss" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 8192) "{text}")
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (call $log (i32.const 8192) (i32.const {len}))
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0)))))"#,
+        len = text.len()
+    );
+    wat::parse_str(wat).expect("the logging bot assembles")
+}
+
+/// A browser session's cookie for `token` (`name=value`).
+pub fn login(url: &str, token: &str) -> String {
+    let answer = agent().post(&format!("{url}/login")).send_form([("token", token)]).unwrap();
+    assert_eq!(answer.status().as_u16(), 303);
+    let cookie = answer.headers().get("set-cookie").unwrap().to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// The HTML of `path` for a browser session.
+pub fn html(url: &str, cookie: &str, path: &str) -> String {
+    let mut page = agent().get(&format!("{url}{path}")).header("Cookie", cookie).call().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    page.body_mut().read_to_string().unwrap()
+}
+
+#[test]
+fn an_entrant_sees_their_own_bots_log_lines_from_the_latest_run_and_nobody_else_does() {
+    let dir = scratch("logs");
+    let comp = competition(&dir, &["alice", "bob"], 300, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let said = "alice thinks <b>hit</b> & stands";
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&alice), Some(&logging_bot(said)));
+    assert_eq!(status, 201, "{verdict}");
+    let (status, _) = call("POST", &format!("{url}/api/submissions"), Some(&bob), Some(&bytes("basic")));
+    assert_eq!(status, 201);
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+
+    // The API: alice's lines, capped, each placed in its session and round.
+    let (_, me) = call("GET", &format!("{url}/api/me"), Some(&alice), None);
+    let logs = &me["logs"][0];
+    assert_eq!(logs["league"], "Main", "{me}");
+    let first = logs["first"].as_array().unwrap();
+    assert!(logs["total"].as_u64().unwrap() > 20, "every decision logs: {me}");
+    assert_eq!(first.len(), 20, "at most 20 lines a league: {me}");
+    assert!(first.iter().all(|l| l["text"] == said && l["round"].as_u64().unwrap() >= 1), "{me}");
+    let (_, theirs) = call("GET", &format!("{url}/api/me"), Some(&bob), None);
+    assert_eq!(theirs["logs"][0]["total"], 0, "bob's bot logs nothing and he sees none of alice's: {theirs}");
+    assert!(!theirs.to_string().contains("alice thinks"), "{theirs}");
+
+    // The page: escaped, and only on alice's.
+    let page = html(&url, &login(&url, &alice), "/me");
+    assert!(page.contains("alice thinks &lt;b&gt;hit&lt;/b&gt; &amp; stands"), "escaped on alice's page: {page}");
+    assert!(!page.contains("<b>hit"), "never as markup");
+    let page = html(&url, &login(&url, &bob), "/me");
+    assert!(!page.contains("alice thinks") && page.contains("None in the stored hands."), "{page}");
 }

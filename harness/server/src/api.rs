@@ -12,7 +12,7 @@ use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::app::{Failure, Shared, Who, debounce, new_entrant};
 use crate::db::{Entrant, Outcome};
@@ -112,33 +112,13 @@ pub async fn activate(State(app): State<Shared>, headers: HeaderMap, UrlPath(id)
 }
 
 /// `GET /api/me`: one's name, active submission, and one's bot's faults
-/// in the latest run.
+/// and log lines in the latest run (see [`crate::mine`]).
 pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
     let who = entrant(&app, &headers)?;
     let active = app.db.active_submission(who.id)?;
-    let faults = latest_faults(&app, &who.name)?;
-    Ok(Json(json!({ "name": who.name, "active": active.map(|(id, sha)| json!({"id": id, "sha256": sha})), "faults": faults }))
-        .into_response())
-}
-
-/// Most faults shown per league.
-pub const SHOWN_FAULTS: usize = 20;
-
-/// An entrant's bot's faults in the latest finished run, per league
-/// (read from its results files; at most [`SHOWN_FAULTS`] each).
-pub fn latest_faults(app: &Shared, name: &str) -> Result<Vec<Value>, Error> {
-    let Some((id, summary)) = app.db.latest_done()? else { return Ok(Vec::new()) };
-    let summary: Summary = serde_json::from_str(&summary)?;
-    let mut out = Vec::new();
-    for league in &summary.leagues {
-        let path = run_dir(&app.dir, id).join(&league.folder).join("results.json");
-        let Ok(results) = pitboss_league::results::read(&path) else { continue };
-        if let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) {
-            let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();
-            out.push(json!({ "league": league.name, "total": bot.result.faults, "first": faults }));
-        }
-    }
-    Ok(out)
+    let own = crate::mine::latest(&app, &who.name)?;
+    let active = active.map(|(id, sha)| json!({"id": id, "sha256": sha}));
+    Ok(Json(json!({ "name": who.name, "active": active, "faults": own.faults, "logs": own.logs })).into_response())
 }
 
 /// `GET /api/leaderboard`: the latest finished run's standings, per

@@ -119,7 +119,7 @@ impl IntoResponse for Failure {
 /// Opens the data folder: creates it, the database, and at first start
 /// the organiser's token (printed) and the listed entrants (each token
 /// printed once).
-fn open(options: &Options, competition: &Competition) -> Result<(Db, String), Error> {
+pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, String), Error> {
     std::fs::create_dir_all(&options.data).map_err(|e| Error::Data(options.data.clone(), e.to_string()))?;
     let db = Db::open(&options.data)?;
     let admin_hash = match db.meta("admin_token_hash")? {
@@ -260,6 +260,7 @@ fn routes(app: Shared) -> Router {
         .route("/", get(pages::leaderboard))
         .route("/login", get(pages::login_form).post(pages::login))
         .route("/logout", post(pages::logout))
+        .route("/register", get(pages::register_form).post(pages::register))
         .route("/me", get(pages::me))
         .route("/me/activate", post(pages::activate))
         .route("/admin", get(pages::admin))

@@ -361,6 +361,24 @@ impl Db {
         Ok(conn.last_insert_rowid())
     }
 
+    /// Records a run played elsewhere as done, in one transaction:
+    /// `place(id)` puts its files in place and returns its summary (JSON);
+    /// if it fails, nothing is recorded.
+    pub fn add_done_run(&self, reason: &str, place: impl FnOnce(i64) -> Result<String, Error>) -> Result<i64, Error> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let t = now() as i64;
+        tx.execute(
+            "INSERT INTO runs (state, reason, created, started, finished) VALUES ('importing', ?1, ?2, ?2, ?2)",
+            params![reason, t],
+        )?;
+        let id = tx.last_insert_rowid();
+        let summary = place(id)?;
+        tx.execute("UPDATE runs SET state = 'done', summary = ?2 WHERE id = ?1", params![id, summary])?;
+        tx.commit()?;
+        Ok(id)
+    }
+
     /// Runs left `running` by a killed server go back to the queue.
     pub fn requeue_interrupted(&self) -> Result<Vec<i64>, Error> {
         let conn = self.lock();

@@ -31,6 +31,8 @@ pub mod app;
 pub mod auth;
 pub mod competition;
 pub mod db;
+pub mod import;
+pub mod mine;
 pub mod pages;
 pub mod store;
 pub mod verdict;
@@ -39,6 +41,7 @@ pub mod worker;
 use std::path::PathBuf;
 
 pub use app::{Options, add_entrant, serve};
+pub use import::import_run;
 
 /// What can stop the server or one of its requests.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +67,9 @@ pub enum Error {
     /// An entrant of that name exists.
     #[error("there is already an entrant named `{0}`")]
     Taken(String),
+    /// A results file that cannot be imported (one line: why).
+    #[error("{0}")]
+    Import(String),
     /// The data folder cannot be used.
     #[error("data folder {0}: {1}")]
     Data(PathBuf, String),

@@ -1,7 +1,8 @@
 //! The HTML pages (maud, so every name and verdict is escaped by
 //! construction): the leaderboard, login with a token, an entrant's page
-//! (upload form, submissions with verdicts, faults from the latest run)
-//! and the organiser's page. A login makes a session cookie (HttpOnly,
+//! (upload form, submissions with verdicts, faults and log lines from the
+//! latest run), self-registration with the invite code, and the
+//! organiser's page. A login makes a session cookie (HttpOnly,
 //! SameSite=Strict); every form that changes something carries the
 //! session's CSRF token, checked before anything is done.
 
@@ -126,6 +127,7 @@ pub async fn login_form(State(app): State<Shared>) -> Response {
             input id="token" type="password" name="token" autocomplete="current-password" required;
             button id="login" { "Log in" }
         }
+        @if app.competition.invite_code.is_some() { p { "Have an invite code? " a href="/register" { "Register" } } }
     };
     page("Log in", None, body)
 }
@@ -205,14 +207,15 @@ fn entrant_session(app: &Shared, headers: &HeaderMap) -> Result<Result<(Session,
 }
 
 /// `GET /me`: the upload form, one's submissions and verdicts, and one's
-/// bot's faults in the latest run.
+/// bot's faults and log lines in the latest run.
 pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
     let (session, who) = match entrant_session(&app, &headers)? {
         Ok(x) => x,
         Err(r) => return Ok(r),
     };
     let subs = app.db.submissions(who.id)?;
-    let faults = crate::api::latest_faults(&app, &who.name)?;
+    let own = crate::mine::latest(&app, &who.name)?;
+    let faults = own.faults;
     let csrf = session.1.clone();
     let body = html! {
         h1 { (who.name) }
@@ -228,8 +231,26 @@ pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
         h2 { "Faults in the latest run" }
         @if faults.is_empty() { p id="faults" { "None recorded." } }
         @for f in &faults { pre.faults { (serde_json::to_string_pretty(f).unwrap_or_default()) } }
+        (logs(&own.logs))
     };
     Ok(page(&who.name, Some(&session), body))
+}
+
+/// One's bot's log lines in the latest run's stored hands, per league.
+fn logs(leagues: &[serde_json::Value]) -> Markup {
+    let lines = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
+    html! {
+        h2 { "Your bot's log lines in the latest run" }
+        @if leagues.iter().all(|l| lines(l).is_empty()) { p id="logs" { "None in the stored hands." } }
+        @for l in leagues.iter().filter(|l| !lines(l).is_empty()) {
+            p.small { (l["league"].as_str().unwrap_or("")) ": " (l["total"]) " line(s) in the stored hands"
+                @if l["total"].as_u64() > Some(crate::mine::SHOWN_LOGS as u64) { ", the first " (crate::mine::SHOWN_LOGS) } }
+            pre.logs { @for line in lines(l) {
+                "session " (line["session"]) " · table " (line["table"]) " · round " (line["round"]) " · "
+                (line["decision"].as_str().unwrap_or("")) ": " (line["text"].as_str().unwrap_or("")) "\n"
+            } }
+        }
+    }
 }
 
 fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
@@ -374,4 +395,75 @@ pub async fn admin_run(State(app): State<Shared>, headers: HeaderMap, Form(form)
     let id = app.db.queue_run("on demand")?;
     app.bell.wake();
     admin_page(&app, &session, Some(html! { p { "Run " (id) " queued." } }))
+}
+
+/// Cookie of the registration form's CSRF token (double submit: the
+/// form has no session yet; SameSite=Strict keeps other sites' posts
+/// from carrying it).
+const FORM_COOKIE: &str = "pitboss_form";
+
+/// `GET /register`: name and invite code (only when the competition has
+/// one).
+pub async fn register_form(State(app): State<Shared>) -> Answer {
+    if app.competition.invite_code.is_none() {
+        return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
+    }
+    let csrf = auth::new_secret("")?;
+    let body = html! {
+        h1 { "Register for " (app.competition.name) }
+        form method="post" action="/register" {
+            input type="hidden" name="csrf" value=(csrf);
+            label for="name" { "Your name (1 to 32 letters, digits, - or _)" }
+            input id="name" name="name" required maxlength="32";
+            label for="invite_code" { "Invite code" }
+            input id="invite_code" type="password" name="invite_code" required;
+            button id="register" { "Register" }
+        }
+    };
+    let mut response = page("Register", None, body);
+    let cookie = format!("{FORM_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/register; Max-Age=3600");
+    let value = HeaderValue::from_str(&cookie).map_err(|e| Error::League(e.to_string()))?;
+    response.headers_mut().insert(header::SET_COOKIE, value);
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+pub struct RegisterForm {
+    csrf: String,
+    name: String,
+    invite_code: String,
+}
+
+/// `POST /register` (`csrf`, `name`, `invite_code`): the new entrant's
+/// token, shown once.
+pub async fn register(State(app): State<Shared>, headers: HeaderMap, Form(form): Form<RegisterForm>) -> Answer {
+    let Some(code) = &app.competition.invite_code else {
+        return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
+    };
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';').map(str::trim))
+        .find_map(|kv| kv.strip_prefix(FORM_COOKIE)?.strip_prefix('='));
+    if !cookie.is_some_and(|c| auth::same(c, &form.csrf)) {
+        return Ok(refuse(StatusCode::FORBIDDEN, "The form's CSRF token is missing or wrong: reload the page."));
+    }
+    if !auth::same(form.invite_code.trim(), code) {
+        return Ok(refuse(StatusCode::FORBIDDEN, "Wrong invite code."));
+    }
+    let name = form.name.trim();
+    let body = match new_entrant(&app.db, name) {
+        Ok(token) => html! {
+            h1 { "Welcome, " (name) }
+            p { "Your token, shown only this once: keep it, it is how you log in and submit." }
+            p { code id="token" { (token) } }
+            p { a href="/login" { "Log in" } }
+        },
+        Err(e @ (Error::BadName(_) | Error::Taken(_))) => {
+            return Ok(refuse(StatusCode::BAD_REQUEST, &e.to_string()));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    Ok(page("Registered", None, body))
 }

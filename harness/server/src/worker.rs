@@ -245,7 +245,7 @@ pub fn run_dir(dir: &Path, id: i64) -> PathBuf {
     dir.join("runs").join(id.to_string())
 }
 
-fn rows(standings: &[Standing]) -> Vec<Row> {
+pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
     standings
         .iter()
         .map(|s| Row {
@@ -269,7 +269,7 @@ fn rows(standings: &[Standing]) -> Vec<Row> {
 }
 
 /// Entrants ranked by their mean rank over the leagues (ties by name).
-fn overall(leagues: &[LeagueStandings]) -> Vec<OverallRow> {
+pub(crate) fn overall(leagues: &[LeagueStandings]) -> Vec<OverallRow> {
     let mut sums: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for league in leagues {
         for row in &league.rows {

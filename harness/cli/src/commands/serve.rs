@@ -1,10 +1,11 @@
 //! `pitboss serve COMPETITION.toml`: the competition server, or with
-//! `--add-entrant NAME` one new entrant's token.
+//! `--add-entrant NAME` one new entrant's token, or with `--import-run
+//! results.json --league K` a league's run played elsewhere.
 
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_server::{Options, add_entrant, serve};
+use pitboss_server::{Options, add_entrant, import_run, serve};
 
 /// Run a competition server: entrants upload bots and get verdicts at
 /// once, leagues run in the background, a leaderboard shows the latest
@@ -25,13 +26,25 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     listen: String,
     /// Register an entrant, print their token, and exit.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "import_run")]
     add_entrant: Option<String>,
+    /// Import merged results (`pitboss merge --json`) of a league played
+    /// elsewhere as a finished run, and exit (needs --league).
+    #[arg(long, value_name = "RESULTS", requires = "league")]
+    import_run: Option<PathBuf>,
+    /// The competition's league (1-based, in file order) the imported results are of.
+    #[arg(long, value_name = "K", requires = "import_run")]
+    league: Option<usize>,
 }
 
 /// Serves until stopped, or registers one entrant.
 pub fn run(args: Args) -> Result<()> {
     let options = Options { competition: args.competition, data: args.data, listen: args.listen };
+    if let (Some(results), Some(league)) = (&args.import_run, args.league) {
+        let done = import_run(&options, results, league)?;
+        out!("imported run {}: league {league} (`{}`), {} bots", done.run, done.league, done.bots);
+        return Ok(());
+    }
     match args.add_entrant {
         Some(name) => {
             let token = add_entrant(&options, &name)?;

@@ -1,0 +1,82 @@
+//! An entrant's own view of the latest finished run: their bot's faults
+//! and its log lines, per league, read from the run's results files.
+//!
+//! A log line is a `log` event of a stored hand (the key rounds and
+//! opening rounds of the first sessions); its `player` is a seat of its
+//! table, which the league's seating for that session (reproducible from
+//! the results file alone) maps to a bot. Only the entrant's own bot's
+//! lines are returned: another bot's logs may reveal its strategy.
+
+use pitboss_league::results::ResultsFile;
+use serde_json::{Value, json};
+
+use crate::Error;
+use crate::app::Shared;
+use crate::worker::{Summary, run_dir};
+
+/// Most faults shown per league.
+pub const SHOWN_FAULTS: usize = 20;
+/// Most log lines shown per league.
+pub const SHOWN_LOGS: usize = 20;
+
+/// What the entrant sees of the latest run: per league, faults and logs.
+#[derive(Default)]
+pub struct Own {
+    /// `{league, total, first}` per league the bot played.
+    pub faults: Vec<Value>,
+    /// `{league, total, first}` per league: `first` holds up to
+    /// [`SHOWN_LOGS`] lines `{session, table, round, decision, text}`.
+    pub logs: Vec<Value>,
+}
+
+/// The entrant `name`'s bot's faults and log lines in the latest finished
+/// run (a league whose results cannot be read is left out).
+pub fn latest(app: &Shared, name: &str) -> Result<Own, Error> {
+    let Some((id, summary)) = app.db.latest_done()? else { return Ok(Own::default()) };
+    let summary: Summary = serde_json::from_str(&summary)?;
+    let mut own = Own::default();
+    for league in &summary.leagues {
+        let path = run_dir(&app.dir, id).join(&league.folder).join("results.json");
+        let Ok(results) = pitboss_league::results::read(&path) else { continue };
+        let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else { continue };
+        let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();
+        own.faults.push(json!({ "league": league.name, "total": bot.result.faults, "first": faults }));
+        let lines = log_lines(&results, name);
+        let first: Vec<&Value> = lines.iter().take(SHOWN_LOGS).collect();
+        own.logs.push(json!({ "league": league.name, "total": lines.len(), "first": first }));
+    }
+    Ok(own)
+}
+
+/// Every log line of bot `name` in the stored hands of `results`, by
+/// session, table and round (none when the league cannot be re-read).
+pub fn log_lines(results: &ResultsFile, name: &str) -> Vec<Value> {
+    let Some(bot) = results.bots.iter().position(|b| b.name == name) else { return Vec::new() };
+    let Ok(league) = results.league_file("results.json") else { return Vec::new() };
+    let Ok(rules) = pitboss_league::file::league_rules(&league) else { return Vec::new() };
+    let mut lines = Vec::new();
+    for record in &results.sessions {
+        let Some(hands) = &record.hands else { continue };
+        let seating = pitboss_league::league::seating_for(league.format, results.bots.len(), &rules, record.session);
+        let mut hands: Vec<_> = hands.iter().collect();
+        hands.sort_by_key(|h| (h.table, h.round));
+        hands.dedup_by_key(|h| (h.table, h.round));
+        for hand in hands {
+            let Some(seats) = seating.get(hand.table) else { continue };
+            for event in &hand.events {
+                let is_log = event.get("event").and_then(Value::as_str) == Some(pitboss_league::transcript::event::LOG);
+                let player = event.get("player").and_then(Value::as_u64).and_then(|p| usize::try_from(p).ok());
+                if is_log && player.and_then(|p| seats.get(p)) == Some(&bot) {
+                    lines.push(json!({
+                        "session": record.session,
+                        "table": hand.table,
+                        "round": hand.round,
+                        "decision": event.get("decision").cloned().unwrap_or(Value::Null),
+                        "text": event.get("text").cloned().unwrap_or(Value::Null),
+                    }));
+                }
+            }
+        }
+    }
+    lines
+}

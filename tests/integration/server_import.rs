@@ -1,0 +1,145 @@
+//! `pitboss serve`: a league exported from a run's bundle, played as
+//! shards and merged with the real binary, imported back as a finished
+//! run (and a foreign results file refused); self-registration with the
+//! invite code, by the API and by the page.
+
+use std::path::Path;
+use std::process::Command;
+
+use pitboss_tests::pitboss;
+
+use crate::server::{Server, agent, bytes, call, competition, html, login, scratch, wait_for_run};
+
+/// Downloads run `id`'s bundle as the organiser and unpacks it in `to`.
+fn unpack_bundle(url: &str, admin: &str, id: i64, to: &Path) {
+    let mut answer = agent()
+        .get(&format!("{url}/api/runs/{id}/bundle.tar"))
+        .header("Authorization", &format!("Bearer {admin}"))
+        .call()
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let tar = answer.body_mut().with_config().limit(64 << 20).read_to_vec().unwrap();
+    std::fs::create_dir_all(to).unwrap();
+    std::fs::write(to.join("run.tar"), tar).unwrap();
+    assert!(Command::new("tar").args(["-xf", "run.tar"]).current_dir(to).status().unwrap().success());
+}
+
+#[test]
+fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
+    let dir = scratch("import");
+    let comp = competition(&dir, &["alice", "bob"], 300, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (s1, _) = call("POST", &format!("{url}/api/submissions"), Some(&server.token("alice")), Some(&bytes("basic")));
+    let (s2, _) = call("POST", &format!("{url}/api/submissions"), Some(&server.token("bob")), Some(&bytes("hilo")));
+    assert_eq!((s1, s2), (201, 201));
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let first = run["run"].as_i64().unwrap();
+    wait_for_run(&url, first, "done", 300);
+
+    // Export: the bundle's league file and bots; two shards; merged.
+    let cluster = dir.join("cluster");
+    unpack_bundle(&url, &admin, first, &cluster);
+    let league = cluster.join(format!("run-{first}/league-1"));
+    for i in 0..2 {
+        let ran = pitboss(
+            &league,
+            &["run", "league.toml", "--shard", &format!("{i}/2"), "--json", &format!("shard-{i}.json")],
+        );
+        assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    }
+    let ran = pitboss(&league, &["merge", "shard-0.json", "shard-1.json", "--json", "results.json"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+
+    // Imported beside the running server: on the leaderboard and in the history.
+    let results = league.join("results.json").display().to_string();
+    let import = |file: &str, k: &str| {
+        pitboss(&dir, &["serve", "competition.toml", "--data", "data", "--import-run", file, "--league", k])
+    };
+    let ran = import(&results, "1");
+    assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
+    let id = first + 1;
+    assert_eq!(ran.stdout.trim(), format!("imported run {id}: league 1 (`Main`), 2 bots"));
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["latest"]["run"], id, "{board}");
+    assert_eq!(board["latest"]["leagues"][0]["rows"].as_array().unwrap().len(), 2, "{board}");
+    let imported = board["runs"].as_array().unwrap().iter().find(|r| r["id"] == id).unwrap().clone();
+    assert_eq!(imported["state"], "done", "{board}");
+    assert!(imported["reason"].as_str().unwrap().starts_with("imported results.json"), "{imported}");
+    let (status, report) = call("GET", &format!("{url}/runs/{id}/league-1/report.html"), Some(&admin), None);
+    assert_eq!(status, 200, "the report was written: {report}");
+    let ran = pitboss(&dir, &["verify", &format!("data/runs/{id}/league-1/results.json")]);
+    assert!(ran.stdout.contains("identical, byte for byte"), "{}{}", ran.stdout, ran.stderr);
+
+    // Refused with a one-line reason: another league's results, a league
+    // the competition lacks, one shard alone.
+    let text = std::fs::read_to_string(league.join("league.toml")).unwrap();
+    std::fs::write(league.join("other.toml"), text.replace("seed = 5", "seed = 6")).unwrap();
+    let ran = pitboss(&league, &["run", "other.toml", "--json", "other.json"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let other = league.join("other.json").display().to_string();
+    for (file, k, why) in [
+        (other.as_str(), "1", "not a run of league 1 (`Main`) of this competition: it embeds league `Main` (seed 6"),
+        (results.as_str(), "2", "this competition has no league 2"),
+        (&league.join("shard-0.json").display().to_string(), "1", "shard"),
+    ] {
+        let ran = import(file, k);
+        assert_ne!(ran.code, Some(0), "{file} was imported");
+        assert_eq!(ran.stderr.trim().lines().count(), 1, "one line: {}", ran.stderr);
+        assert!(ran.stderr.contains(why), "{why}: {}", ran.stderr);
+    }
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["latest"]["run"], id, "nothing recorded by a refusal: {board}");
+    let left: Vec<_> = std::fs::read_dir(dir.join("data/runs")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "no staging folder left behind: {left:?}");
+}
+
+#[test]
+fn anyone_with_the_invite_code_registers_by_the_api_or_the_page_and_gets_a_token_once() {
+    let dir = scratch("register");
+    let comp = competition(&dir, &["alice"], 300, 10);
+    let text =
+        std::fs::read_to_string(&comp).unwrap().replace("[entrants]\n", "[entrants]\ninvite_code = \"letmein-2026\"\n");
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let url = server.url.clone();
+    let register = |body: &str| call("POST", &format!("{url}/api/register"), None, Some(body.as_bytes()));
+
+    // The API.
+    let (status, body) = register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#);
+    assert_eq!(status, 201, "{body}");
+    let token = body["token"].as_str().unwrap().to_string();
+    let (status, me) = call("GET", &format!("{url}/api/me"), Some(&token), None);
+    assert_eq!((status, me["name"].as_str()), (200, Some("zoe")), "the new token works: {me}");
+    assert_eq!(register(r#"{"name":"mallory","invite_code":"guess"}"#).0, 403, "a wrong code is refused");
+    assert_eq!(register(r#"{"name":"mallory"}"#).0, 403, "no code is refused");
+    assert_eq!(register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#).0, 400, "a taken name is refused");
+    assert_eq!(register(r#"{"name":"<script>","invite_code":"letmein-2026"}"#).0, 400, "a bad name is refused");
+
+    // The page: a form whose CSRF token rides in a SameSite=Strict cookie.
+    let mut form = agent().get(&format!("{url}/register")).call().unwrap();
+    assert_eq!(form.status().as_u16(), 200);
+    let cookie = form.headers().get("set-cookie").unwrap().to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let page = form.body_mut().read_to_string().unwrap();
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let post = |csrf: &str, name: &str, code: &str| {
+        let mut answer = agent()
+            .post(&format!("{url}/register"))
+            .header("Cookie", &cookie)
+            .send_form([("csrf", csrf), ("name", name), ("invite_code", code)])
+            .unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap())
+    };
+    assert_eq!(post("forged", "yann", "letmein-2026").0, 403, "a forged CSRF token is refused");
+    assert_eq!(post(&csrf, "yann", "nope").0, 403, "a wrong code is refused");
+    let (status, page) = post(&csrf, "yann", "letmein-2026");
+    assert_eq!(status, 200, "{page}");
+    let token = page.split("id=\"token\">").nth(1).and_then(|s| s.split('<').next()).unwrap().to_string();
+    assert!(token.starts_with("pbe_"), "{page}");
+    let me = html(&url, &login(&url, &token), "/me");
+    assert!(me.contains("<h1>yann</h1>"), "the shown token logs in: {me}");
+    let (status, page) = post(&csrf, "yann", "letmein-2026");
+    assert!(status == 400 && page.contains("already an entrant named"), "{status} {page}");
+}
