@@ -562,3 +562,24 @@ fn pitboss_strategy_prints_the_analysis_of_the_rules_a_league_plays() {
         wrong.stderr
     );
 }
+
+#[test]
+fn bench_reports_a_leagues_bot_rounds_per_cpu_second() {
+    use pitboss_tests::pitboss;
+    let league = temp(
+        "bench-league.toml",
+        "name = \"bench\"\nvariant = \"north-american\"\nrounds = 3000\nseed = 1\nbankroll = 100000\nformat = \"table\"\n\n[[bot]]\nbuiltin = \"basic\"\n\n[[bot]]\nname = \"basic 2\"\nbuiltin = \"basic\"\n",
+    );
+    let (basic, hilo) = (wasm_path("basic"), wasm_path("hilo"));
+    let args = ["bench", "--rounds", "1000", "--repeat", "1", "--basic", basic.to_str().unwrap()];
+    let ran = pitboss(
+        league.parent().unwrap(),
+        &[&args[..], &["--hilo", hilo.to_str().unwrap(), "--league", "bench-league.toml"]].concat(),
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let line = ran.stdout.lines().find(|l| l.contains("bot-rounds per CPU second")).unwrap_or_default();
+    // Two bots at one table for 3,000 rounds: 6,000 bot-rounds.
+    assert!(line.contains("league `bench`, 1 thread  (6000 bot-rounds in "), "{}", ran.stdout);
+    let rate: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(rate > 0.0, "{line}");
+}

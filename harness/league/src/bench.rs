@@ -2,6 +2,7 @@
 //! the native and wasm builds of our bots, every rule set, one thread and
 //! all threads — the figures of the performance goals, measured in one run.
 
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -9,6 +10,7 @@ use pitboss_engine::{Rules, derive_seed};
 use pitboss_sdk::Variant;
 
 use crate::bots::Bot;
+use crate::file::LeagueFile;
 use crate::setup::TableSpec;
 
 /// One measurement.
@@ -81,4 +83,34 @@ pub fn run(basic_wasm: &Bot, hilo_wasm: &Bot, rounds: u64) -> Result<Vec<Figure>
     }
     push(format!("wasm basic, north-american, {cores} threads"), measure(basic_wasm, na, rounds, cores)?);
     Ok(out)
+}
+
+/// A league's throughput, the figure of issue 17's third goal: every
+/// bot's rounds played, per CPU second (user + system) of this process,
+/// on one thread. Returns the figure, the bot-rounds and the CPU seconds.
+pub fn league_rate(file: &LeagueFile, path: &Path, sandbox: &pitboss_host::Sandbox) -> Result<(Figure, u64, f64)> {
+    let before = cpu_seconds();
+    let (result, _) = crate::league::run_with(file, path, sandbox, Some(1), &|_| ())?;
+    let cpu = (cpu_seconds() - before).max(1e-9);
+    let bot_rounds: u64 = result.standings.iter().map(|s| s.result.rounds).sum();
+    let label = format!("bot-rounds per CPU second, league `{}`, 1 thread", result.name);
+    Ok((Figure { label, rate: bot_rounds as f64 / cpu }, bot_rounds, cpu))
+}
+
+/// CPU seconds (user + system) this process has used so far; where the
+/// platform does not say, wall seconds since the first call.
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes a whole `rusage` into the pointer given.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0 {
+            // SAFETY: it returned 0, so the struct is written.
+            let u = unsafe { usage.assume_init() };
+            let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+            return secs(u.ru_utime) + secs(u.ru_stime);
+        }
+    }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
