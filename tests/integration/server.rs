@@ -305,9 +305,8 @@ fn malformed_requests_are_refused(url: &str, admin: &str) {
     assert_eq!(status, 200, "still serving");
 }
 
-/// The organiser downloads the run's bundle; `pitboss verify` re-runs it
-/// from another folder, byte for byte.
-fn bundle_verifies(url: &str, admin: &str, id: i64, dir: &Path) {
+/// Downloads run `id`'s bundle as the organiser and unpacks it in `to`.
+pub fn unpack_bundle(url: &str, admin: &str, id: i64, to: &Path) {
     let mut answer = agent()
         .get(&format!("{url}/api/runs/{id}/bundle.tar"))
         .header("Authorization", &format!("Bearer {admin}"))
@@ -315,11 +314,16 @@ fn bundle_verifies(url: &str, admin: &str, id: i64, dir: &Path) {
         .unwrap();
     assert_eq!(answer.status().as_u16(), 200);
     let tar = answer.body_mut().with_config().limit(64 << 20).read_to_vec().unwrap();
+    std::fs::create_dir_all(to).unwrap();
+    std::fs::write(to.join("run.tar"), tar).unwrap();
+    assert!(Command::new("tar").args(["-xf", "run.tar"]).current_dir(to).status().unwrap().success());
+}
+
+/// The organiser downloads the run's bundle; `pitboss verify` re-runs it
+/// from another folder, byte for byte.
+fn bundle_verifies(url: &str, admin: &str, id: i64, dir: &Path) {
     let elsewhere = dir.join("elsewhere");
-    std::fs::create_dir_all(&elsewhere).unwrap();
-    std::fs::write(elsewhere.join("run.tar"), tar).unwrap();
-    let untar = Command::new("tar").args(["-xf", "run.tar"]).current_dir(&elsewhere).status().unwrap();
-    assert!(untar.success());
+    unpack_bundle(url, admin, id, &elsewhere);
     let results = format!("run-{id}/league-1/results.json");
     assert!(elsewhere.join(format!("run-{id}/league-1/report.html")).is_file());
     let ran = pitboss(&elsewhere, &["verify", &results]);

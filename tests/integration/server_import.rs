@@ -3,26 +3,9 @@
 //! run (and a foreign results file refused); self-registration with the
 //! invite code, by the API and by the page.
 
-use std::path::Path;
-use std::process::Command;
-
 use pitboss_tests::pitboss;
 
-use crate::server::{Server, agent, bytes, call, competition, html, login, scratch, wait_for_run};
-
-/// Downloads run `id`'s bundle as the organiser and unpacks it in `to`.
-fn unpack_bundle(url: &str, admin: &str, id: i64, to: &Path) {
-    let mut answer = agent()
-        .get(&format!("{url}/api/runs/{id}/bundle.tar"))
-        .header("Authorization", &format!("Bearer {admin}"))
-        .call()
-        .unwrap();
-    assert_eq!(answer.status().as_u16(), 200);
-    let tar = answer.body_mut().with_config().limit(64 << 20).read_to_vec().unwrap();
-    std::fs::create_dir_all(to).unwrap();
-    std::fs::write(to.join("run.tar"), tar).unwrap();
-    assert!(Command::new("tar").args(["-xf", "run.tar"]).current_dir(to).status().unwrap().success());
-}
+use crate::server::{Server, agent, bytes, call, competition, html, login, scratch, unpack_bundle, wait_for_run};
 
 #[test]
 fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {

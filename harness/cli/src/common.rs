@@ -2,8 +2,12 @@
 //! the progress bar, warnings for left-out league entries, and the
 //! parsers of `--variant` and `--threads`.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 use pitboss_host::Sandbox;
+use pitboss_league::output;
+use pitboss_league::results::{LeagueResult, ResultsFile};
 
 /// A sandbox with the default limits. When the compile cache cannot be
 /// used, says why on stderr, once per process however many sandboxes are
@@ -14,6 +18,20 @@ pub fn sandbox() -> Result<Sandbox> {
         eprintln!("pitboss: warning: {why}");
     }
     Ok(sandbox)
+}
+
+/// A league's standings and their notes on standard output, then its
+/// results as JSON and its standings as CSV where asked (`run`, `merge`).
+pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf>, csv: Option<PathBuf>) -> Result<()> {
+    out!("{}", pitboss_cli::tables::standings_table(&result.standings));
+    out!("{}", pitboss_cli::tables::standings_notes(result));
+    if let Some(path) = json {
+        output::write_json(&path, file)?;
+    }
+    if let Some(path) = csv {
+        output::write_text(&path, &output::standings_csv(&result.standings))?;
+    }
+    Ok(())
 }
 
 /// Warns about folder and glob entries a league left out.

@@ -3,8 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_cli::tables;
-use pitboss_league::output;
 
 /// Merge shard files (from `run --shard`) into the results of a single run.
 #[derive(clap::Args)]
@@ -23,13 +21,5 @@ pub struct Args {
 /// Merges, prints the standings and writes what was asked.
 pub fn run(args: Args) -> Result<()> {
     let (result, results_file) = pitboss_league::shard::merge(&args.shards)?;
-    out!("{}", tables::standings_table(&result.standings));
-    out!("{}", tables::standings_notes(&result));
-    if let Some(path) = args.json {
-        output::write_json(&path, &results_file)?;
-    }
-    if let Some(path) = args.csv {
-        output::write_text(&path, &output::standings_csv(&result.standings))?;
-    }
-    Ok(())
+    crate::common::standings(&result, &results_file, args.json, args.csv)
 }

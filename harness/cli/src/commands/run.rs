@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use pitboss_cli::tables;
 use pitboss_league::output;
 
 use crate::common::{progress_bar, sandbox, threads, warn_skipped};
@@ -55,13 +54,5 @@ pub fn run(args: Args) -> Result<()> {
         result.seed,
         result.format
     );
-    out!("{}", tables::standings_table(&result.standings));
-    out!("{}", tables::standings_notes(&result));
-    if let Some(path) = args.json {
-        output::write_json(&path, &results_file)?;
-    }
-    if let Some(path) = args.csv {
-        output::write_text(&path, &output::standings_csv(&result.standings))?;
-    }
-    Ok(())
+    crate::common::standings(&result, &results_file, args.json, args.csv)
 }

@@ -55,6 +55,14 @@ impl Hand {
         &self.cards[..usize::from(self.len)]
     }
 
+    /// A hand of a 10-chip bet holding `cards` (stacked-shoe notation).
+    #[cfg(test)]
+    pub(super) fn dealt(cards: &str) -> Hand {
+        let mut hand = Hand::new(10);
+        crate::shoe::parse_stacked(cards).unwrap().into_iter().for_each(|c| hand.push(c));
+        hand
+    }
+
     #[inline]
     pub(super) fn push(&mut self, card: Card) {
         self.cards[usize::from(self.len)] = card;
@@ -99,25 +107,18 @@ pub(super) struct BoxState {
 #[cfg(test)]
 mod tests {
     use super::Hand;
-    use crate::shoe::parse_stacked;
-
-    fn hand(cards: &str) -> Hand {
-        let mut hand = Hand::new(10);
-        parse_stacked(cards).unwrap().into_iter().for_each(|c| hand.push(c));
-        hand
-    }
 
     #[test]
     fn a_hand_counts_its_cards_and_its_best_total() {
-        let h = hand("A 6");
+        let h = Hand::dealt("A 6");
         assert_eq!((h.cards().len(), h.total.hard, h.best()), (2, 7, 17));
         assert_eq!(Hand { aces_low: true, ..h }.best(), 7, "aces low after a soft double");
     }
 
     #[test]
     fn only_an_unsplit_two_card_twenty_one_is_natural() {
-        assert!(hand("A K").is_natural());
-        assert!(!Hand { from_split: true, ..hand("A K") }.is_natural());
-        assert!(!hand("7 7 7").is_natural());
+        assert!(Hand::dealt("A K").is_natural());
+        assert!(!Hand { from_split: true, ..Hand::dealt("A K") }.is_natural());
+        assert!(!Hand::dealt("7 7 7").is_natural());
     }
 }

@@ -202,20 +202,13 @@ mod tests {
     use crate::id::{BoxId, PlayerId};
     use crate::record::{Outcome, TableEvent};
     use crate::rules::Rules;
-    use crate::shoe::parse_stacked;
     use crate::table::hand::Hand;
     use crate::testkit::{BANKROLL, Script, balances, chips, round, settled, stacked};
 
     use Action::{Double, Hit, Split, Stand, Surrender};
 
-    fn hand(cards: &str) -> Hand {
-        let mut hand = Hand::new(10);
-        parse_stacked(cards).unwrap().into_iter().for_each(|c| hand.push(c));
-        hand
-    }
-
     fn split(cards: &str) -> Hand {
-        let first = hand(cards);
+        let first = Hand::dealt(cards);
         Hand { from_split: true, split_aces: first.cards[0].is_ace(), ..first }
     }
 
@@ -235,16 +228,24 @@ mod tests {
     #[test]
     fn a_first_pair_may_do_anything_it_can_pay_for() {
         let na = Rules::north_american();
-        assert_eq!(legal(na.clone(), vec![hand("8 8")], 100), set(&[Stand, Hit, Double, Split, Surrender]));
-        assert_eq!(legal(na, vec![hand("8 8")], 9), set(&[Stand, Hit, Surrender]), "doubling and splitting cost 10");
+        assert_eq!(legal(na.clone(), vec![Hand::dealt("8 8")], 100), set(&[Stand, Hit, Double, Split, Surrender]));
+        assert_eq!(
+            legal(na, vec![Hand::dealt("8 8")], 9),
+            set(&[Stand, Hit, Surrender]),
+            "doubling and splitting cost 10"
+        );
     }
 
     #[test]
     fn doubling_follows_the_totals_and_the_soft_rule() {
-        assert_eq!(legal(Rules::danish(), vec![hand("5 4")], 100), set(&[Stand, Hit, Double]));
-        assert_eq!(legal(Rules::danish(), vec![hand("T 2")], 100), set(&[Stand, Hit]));
-        assert_eq!(legal(Rules::danish(), vec![hand("A 8")], 100), set(&[Stand, Hit]), "soft 19: hard 9, but soft");
-        assert_eq!(legal(Rules::north_american(), vec![hand("5 4 2")], 100), set(&[Stand, Hit]), "three cards");
+        assert_eq!(legal(Rules::danish(), vec![Hand::dealt("5 4")], 100), set(&[Stand, Hit, Double]));
+        assert_eq!(legal(Rules::danish(), vec![Hand::dealt("T 2")], 100), set(&[Stand, Hit]));
+        assert_eq!(
+            legal(Rules::danish(), vec![Hand::dealt("A 8")], 100),
+            set(&[Stand, Hit]),
+            "soft 19: hard 9, but soft"
+        );
+        assert_eq!(legal(Rules::north_american(), vec![Hand::dealt("5 4 2")], 100), set(&[Stand, Hit]), "three cards");
     }
 
     #[test]
