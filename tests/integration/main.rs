@@ -48,5 +48,8 @@ mod swedish;
 mod untrusted;
 /// The WASI subset: each call, determinism, refusals, hostile WASI bots.
 mod wasi;
+/// Bots in C, Go, Rust `std` and Python on the WASI subset, built with
+/// their toolchains, playing as their plain-ABI twins do.
+mod wasi_languages;
 /// The wasm host: loading, ABI checks, faults, wasm = native.
 mod wasm;
