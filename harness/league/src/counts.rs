@@ -52,6 +52,14 @@ impl<K: Counted, const N: usize> Counts<K, N> {
         }
     }
 
+    /// Counts one `kind` `sign` times (-1 takes one back).
+    #[inline]
+    pub fn add_signed(&mut self, kind: K, sign: i64) {
+        if let Some(slot) = kind.slot() {
+            self.counts[slot] = self.counts[slot].wrapping_add_signed(sign);
+        }
+    }
+
     /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Self) {
         for (n, o) in self.counts.iter_mut().zip(&other.counts) {

@@ -107,19 +107,6 @@ impl Tally {
         hands + self.insurance.net() + self.side_bets.net() + self.back_bets.net() + self.bank.net
     }
 
-    /// Takes back what a void round added to the chip parts: they go
-    /// back to `before`, the tally as it stood when the round began, as
-    /// the round's chips all went back where they were. Its questions,
-    /// actions and faults stay counted.
-    fn void_chips(&mut self, before: &Tally) {
-        self.hands = before.hands;
-        self.by_dealer_up = before.by_dealer_up;
-        self.insurance = before.insurance;
-        self.side_bets = before.side_bets;
-        self.back_bets = before.back_bets;
-        self.bank = before.bank;
-    }
-
     /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: &Tally) {
         self.decisions.merge(&other.decisions);
@@ -148,62 +135,113 @@ impl Tally {
         self.faults.merge(&other.faults);
     }
 
-    /// Counts one event that concerns this bot; `up` is the index of the
-    /// round's dealer up card in `by_dealer_up`, once dealt.
+    /// Counts what one event that concerns this bot says of its play:
+    /// questions, actions and faults (its chips are [`Chips`]).
     #[inline(always)]
-    fn count(&mut self, event: &TableEvent, up: Option<usize>) {
+    fn count(&mut self, event: &TableEvent) {
         match event {
             TableEvent::Asked { kind, .. } => self.decisions.add(*kind),
             TableEvent::Acted { action, .. } => self.actions.add(*action),
-            TableEvent::Settled { outcome, bet, returned, .. } => {
-                if let Some(up) = up {
-                    let u = &mut self.by_dealer_up[up];
-                    u.hands += 1;
-                    u.staked += bet;
-                    u.net += returned - bet;
-                }
-                self.hands.add(*outcome);
-            }
-            TableEvent::Insurance { amount, .. } => place(&mut self.insurance, *amount),
-            TableEvent::InsuranceSettled { returned, .. } => settle(&mut self.insurance, *returned),
-            TableEvent::SideBet { amount, .. } => place(&mut self.side_bets, *amount),
-            TableEvent::SideBetSettled { returned, .. } => settle(&mut self.side_bets, *returned),
-            // A back stake may grow (following a double) or split in two
-            // (following a split) after it is placed, so its chips are
-            // counted when each part settles.
-            TableEvent::BackBet { .. } => self.back_bets.placed += 1,
-            TableEvent::BackSettled { stake, returned, .. } => {
-                let w = &mut self.back_bets;
-                w.staked += stake;
-                w.returned += returned;
-                w.won += u64::from(returned > stake);
-            }
             TableEvent::Fault { fault, .. } => self.faults.add(fault.kind),
             _ => {}
         }
     }
+
+    /// Books a chip event `sign` times: 1 as it happens, -1 to take it
+    /// back when its round turns out void. Every chip part changes only
+    /// here, by addition, so taking a round's events back leaves the chip
+    /// parts exactly as they were before it.
+    #[inline(always)]
+    fn book(&mut self, chips: Chips, sign: i64) {
+        let once = |n: &mut u64, yes: bool| *n = n.wrapping_add_signed(sign * i64::from(yes));
+        match chips {
+            Chips::Hand { up, bet, returned, outcome } => {
+                if let Some(up) = up {
+                    let u = &mut self.by_dealer_up[up];
+                    once(&mut u.hands, true);
+                    u.staked += sign * bet;
+                    u.net += sign * (returned - bet);
+                }
+                self.hands.add_signed(outcome, sign);
+            }
+            Chips::Banked { bet, returned } => {
+                let b = &mut self.bank;
+                once(&mut b.hands, true);
+                b.staked += sign * bet;
+                b.net += sign * (bet - returned);
+            }
+            Chips::BankRound => once(&mut self.bank.rounds, true),
+            Chips::Insurance(amount) => place(&mut self.insurance, amount, sign),
+            Chips::InsuranceSettled(returned) => settle(&mut self.insurance, returned, sign),
+            Chips::SideBet(amount) => place(&mut self.side_bets, amount, sign),
+            Chips::SideBetSettled(returned) => settle(&mut self.side_bets, returned, sign),
+            // A back stake may grow (following a double) or split in two
+            // (following a split) after it is placed, so its chips are
+            // counted when each part settles.
+            Chips::BackBet => once(&mut self.back_bets.placed, true),
+            Chips::BackSettled { stake, returned } => {
+                let w = &mut self.back_bets;
+                w.staked += sign * stake;
+                w.returned += sign * returned;
+                once(&mut w.won, returned > stake);
+            }
+        }
+    }
 }
 
-fn place(w: &mut Wager, amount: i64) {
-    w.placed += 1;
-    w.staked += amount;
+/// What an event does to a bot's chip parts; `Banked` and `BankRound`
+/// are the banker's side of the banker game.
+#[derive(Clone, Copy)]
+enum Chips {
+    Hand { up: Option<usize>, bet: i64, returned: i64, outcome: pitboss_engine::Outcome },
+    Banked { bet: i64, returned: i64 },
+    BankRound,
+    Insurance(i64),
+    InsuranceSettled(i64),
+    SideBet(i64),
+    SideBetSettled(i64),
+    BackBet,
+    BackSettled { stake: i64, returned: i64 },
+}
+
+impl Chips {
+    /// The chips of a player's event; `up` is the index of the round's
+    /// dealer up card in `by_dealer_up`, once dealt.
+    #[inline(always)]
+    fn of(event: &TableEvent, up: Option<usize>) -> Option<Chips> {
+        Some(match *event {
+            TableEvent::Settled { outcome, bet, returned, .. } => Chips::Hand { up, bet, returned, outcome },
+            TableEvent::Insurance { amount, .. } => Chips::Insurance(amount),
+            TableEvent::InsuranceSettled { returned, .. } => Chips::InsuranceSettled(returned),
+            TableEvent::SideBet { amount, .. } => Chips::SideBet(amount),
+            TableEvent::SideBetSettled { returned, .. } => Chips::SideBetSettled(returned),
+            TableEvent::BackBet { .. } => Chips::BackBet,
+            TableEvent::BackSettled { stake, returned, .. } => Chips::BackSettled { stake, returned },
+            _ => return None,
+        })
+    }
+}
+
+/// Places an insurance or side bet (`sign` -1: takes it back).
+fn place(w: &mut Wager, amount: i64, sign: i64) {
+    w.placed = w.placed.wrapping_add_signed(sign);
+    w.staked += sign * amount;
 }
 
 /// Settles an insurance or side bet: any return is a win.
-fn settle(w: &mut Wager, returned: i64) {
-    w.returned += returned;
-    w.won += u64::from(returned > 0);
+fn settle(w: &mut Wager, returned: i64, sign: i64) {
+    w.returned += sign * returned;
+    w.won = w.won.wrapping_add_signed(sign * i64::from(returned > 0));
 }
 
 /// Keeps each player's tally and first faults, passing every event on.
 /// Events name boxes; a player holds `per` consecutive boxes.
 ///
 /// A round can turn out void (the cards ran out mid-round) and give every
-/// chip back, so the tallies as they stood when it began are kept: a void
-/// round's chip parts go back to them, as the table's balances go back to
-/// where they were. One copy of each tally a round costs about 1 % of a
-/// seven-bot round natively; holding each round's chip events to book
-/// at its end cost more (cloned events, a second pass).
+/// chip back, so each chip event of the round is kept (a few small copies
+/// a round): a void round books them again with the opposite sign, and
+/// the chip parts go back to where they were, as the table's balances do.
+/// (Copying every tally as each round began cost 3 % of a heads-up round.)
 pub struct SeatLog<'a, R> {
     inner: &'a mut R,
     per: usize,
@@ -212,8 +250,8 @@ pub struct SeatLog<'a, R> {
     /// This round's banking player (banker game).
     banker: Option<usize>,
     tallies: Vec<Tally>,
-    /// The tallies when this round began.
-    round_start: Vec<Tally>,
+    /// This round's chip events so far, by player.
+    booked: Vec<(usize, Chips)>,
     faults: Vec<Vec<FaultRecord>>,
 }
 
@@ -226,7 +264,7 @@ impl<'a, R> SeatLog<'a, R> {
             up: None,
             banker: None,
             tallies: vec![Tally::default(); players],
-            round_start: vec![Tally::default(); players],
+            booked: Vec::with_capacity(16),
             faults: vec![Vec::new(); players],
         }
     }
@@ -282,10 +320,8 @@ impl<'a, R> SeatLog<'a, R> {
             | TableEvent::Fault { player, .. } => return Some(*player as usize),
             TableEvent::Settled { seat, bet, returned, .. } => {
                 // Banker game: the hand was played against the bank.
-                if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
-                    bank.bank.hands += 1;
-                    bank.bank.staked += bet;
-                    bank.bank.net += bet - returned;
+                if let Some(b) = self.banker {
+                    self.book(b, Chips::Banked { bet: *bet, returned: *returned });
                 }
                 *seat as usize
             }
@@ -299,21 +335,30 @@ impl<'a, R> SeatLog<'a, R> {
         Some(b / self.per)
     }
 
-    /// A round begins: its up card and banker are not known yet, and the
-    /// tallies are kept as they stand, for a void round to go back to.
-    #[inline(never)]
+    /// A round begins: its up card and banker are not known yet, nor any
+    /// of its chips.
+    #[inline(always)]
     fn start_round(&mut self) {
         self.up = None;
         self.banker = None;
-        self.round_start.copy_from_slice(&self.tallies);
+        self.booked.clear();
+    }
+
+    /// Books player `p`'s chips, keeping them for a void round to take back.
+    #[inline(always)]
+    fn book(&mut self, p: usize, chips: Chips) {
+        if let Some(tally) = self.tallies.get_mut(p) {
+            tally.book(chips, 1);
+            self.booked.push((p, chips));
+        }
     }
 
     /// Banker game: who banks this round (`None`: the house).
     #[inline(never)]
     fn set_banker(&mut self, seat: Option<u8>) {
         self.banker = seat.map(usize::from);
-        if let Some(bank) = self.banker.and_then(|b| self.tallies.get_mut(b)) {
-            bank.bank.rounds += 1;
+        if let Some(b) = self.banker {
+            self.book(b, Chips::BankRound);
         }
     }
 
@@ -321,8 +366,8 @@ impl<'a, R> SeatLog<'a, R> {
     #[cold]
     #[inline(never)]
     fn void_round(&mut self) {
-        for (tally, before) in self.tallies.iter_mut().zip(&self.round_start) {
-            tally.void_chips(before);
+        for (p, chips) in self.booked.drain(..) {
+            self.tallies[p].book(chips, -1);
         }
     }
 
@@ -352,7 +397,10 @@ impl<R: Recorder> Recorder for SeatLog<'_, R> {
         if let Some(p) = self.follow(event)
             && let Some(tally) = self.tallies.get_mut(p)
         {
-            tally.count(event, self.up);
+            tally.count(event);
+            if let Some(chips) = Chips::of(event, self.up) {
+                self.book(p, chips);
+            }
             if let TableEvent::Fault { .. } = event {
                 self.keep(p, event);
             }
