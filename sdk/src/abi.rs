@@ -1,5 +1,7 @@
-//! Bot ABI version 1: the byte layout of a request, the decision kinds and
+//! Bot ABI version 2: the byte layout of a request, the decision kinds and
 //! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
+//! (Version 2 is version 1 plus one optional export, `pitboss_wants_events`;
+//! the request layout is the same, and modules of either version run.)
 //!
 //! The host writes one request into the bot's exchange buffer and calls
 //! `pitboss_decide(kind) -> i64` once. The request carries the decision's
@@ -9,7 +11,15 @@
 use crate::card::Card;
 
 /// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
+
+/// The oldest ABI version a host still runs: version 1 modules lack only
+/// the optional `pitboss_wants_events`.
+pub const MIN_ABI_VERSION: u32 = 1;
+
+/// The request layout's version, written at [`offset::VERSION`]: 1 in
+/// every ABI version so far.
+pub const LAYOUT_VERSION: u16 = 1;
 
 /// Size in bytes of the exchange buffer a bot exports via `pitboss_buffer`.
 pub const BUFFER_LEN: usize = 4096;
@@ -430,7 +440,7 @@ pub struct Header {
 pub fn encode(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> usize {
     let buf = &mut buf[..BUFFER_LEN];
     let n = events.len().min(MAX_EVENTS);
-    buf[offset::VERSION..offset::VERSION + 2].copy_from_slice(&(ABI_VERSION as u16).to_le_bytes());
+    buf[offset::VERSION..offset::VERSION + 2].copy_from_slice(&LAYOUT_VERSION.to_le_bytes());
     buf[offset::KIND] = h.kind as u8;
     buf[offset::VARIANT] = h.variant as u8;
     buf[offset::SEAT] = h.seat;

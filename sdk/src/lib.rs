@@ -128,8 +128,9 @@ pub mod __private {
     }
 }
 
-/// Generates the ABI v1 exports for a [`Strategy`] type on `wasm32`:
-/// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide` and a panic
+/// Generates the ABI v2 exports for a [`Strategy`] type on `wasm32`:
+/// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide`,
+/// `pitboss_wants_events` (from [`Strategy::observes`]) and a panic
 /// handler (bots are `no_std` on wasm; not on `wasm32-wasip1`, where a bot
 /// may use `std` and std's own handler prints to stderr, the bot's log).
 /// `$init` builds the strategy on the first request. Natively it expands to
@@ -149,6 +150,15 @@ macro_rules! export_bot {
             #[unsafe(no_mangle)]
             pub extern "C" fn pitboss_buffer() -> i32 {
                 SLOT.buf.get() as usize as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_wants_events(variant: i32) -> i32 {
+                // SAFETY: as in `pitboss_decide`.
+                let state = unsafe { &mut *SLOT.state.get() };
+                let strategy = state.get_or_insert_with(|| $init);
+                let variant = u8::try_from(variant).ok().and_then($crate::Variant::from_code);
+                variant.is_none_or(|v| $crate::Strategy::observes(strategy, v)) as i32
             }
 
             #[unsafe(no_mangle)]

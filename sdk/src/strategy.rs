@@ -1,7 +1,7 @@
 //! The one trait a bot author implements, and the dispatcher that turns a
 //! request into a call of the right method.
 
-use crate::abi::{self, Action, Decision, Event, SideBet, View};
+use crate::abi::{self, Action, Decision, Event, SideBet, Variant, View};
 
 /// A blackjack strategy. Every method has a sensible default, so a bot
 /// overrides only the decisions it cares about.
@@ -9,6 +9,17 @@ use crate::abi::{self, Action, Decision, Event, SideBet, View};
 /// Each request first delivers the events the bot has not seen yet to
 /// [`Strategy::observe`], then asks one decision.
 pub trait Strategy {
+    /// Whether this strategy reads events under rule set `variant`: a bot
+    /// that never counts cards answers `false` and is told none there (no
+    /// `observe` calls), which saves the host and the bot the work of
+    /// delivering them. Asked once per rule set as the bot starts (ABI v2's
+    /// `pitboss_wants_events`), so the answer must not depend on play.
+    /// Default: `true`.
+    fn observes(&self, variant: Variant) -> bool {
+        let _ = variant;
+        true
+    }
+
     /// Cards turned face up, shuffles and splits since the previous request.
     fn observe(&mut self, events: &[Event]) {
         let _ = events;

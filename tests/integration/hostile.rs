@@ -29,7 +29,9 @@ fn load_time_hazards_are_refused_with_one_line_naming_the_problem() {
     for (name, says) in [
         ("loop-start", "has a start function"),
         ("loop-init", "failed to start: wasm trap: all fuel consumed"),
-        ("wrong-version", "speaks bot ABI version 2"),
+        ("wrong-version", "speaks bot ABI version 3, this Pitboss speaks versions 1 to 2"),
+        ("wants-events-type", "export `pitboss_wants_events` has the wrong type"),
+        ("wants-events-trap", "failed to start: wasm trap: wasm `unreachable` instruction executed"),
         ("unknown-import", "imports `wasi_snapshot_preview1.sock_accept`"),
         ("missing-exports", "does not export `pitboss_buffer`"),
         ("oversized-table", "declares a table of 1000000 elements; the cap is 10000"),

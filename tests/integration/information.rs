@@ -100,3 +100,92 @@ fn a_seat_out_for_good_is_told_nothing_more_and_nothing_piles_up() {
         );
     }
 }
+
+/// `player`, reading events only if `told` (ABI v2's opt-out, as
+/// [`Player::wants_events`] says it).
+struct Told<P>(P, bool);
+
+impl<P: Player> Player for Told<P> {
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, pitboss_engine::Fault> {
+        assert!(self.1 || request.events.is_empty(), "a player that reads no events is sent none");
+        self.0.decide(request)
+    }
+
+    fn wants_events(&self, _: pitboss_sdk::Variant) -> bool {
+        self.1
+    }
+}
+
+#[test]
+fn a_player_that_reads_no_events_is_sent_none_and_the_others_still_see_everything() {
+    for rules in [Rules::north_american(), Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() }] {
+        let public = Arc::new(AtomicU64::new(0));
+        let dealer = Arc::new(AtomicU64::new(0));
+        let deaf = Told(pitboss_engine::Native::new(basic::Basic::default()), false);
+        let players = vec![Box::new(deaf) as Box<dyn Player + Send>, spy(public.clone(), dealer.clone())];
+        let shoe = Shoe::seeded(rules.decks, rules.cut_card, 29);
+        let mut table = Table::new(rules, shoe, players, 100_000).unwrap();
+        for _ in 0..3_000 {
+            table.play_round(&mut |e: &TableEvent| count_face_up(e, &public, &dealer)).unwrap();
+        }
+        assert!(public.load(Ordering::SeqCst) > 5_000);
+    }
+}
+
+#[test]
+fn events_unread_by_every_player_are_not_kept_and_play_is_unchanged() {
+    // Basic strategy reads events only in the banker game: told them or
+    // not, it plays every rule set chip for chip alike, and a table where
+    // no player reads them keeps none.
+    for variant in pitboss_sdk::Variant::ALL {
+        let rules = Rules::for_variant(variant).unwrap();
+        let balances = |told: bool| {
+            let players = (0..2)
+                .map(|_| {
+                    Box::new(Told(pitboss_engine::Native::new(basic::Basic::default()), told)) as Box<dyn Player + Send>
+                })
+                .collect();
+            let mut table =
+                Table::new(rules.clone(), Shoe::seeded(rules.decks, rules.cut_card, 31), players, 100_000).unwrap();
+            for _ in 0..5_000 {
+                table.play_round(&mut ()).unwrap();
+                if !told {
+                    assert_eq!(table.pending_events(), 0);
+                }
+            }
+            table.players().iter().map(|s| (s.balance, s.stats)).collect::<Vec<_>>()
+        };
+        let told = balances(true);
+        if variant != pitboss_sdk::Variant::NorwegianHome {
+            assert_eq!(balances(false), told, "{variant:?}");
+        }
+        assert!(told.iter().any(|(b, _)| *b != 100_000), "{variant:?}: chips moved");
+    }
+}
+
+#[test]
+fn a_wasm_bot_of_abi_v2_is_sent_events_only_under_the_rule_sets_it_reads_them() {
+    // The fixture traps (a fault) on any request carrying an event outside
+    // norwegian-home; a spy beside it checks the others still see all.
+    let path = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/no-events.wat"));
+    let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
+    let module = sandbox.load_file(&path).unwrap();
+    for rules in [
+        Rules::north_american(),
+        Rules::danish(),
+        Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() },
+    ] {
+        let variant = rules.variant;
+        let bot = module.instantiate().unwrap();
+        assert_eq!(bot.wants_events(variant), variant == pitboss_sdk::Variant::NorwegianHome);
+        let public = Arc::new(AtomicU64::new(0));
+        let dealer = Arc::new(AtomicU64::new(0));
+        let players = vec![Box::new(bot) as Box<dyn Player + Send>, spy(public.clone(), dealer.clone())];
+        let mut table = Table::new(rules, Shoe::seeded(6, 78, 37), players, 100_000).unwrap();
+        for _ in 0..2_000 {
+            table.play_round(&mut |e: &TableEvent| count_face_up(e, &public, &dealer)).unwrap();
+        }
+        assert_eq!(table.players()[0].stats.faults, 0, "{variant:?}: never sent an event it did not want");
+        assert!(table.players()[0].stats.rounds > 1_000, "{variant:?}: it played");
+    }
+}

@@ -60,7 +60,7 @@ fn refused(name: &str, wat: &str, says: &str) {
 #[test]
 fn a_module_with_many_memories_is_refused() {
     let memories: String = (0..63).map(|i| format!("(memory $m{i} 256)\n")).collect();
-    refused("memories.wat", &bot_with(&memories), "declares 64 memories; ABI v1 bots have exactly one");
+    refused("memories.wat", &bot_with(&memories), "declares 64 memories; Pitboss bots have exactly one");
 }
 
 #[test]

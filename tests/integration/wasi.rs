@@ -243,7 +243,10 @@ fn every_wasi_import_outside_the_subset_is_refused_by_name() {
             1,
         );
         let e = refusal(&wat);
-        assert!(e.contains(&format!("imports `wasi_snapshot_preview1.{name}`, which ABI v1 does not offer")), "{e}");
+        assert!(
+            e.contains(&format!("imports `wasi_snapshot_preview1.{name}`, which the bot ABI does not offer")),
+            "{e}"
+        );
     }
     let e = refusal(&bot("", "").replacen(
         "(module",

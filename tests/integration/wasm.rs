@@ -84,8 +84,17 @@ fn an_import_outside_the_abi_is_refused_by_name() {
 
 #[test]
 fn a_wrong_abi_version_asks_for_a_rebuild() {
-    let e = refusal(&format!(r#"(module (func (export "pitboss_abi_version") (result i32) i32.const 2) {EXPORTS})"#));
-    assert!(e.contains("speaks bot ABI version 2") && e.contains("rebuild it with pitboss-sdk"), "{e}");
+    for (version, says) in [(0, "speaks bot ABI version 0"), (3, "speaks bot ABI version 3")] {
+        let wat =
+            format!(r#"(module (func (export "pitboss_abi_version") (result i32) i32.const {version}) {EXPORTS})"#);
+        let e = refusal(&wat);
+        assert!(e.contains(says) && e.contains("rebuild it with pitboss-sdk"), "{e}");
+    }
+    for version in [1, 2] {
+        let wat =
+            format!(r#"(module (func (export "pitboss_abi_version") (result i32) i32.const {version}) {EXPORTS})"#);
+        assert!(sandbox().load("bot.wat", wat.as_bytes()).is_ok(), "version {version} runs");
+    }
 }
 
 #[test]

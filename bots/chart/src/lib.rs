@@ -77,6 +77,11 @@ pub fn chart_action(table: &Table, view: &View<'_>) -> Action {
 }
 
 impl Strategy for Basic {
+    /// Only the banker game's play reads the cards turned up.
+    fn observes(&self, variant: Variant) -> bool {
+        variant == Variant::NorwegianHome
+    }
+
     fn bet(&mut self, view: &View<'_>) -> i64 {
         self.banker_game = view.variant() == Variant::NorwegianHome;
         if view.balance() >= view.min() { view.min() } else { 0 }

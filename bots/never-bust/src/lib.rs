@@ -3,13 +3,17 @@
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
-use pitboss_sdk::{Action, Strategy, View};
+use pitboss_sdk::{Action, Strategy, Variant, View};
 
 /// Never busts.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NeverBust;
 
 impl Strategy for NeverBust {
+    fn observes(&self, _: Variant) -> bool {
+        false
+    }
+
     fn act(&mut self, view: &View<'_>) -> Action {
         let total = view.total();
         let hit = if total.is_soft() { total.best() < 18 } else { total.best() < 12 };

@@ -5,7 +5,7 @@
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
-use pitboss_sdk::{Action, SideBet, Strategy, View};
+use pitboss_sdk::{Action, SideBet, Strategy, Variant, View};
 
 /// A random player (and banker).
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +36,10 @@ impl Random {
 }
 
 impl Strategy for Random {
+    fn observes(&self, _: Variant) -> bool {
+        false
+    }
+
     fn bet(&mut self, view: &View<'_>) -> i64 {
         self.amount(view, true)
     }

@@ -2,7 +2,7 @@
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
-use pitboss_sdk::{Card, Event, Strategy};
+use pitboss_sdk::{Card, Event, Strategy, Variant};
 
 /// One question to a player: the decision's context, the current hand and
 /// every event it has not seen yet.
@@ -89,6 +89,15 @@ pub trait Player {
     fn take_log(&mut self) -> Option<String> {
         None
     }
+
+    /// Whether the player reads events under rule set `variant`; one that
+    /// does not is sent none (its requests carry no events), and a table
+    /// where no player reads them keeps no event log. Asked once, as the
+    /// player sits down. Default: `true`.
+    fn wants_events(&self, variant: Variant) -> bool {
+        let _ = variant;
+        true
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
@@ -98,6 +107,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
 
     fn take_log(&mut self) -> Option<String> {
         (**self).take_log()
+    }
+
+    fn wants_events(&self, variant: Variant) -> bool {
+        (**self).wants_events(variant)
     }
 }
 
@@ -117,6 +130,10 @@ impl<S: Strategy> Native<S> {
 }
 
 impl<S: Strategy> Player for Native<S> {
+    fn wants_events(&self, variant: Variant) -> bool {
+        self.strategy.observes(variant)
+    }
+
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         let mut from = 0;
         loop {

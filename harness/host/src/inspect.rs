@@ -43,7 +43,7 @@ pub(crate) fn refusal(binary: &[u8], limits: &Limits) -> Verdict {
         let memories = counts.memories;
         if memories > 1 {
             return Ok(Some(format!(
-                "declares {memories} memories; ABI v1 bots have exactly one, so the memory cap bounds the whole bot"
+                "declares {memories} memories; Pitboss bots have exactly one, so the memory cap bounds the whole bot"
             )));
         }
     }
@@ -55,7 +55,7 @@ pub(crate) fn refusal(binary: &[u8], limits: &Limits) -> Verdict {
 fn section_refusal(payload: Payload<'_>, limits: &Limits, counts: &mut Counts) -> Verdict {
     match payload {
         Payload::StartSection { func, .. } => {
-            Ok(Some(format!("has a start function (function {func}); ABI v1 bots must not run code at instantiation")))
+            Ok(Some(format!("has a start function (function {func}); Pitboss bots must not run code at instantiation")))
         }
         Payload::ImportSection(reader) => count_imports(reader, counts),
         Payload::MemorySection(reader) => memory_refusal(reader, limits, counts),
@@ -99,7 +99,7 @@ fn memory_refusal(reader: MemorySectionReader<'_>, limits: &Limits, counts: &mut
         let m = memory.map_err(|e| e.to_string())?;
         counts.memories += 1;
         if m.memory64 || m.shared {
-            return Ok(Some("declares a 64-bit or shared memory; ABI v1 bots use one plain memory".into()));
+            return Ok(Some("declares a 64-bit or shared memory; Pitboss bots use one plain memory".into()));
         }
         let bytes = m.initial.saturating_mul(PAGE);
         if bytes > limits.memory_bytes as u64 {

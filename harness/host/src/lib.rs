@@ -1,4 +1,4 @@
-//! Runs WebAssembly bots (ABI v1, `sdk/ABI.md`) in a wasmtime sandbox and
+//! Runs WebAssembly bots (ABI v1 and v2, `sdk/ABI.md`) in a wasmtime sandbox and
 //! presents each instance to the engine as a [`pitboss_engine::Player`].
 //!
 //! A [`Sandbox`] holds one wasmtime engine configured for determinism

@@ -1,10 +1,11 @@
-//! Loading a bot: compile once, check the ABI v1 contract (imports,
+//! Loading a bot: compile once, check the ABI contract (imports,
 //! exports, version), then instantiate per table.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN};
+use pitboss_sdk::Variant;
+use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, MIN_ABI_VERSION};
 use sha2::{Digest, Sha256};
 use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Memory, Module, Store, TypedFunc, ValType};
 
@@ -65,7 +66,7 @@ impl std::fmt::Debug for Sandbox {
     }
 }
 
-/// The one host function of ABI v1: `pitboss.log(ptr, len)`. Bots may
+/// The one host function of the bot ABI: `pitboss.log(ptr, len)`. Bots may
 /// import it for debugging; the text is kept within caps (`botlog`).
 const LOG_MODULE: &str = "pitboss";
 const LOG_NAME: &str = "log";
@@ -183,6 +184,12 @@ impl Sandbox {
                 None => return Err(contract(format!("does not export `{export}`; is it a Pitboss bot?"))),
             }
         }
+        // ABI v2's one optional export.
+        match module.get_export(WANTS_EVENTS) {
+            Some(ExternType::Func(f)) if same_sig(&f, &[ValType::I32], &[ValType::I32]) => {}
+            None => {}
+            Some(_) => return Err(contract(format!("export `{WANTS_EVENTS}` has the wrong type (see sdk/ABI.md)"))),
+        }
         if !matches!(module.get_export("memory"), Some(ExternType::Memory(_))) {
             return Err(contract("does not export its `memory`".to_string()));
         }
@@ -204,7 +211,7 @@ fn import_problem(import: &wasmtime::ImportType<'_>) -> Option<String> {
     };
     let Some((params, results)) = wanted else {
         return Some(format!(
-            "imports `{module}.{name}`, which ABI v1 does not offer (only `pitboss.log` and the WASI subset of sdk/ABI.md)"
+            "imports `{module}.{name}`, which the bot ABI does not offer (only `pitboss.log` and the WASI subset of sdk/ABI.md)"
         ));
     };
     match import.ty() {
@@ -324,14 +331,28 @@ impl BotModule {
             Ok(v) => v,
             Err(e) => return Err(why(&store, e)),
         };
-        if version as u32 != ABI_VERSION {
+        if !(MIN_ABI_VERSION..=ABI_VERSION).contains(&(version as u32)) {
             return Err(LoadError::Contract {
                 name: self.name.to_string(),
                 problem: format!(
-                    "speaks bot ABI version {version}, this Pitboss speaks version {ABI_VERSION}: rebuild it with pitboss-sdk {}",
+                    "speaks bot ABI version {version}, this Pitboss speaks versions {MIN_ABI_VERSION} to {ABI_VERSION}: rebuild it with pitboss-sdk {}",
                     env!("CARGO_PKG_VERSION")
                 ),
             });
+        }
+        // Version 2: which rule sets the bot reads events under, asked
+        // once per rule set under the start-up fuel (no answer: all).
+        let mut wants_events = u8::MAX;
+        if version >= 2
+            && let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut store, WANTS_EVENTS)
+        {
+            for v in Variant::ALL {
+                match ask.call(&mut store, i32::from(v as u8)) {
+                    Ok(0) => wants_events &= !(1 << v as u8),
+                    Ok(_) => {}
+                    Err(e) => return Err(why(&store, e)),
+                }
+            }
         }
         let buffer =
             match instance.get_typed_func::<(), i32>(&mut store, "pitboss_buffer").and_then(|f| f.call(&mut store, ()))
@@ -350,7 +371,7 @@ impl BotModule {
         let decide =
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
-        Ok(Started { store, memory, decide, buffer: start, reads_clock })
+        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events })
     }
 }
 
@@ -364,7 +385,13 @@ pub(crate) struct Started {
     pub(crate) buffer: usize,
     /// The module imports the WASI clock.
     pub(crate) reads_clock: bool,
+    /// Bit `v` set: the bot reads events under the rule set of code `v`.
+    pub(crate) wants_events: u8,
 }
+
+/// ABI v2's optional export: `(variant: i32) -> i32`, 0 for "send me no
+/// events under this rule set".
+const WANTS_EVENTS: &str = "pitboss_wants_events";
 
 /// One line describing a wasmtime error or trap.
 pub(crate) fn trap_text(e: &wasmtime::Error) -> String {

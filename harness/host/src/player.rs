@@ -5,7 +5,7 @@ use pitboss_engine::{Fault, FaultKind, Player, Request};
 use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
 
-use pitboss_sdk::Decision;
+use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
 use crate::load::{BotModule, LoadError, Started, trap_text};
@@ -27,6 +27,8 @@ pub struct WasmPlayer {
     /// The module imports the WASI clock, so each call's fuel use is
     /// counted into it; every other bot skips that on this hot path.
     reads_clock: bool,
+    /// Bit `v`: reads events under rule set code `v` (ABI v2).
+    wants_events: u8,
 }
 
 /// Fuel and time used per decision, by decision kind — what `pitboss
@@ -60,7 +62,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock } = started;
+        let Started { store, memory, decide, buffer, reads_clock, wants_events } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
@@ -74,6 +76,7 @@ impl WasmPlayer {
             profile: None,
             trapped_log: None,
             reads_clock,
+            wants_events,
         }
     }
 
@@ -127,6 +130,10 @@ fn panic_line(log: &str) -> Option<String> {
 }
 
 impl Player for WasmPlayer {
+    fn wants_events(&self, variant: Variant) -> bool {
+        self.wants_events & (1 << variant as u8) != 0
+    }
+
     fn take_log(&mut self) -> Option<String> {
         self.trapped_log.take().or_else(|| self.store.data_mut().log.take())
     }

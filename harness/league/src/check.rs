@@ -199,7 +199,7 @@ impl CheckReport {
         if let Some(refusal) = &self.refusal {
             return format!("{file}: FAILED: {refusal}\n");
         }
-        let mut out = format!("{file}: loads as a bot (ABI v1)\n");
+        let mut out = format!("{file}: loads as a bot\n");
         for r in &self.rule_sets {
             out.push_str(&format!("{}: {} rounds\n", r.rule_set.id(), r.rounds));
             out.push_str(&tabled::Table::new(&r.decisions).with(Style::rounded()).to_string());

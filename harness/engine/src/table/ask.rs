@@ -26,7 +26,8 @@ fn ask_player<R: Recorder>(
     }
     header.balance = state.balance;
     header.round = wire_round(round);
-    let request = Request { header, hand, events: &log[state.cursor..] };
+    let events = if state.told_events { &log[state.cursor..] } else { &[] };
+    let request = Request { header, hand, events };
     let result = state.player.decide(&request);
     state.cursor = log.len();
     rec.record(&TableEvent::Asked {

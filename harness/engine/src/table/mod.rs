@@ -41,6 +41,8 @@ pub struct PlayerState {
     pub disqualified: bool,
     /// Index of the first event in the table log this player has not seen.
     pub(crate) cursor: usize,
+    /// Reads events ([`Player::wants_events`]): only then are they sent.
+    pub(crate) told_events: bool,
     /// Balance before the current round's bets.
     pub(crate) round_start_balance: i64,
     /// Sum of the current round's initial bets.
@@ -64,6 +66,8 @@ pub struct Table {
     pub(crate) round: u64,
     /// Bot-visible events; each player reads from its own cursor.
     pub(crate) log: Vec<Event>,
+    /// Some player reads events: otherwise none are logged.
+    logging: bool,
     /// Boxes with a bet this round, in play order.
     active: Vec<BoxId>,
     /// Faults after which a player is disqualified; 0 = never.
@@ -100,6 +104,7 @@ impl Table {
         let players: Vec<PlayerState> = players
             .into_iter()
             .map(|player| PlayerState {
+                told_events: player.wants_events(rules.variant),
                 player,
                 balance: bankroll,
                 stats: Stats::default(),
@@ -120,7 +125,9 @@ impl Table {
             })
             .collect();
         let divisor = rules.stake_divisor(rules.banker == Banker::House);
+        let logging = players.iter().any(|p| p.told_events);
         Ok(Table {
+            logging,
             covers_min: rules.min_bet.saturating_mul(i64::from(divisor)),
             block: rules.block(),
             rules,
@@ -188,7 +195,9 @@ impl Table {
     /// `sdk/ABI.md`: a box, or for `ROUND` the number of boxes).
     #[inline]
     pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
-        self.log.push(Event { kind, seat, hand, card });
+        if self.logging {
+            self.log.push(Event { kind, seat, hand, card });
+        }
     }
 
     /// Whether player `p` (an index into [`Table::players`]) is out for
@@ -235,6 +244,9 @@ impl Table {
     /// rest of the match (a broke bot in a ten-million-round league).
     pub(crate) fn compact_log(&mut self) {
         let len = self.log.len();
+        if len == 0 {
+            return; // Every cursor is 0 already (none passes the log's end).
+        }
         for p in ids(self.player_count, PlayerId) {
             if self.players[p].cursor < len && !self.may_be_asked(p) {
                 self.players[p].cursor = len;
