@@ -255,3 +255,42 @@ fn the_published_schema_is_generated_from_the_types() {
         assert!(required.contains(&key), "{key}: {required:?}");
     }
 }
+
+#[test]
+fn an_address_space_cap_changes_no_result() {
+    // With address space to spare each bot reserves a whole 32-bit memory
+    // and its compiled code leaves stray accesses to guard pages; under
+    // `ulimit -v` it reserves only its memory cap and checks every access.
+    // A bot that strays now and then must fault at the same decisions.
+    let dir = scratch("ulimit");
+    let bots = [wasm_path("basic"), wasm_path("hilo"), hostile("stray")];
+    let mut args: Vec<String> =
+        ["play", "--variant", "swedish", "--rounds", "3000", "--seed", "9"].map(String::from).into();
+    for b in &bots {
+        args.extend(["--bot".to_string(), b.display().to_string()]);
+    }
+    let run = |json: &str, cap: Option<u64>| {
+        let script = match cap {
+            Some(kib) => format!("ulimit -v {kib} && exec \"$0\" \"$@\""),
+            None => "exec \"$0\" \"$@\"".to_string(),
+        };
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .arg(pitboss_tests::pitboss_bin())
+            .args(&args)
+            .args(["--json", json])
+            .current_dir(&dir)
+            .env("PITBOSS_CACHE_DIR", "off")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::read(dir.join(json)).unwrap()
+    };
+    let free = run("free.json", None);
+    // 4 GB: too little for three whole 32-bit memories and their guards.
+    let capped = run("capped.json", Some(4_000_000));
+    assert_eq!(free, capped, "the same bytes either way");
+    let results: Value = serde_json::from_slice(&free).unwrap();
+    let faults = results["bots"][2]["faults"].as_u64().unwrap();
+    assert!(faults > 10, "the stray bot faulted: {faults}");
+}
