@@ -257,7 +257,7 @@ fn the_published_schema_is_generated_from_the_types() {
 }
 
 #[test]
-fn an_address_space_cap_changes_no_result() {
+fn an_address_space_cap_or_pitboss_reserve_changes_no_result() {
     // With address space to spare each bot reserves a whole 32-bit memory
     // and its compiled code leaves stray accesses to guard pages; under
     // `ulimit -v` it reserves only its memory cap and checks every access.
@@ -269,7 +269,7 @@ fn an_address_space_cap_changes_no_result() {
     for b in &bots {
         args.extend(["--bot".to_string(), b.display().to_string()]);
     }
-    let run = |json: &str, cap: Option<u64>| {
+    let run = |json: &str, cap: Option<u64>, reserve: &str| {
         let script = match cap {
             Some(kib) => format!("ulimit -v {kib} && exec \"$0\" \"$@\""),
             None => "exec \"$0\" \"$@\"".to_string(),
@@ -281,15 +281,19 @@ fn an_address_space_cap_changes_no_result() {
             .args(["--json", json])
             .current_dir(&dir)
             .env("PITBOSS_CACHE_DIR", "off")
+            .env("PITBOSS_RESERVE", reserve)
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         std::fs::read(dir.join(json)).unwrap()
     };
-    let free = run("free.json", None);
+    let free = run("free.json", None, "auto");
     // 4 GB: too little for three whole 32-bit memories and their guards.
-    let capped = run("capped.json", Some(4_000_000));
+    let capped = run("capped.json", Some(4_000_000), "auto");
     assert_eq!(free, capped, "the same bytes either way");
+    for reserve in ["whole", "cap"] {
+        assert_eq!(run(&format!("{reserve}.json"), None, reserve), free, "PITBOSS_RESERVE={reserve}");
+    }
     let results: Value = serde_json::from_slice(&free).unwrap();
     let faults = results["bots"][2]["faults"].as_u64().unwrap();
     assert!(faults > 10, "the stray bot faulted: {faults}");

@@ -240,27 +240,54 @@ fn wat_error(e: &wat::Error) -> String {
 const GUARD_BYTES: u64 = 64 << 10;
 
 /// Address space (`ulimit -v`) from which each bot instance may reserve
-/// a whole 32-bit memory and its guard (6 GiB): enough for thousands of
-/// instances.
+/// a whole 32-bit memory and its guards (8 GiB): thousands of instances.
 const ROOMY_ADDRESS_SPACE: u64 = 16 << 40;
 
+/// Address space reserved (and at once released) to check that a league's
+/// worth of whole-memory instances fits: 128 of them.
+const PROBE_BYTES: usize = 1 << 40;
+
 /// How much address space each bot's memory reserves, and its guard.
-/// Where the address space is unlimited (or huge): 4 GiB and a 2 GiB guard,
-/// wasmtime's defaults, so compiled bots need no bounds checks (guard
-/// pages catch every stray access; measured 4-8 % fewer instructions a
-/// round). Under `ulimit -v`: only what the memory cap allows and a small
-/// guard, so a league of many tables fits; bounds checks are then
-/// explicit. Either way an access outside memory traps at the same
-/// instruction and fuel is counted alike, so results do not depend on it.
+///
+/// Where the address space is unlimited (or huge) and a trial reservation
+/// of [`PROBE_BYTES`] succeeds: 4 GiB and a 2 GiB guard, wasmtime's
+/// defaults, so compiled bots need no bounds checks (guard pages catch
+/// every stray access; 4-8 % fewer instructions a round). Under `ulimit
+/// -v`, or where the trial fails (an emulator, a sanitizer): only what the
+/// memory cap allows and a small guard, so a league of many tables fits;
+/// bounds checks are then explicit. `PITBOSS_RESERVE=whole` or `cap`
+/// forces one or the other. Either way an access outside memory traps at
+/// the same instruction and fuel is counted alike, so results do not
+/// depend on it.
 fn memory_layout(memory_bytes: usize) -> (u64, u64) {
+    let whole = (1 << 32, 2 << 30);
+    let cap = (memory_bytes as u64, GUARD_BYTES);
+    match std::env::var("PITBOSS_RESERVE").as_deref() {
+        Ok("whole") => return whole,
+        Ok("cap") => return cap,
+        _ => {}
+    }
+    if roomy() { whole } else { cap }
+}
+
+/// Whether this process may reserve [`PROBE_BYTES`] of address space.
+fn roomy() -> bool {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit only writes the struct it is given.
     let known = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
-    if known && (limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur >= ROOMY_ADDRESS_SPACE) {
-        (1 << 32, 2 << 30)
-    } else {
-        (memory_bytes as u64, GUARD_BYTES)
+    if !known || (limit.rlim_cur != libc::RLIM_INFINITY && limit.rlim_cur < ROOMY_ADDRESS_SPACE) {
+        return false;
     }
+    let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+    // SAFETY: a fresh inaccessible mapping, touching no existing memory,
+    // unmapped at once below.
+    let at = unsafe { libc::mmap(std::ptr::null_mut(), PROBE_BYTES, libc::PROT_NONE, flags, -1, 0) };
+    if at == libc::MAP_FAILED {
+        return false;
+    }
+    // SAFETY: exactly the mapping made above.
+    unsafe { libc::munmap(at, PROBE_BYTES) };
+    true
 }
 
 /// Advances the engine's epoch every [`TICK_MS`] on a background thread,
