@@ -475,7 +475,10 @@ pub fn encode(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> us
 /// copying. This is what a [`crate::Strategy`] receives.
 #[derive(Clone, Copy)]
 pub struct View<'a> {
-    buf: &'a [u8],
+    /// The whole buffer, its length in the type: every accessor reads at
+    /// a constant offset, so none needs a bounds check (a bot's every
+    /// decision is counted in fuel).
+    buf: &'a [u8; BUFFER_LEN],
 }
 
 impl core::fmt::Debug for View<'_> {
@@ -497,9 +500,8 @@ impl<'a> View<'a> {
     /// or names an unknown decision kind.
     #[inline]
     pub fn new(buf: &'a [u8]) -> Option<View<'a>> {
-        if buf.len() < BUFFER_LEN || Decision::from_code(buf[offset::KIND]).is_none() {
-            return None;
-        }
+        let buf: &[u8; BUFFER_LEN] = buf.get(..BUFFER_LEN)?.try_into().ok()?;
+        Decision::from_code(buf[offset::KIND])?;
         Some(View { buf })
     }
 
@@ -673,7 +675,7 @@ pub fn sample<'a>(
         },
     };
     encode(&header, hand, &[], buf);
-    View { buf }
+    View::new(buf).expect("a request just written")
 }
 
 /// Encodes an Over/Under 13 answer.
