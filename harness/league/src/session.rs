@@ -144,18 +144,20 @@ pub fn play_session(
         done += len;
         progress(len);
     }
+    let series = std::mem::take(&mut sums.series);
+    let key_rounds = std::mem::take(&mut sums.key_rounds);
     let mut result = SessionResult {
         session,
         seed,
         bots: vec![SessionBot::default(); bots.len()],
-        pairs: sums.pairs,
-        key_rounds: sums.key_rounds,
+        pairs: sums.pairs(),
+        key_rounds,
         hands: None,
     };
     for (t, ((table, seats), log)) in tables.iter().zip(seating).zip(logs).enumerate() {
         session_bots(&mut result, t, table, seats, log, bankroll);
     }
-    for (bot, s) in result.bots.iter_mut().zip(sums.series) {
+    for (bot, s) in result.bots.iter_mut().zip(series) {
         bot.series = s;
     }
     if stored {
@@ -277,6 +279,18 @@ impl Sums {
         }
     }
 
+    /// The cross sums, row-major `n × n`: the summed upper triangle
+    /// mirrored below the diagonal.
+    fn pairs(mut self) -> Vec<i128> {
+        let n = self.n;
+        for i in 0..n {
+            for j in 0..i {
+                self.pairs[i * n + j] = self.pairs[j * n + i];
+            }
+        }
+        self.pairs
+    }
+
     /// Adds round `round` (from 0), row `r` of each table's `balances`.
     fn add_round(&mut self, round: u64, seating: &Seating, balances: &[Vec<i64>], r: usize) {
         self.moved.clear();
@@ -305,11 +319,14 @@ impl Sums {
                 }
             }
         }
-        // Only bots whose balance moved add to the cross sums.
+        // Only bots whose balance moved add to the cross sums; the matrix
+        // is symmetric, so only its upper triangle is summed here (and
+        // mirrored by `pairs`).
         let n = self.n;
-        for &i in &self.moved {
-            for &j in &self.moved {
-                self.pairs[i * n + j] += self.net[i] as i128 * self.net[j] as i128;
+        for (x, &i) in self.moved.iter().enumerate() {
+            for &j in &self.moved[x..] {
+                let (lo, hi) = if i <= j { (i, j) } else { (j, i) };
+                self.pairs[lo * n + hi] += self.net[i] as i128 * self.net[j] as i128;
             }
         }
         for &i in &self.moved {
@@ -493,6 +510,44 @@ pub fn rotated_seating(n: usize, seats: usize, session: u64) -> Seating {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cross_sums_are_every_pair_of_nets_summed_over_rounds() {
+        // Two tables, five bots; some balances move, some do not.
+        let seating: Seating = vec![vec![3, 0, 4], vec![1, 2]];
+        let rounds = 40;
+        let mut sums = Sums::new(5, &seating, 100, rounds);
+        let mut balances: Vec<Vec<i64>> = seating.iter().map(|s| vec![100; s.len() * rounds as usize]).collect();
+        let mut step = 7i64;
+        for (t, seats) in seating.iter().enumerate() {
+            for r in 0..rounds as usize {
+                for k in 0..seats.len() {
+                    step = (step * 31 + 11) % 97;
+                    let before = if r == 0 { 100 } else { balances[t][(r - 1) * seats.len() + k] };
+                    balances[t][r * seats.len() + k] = before + if step % 3 == 0 { 0 } else { step - 48 };
+                }
+            }
+        }
+        for r in 0..rounds as usize {
+            sums.add_round(r as u64, &seating, &balances, r);
+        }
+        let mut want = vec![0i128; 25];
+        let mut net = vec![0i64; 5];
+        for r in 0..rounds as usize {
+            for (t, seats) in seating.iter().enumerate() {
+                for (k, &b) in seats.iter().enumerate() {
+                    let before = if r == 0 { 100 } else { balances[t][(r - 1) * seats.len() + k] };
+                    net[b] = balances[t][r * seats.len() + k] - before;
+                }
+            }
+            for i in 0..5 {
+                for j in 0..5 {
+                    want[i * 5 + j] += net[i] as i128 * net[j] as i128;
+                }
+            }
+        }
+        assert_eq!(sums.pairs(), want);
+    }
 
     #[test]
     fn rotation_puts_every_bot_in_every_position_equally_often() {

@@ -99,7 +99,7 @@ impl Table {
     ) -> i64 {
         match answer {
             Ok(0) => 0,
-            Ok(a) if a >= min && a <= max && a % unit == 0 => a,
+            Ok(a) if a >= min && a <= max && super::rem_unit(a, unit) == 0 => a,
             Ok(a) => {
                 let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
                 self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);

@@ -328,7 +328,7 @@ impl Table {
     /// The largest stake `balance` covers, capped at `cap`, in `unit`s.
     #[inline]
     pub(crate) fn affordable(balance: i64, cap: i64, unit: i64) -> i64 {
-        cap.min(balance - balance.rem_euclid(unit))
+        cap.min(balance - rem_unit(balance, unit))
     }
 
     /// One round of the dealer games: bets, back bets, then the deal and
@@ -347,6 +347,15 @@ impl Table {
         self.end_round(rec);
         Ok(())
     }
+}
+
+/// `a.rem_euclid(unit)` for a positive `unit`, without the division (tens
+/// of cycles, on the path of every bet) where the unit is a power of two,
+/// as the usual units are.
+#[inline]
+pub(crate) fn rem_unit(a: i64, unit: i64) -> i64 {
+    debug_assert!(unit > 0);
+    if unit & (unit - 1) == 0 { a & (unit - 1) } else { a.rem_euclid(unit) }
 }
 
 impl Index<PlayerId> for Vec<PlayerState> {
@@ -445,6 +454,15 @@ mod tests {
         let bank = Rules { banker: Banker::Rotate, ..Rules::norwegian_home() };
         assert!(table(9, &bank).is_ok(), "8 boxes and a banking player");
         assert!(table(9, &Rules::norwegian_home()).is_err());
+    }
+
+    #[test]
+    fn the_remainder_by_a_unit_is_the_euclidean_one() {
+        for unit in [1, 2, 3, 4, 5, 8, 10, 25, 64, 1000, 1024] {
+            for a in [-1025, -64, -7, -1, 0, 1, 2, 3, 7, 63, 64, 999, 1000, 1025, i64::MAX, i64::MIN + 1] {
+                assert_eq!(super::rem_unit(a, unit), a.rem_euclid(unit), "{a} by {unit}");
+            }
+        }
     }
 
     #[test]
