@@ -532,7 +532,7 @@ mod tests {
             sums.add_round(r as u64, &seating, &balances, r);
         }
         let mut want = vec![0i128; 25];
-        let mut net = vec![0i64; 5];
+        let mut net = [0i64; 5];
         for r in 0..rounds as usize {
             for (t, seats) in seating.iter().enumerate() {
                 for (k, &b) in seats.iter().enumerate() {
