@@ -437,12 +437,36 @@ pub struct Header {
 /// # Panics
 /// If `buf` is shorter than [`BUFFER_LEN`] or `hand` longer than
 /// [`MAX_HAND_CARDS`] (the engine never builds such a hand).
+#[inline]
 pub fn encode(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> usize {
+    encode_constant(h, buf);
+    encode_varying(h, hand, events, buf)
+}
+
+/// Writes the parts of a request that stay the same for a whole match:
+/// the layout version, the rule set and the rules block. A buffer only
+/// the writer touches (a native player's, an ABI v2 bot's) needs them
+/// once; [`encode_varying`] writes the rest of each request.
+///
+/// # Panics
+/// If `buf` is shorter than [`BUFFER_LEN`].
+#[inline]
+pub fn encode_constant(h: &Header, buf: &mut [u8]) {
+    let buf = &mut buf[..BUFFER_LEN];
+    buf[offset::VERSION..offset::VERSION + 2].copy_from_slice(&LAYOUT_VERSION.to_le_bytes());
+    buf[offset::VARIANT] = h.variant as u8;
+    h.rules.write(&mut buf[offset::RULES..offset::RULES + 32]);
+}
+
+/// Writes everything of a request but what [`encode_constant`] writes;
+/// returns how many events were written, as [`encode`] does.
+///
+/// # Panics
+/// As [`encode`].
+pub fn encode_varying(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> usize {
     let buf = &mut buf[..BUFFER_LEN];
     let n = events.len().min(MAX_EVENTS);
-    buf[offset::VERSION..offset::VERSION + 2].copy_from_slice(&LAYOUT_VERSION.to_le_bytes());
     buf[offset::KIND] = h.kind as u8;
-    buf[offset::VARIANT] = h.variant as u8;
     buf[offset::SEAT] = h.seat;
     buf[offset::HAND_INDEX] = h.hand_index;
     buf[offset::HAND_COUNT] = h.hand_count;
@@ -460,7 +484,6 @@ pub fn encode(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8]) -> us
     ] {
         buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
     }
-    h.rules.write(&mut buf[offset::RULES..offset::RULES + 32]);
     let cards = &mut buf[offset::HAND..offset::EVENTS];
     for (slot, c) in cards[..hand.len()].iter_mut().zip(hand) {
         *slot = c.rank();

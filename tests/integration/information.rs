@@ -189,3 +189,27 @@ fn a_wasm_bot_of_abi_v2_is_sent_events_only_under_the_rule_sets_it_reads_them() 
         assert!(table.players()[0].stats.rounds > 1_000, "{variant:?}: it played");
     }
 }
+
+#[test]
+fn an_abi_v2_bot_finds_a_matchs_constant_request_parts_written_once_and_again_after_a_restart() {
+    // The fixture traps when the layout version or the decks are missing
+    // from its buffer, and on purpose in every 64th round. As version 2
+    // the host writes those parts once per instance; as version 1 before
+    // every request. Both must fault exactly as often: only on purpose.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/keeps-buffer.wat")).unwrap();
+    let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
+    let faults = |version: &str| {
+        let wat = text.replace("(result i32) i32.const 2)", &format!("(result i32) i32.const {version})"));
+        let bot = sandbox.load("keeps-buffer.wat", wat.as_bytes()).unwrap().instantiate().unwrap();
+        let rules = Rules::north_american();
+        let mut table =
+            Table::new(rules, Shoe::seeded(6, 78, 41), vec![Box::new(bot) as Box<dyn Player + Send>], 100_000).unwrap();
+        for _ in 0..3_000 {
+            table.play_round(&mut ()).unwrap();
+        }
+        table.players()[0].stats.faults
+    };
+    let v2 = faults("2");
+    assert!(v2 > 10, "it trapped on purpose now and then: {v2}");
+    assert_eq!(v2, faults("1"));
+}

@@ -23,13 +23,21 @@ impl Request<'_> {
     /// kind written and the next `from`, or `None` as the next `from` when
     /// the decision was written.
     pub fn encode_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
+        abi::encode_constant(&self.header, buf);
+        self.encode_varying_part(from, buf)
+    }
+
+    /// [`Request::encode_part`] into a buffer that already holds this
+    /// match's constant parts ([`abi::encode_constant`]) and that nothing
+    /// else writes: the rule set and rules block are left as they are.
+    pub fn encode_varying_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
         let rest = &self.events[from..];
         if rest.len() > MAX_EVENTS {
             let header = Header { kind: Decision::Observe, ..self.header };
-            let n = abi::encode(&header, self.hand, rest, buf);
+            let n = abi::encode_varying(&header, self.hand, rest, buf);
             (Decision::Observe, Some(from + n))
         } else {
-            abi::encode(&self.header, self.hand, rest, buf);
+            abi::encode_varying(&self.header, self.hand, rest, buf);
             (self.header.kind, None)
         }
     }
@@ -120,12 +128,15 @@ impl<P: Player + ?Sized> Player for Box<P> {
 pub struct Native<S> {
     strategy: S,
     buf: Box<[u8; abi::BUFFER_LEN]>,
+    /// The buffer holds the match's constant parts (only this player
+    /// writes it, and a player plays one match).
+    primed: bool,
 }
 
 impl<S: Strategy> Native<S> {
     /// Wraps a strategy.
     pub fn new(strategy: S) -> Self {
-        Native { strategy, buf: Box::new([0; abi::BUFFER_LEN]) }
+        Native { strategy, buf: Box::new([0; abi::BUFFER_LEN]), primed: false }
     }
 }
 
@@ -135,9 +146,13 @@ impl<S: Strategy> Player for Native<S> {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        if !self.primed {
+            abi::encode_constant(&request.header, &mut self.buf[..]);
+            self.primed = true;
+        }
         let mut from = 0;
         loop {
-            let (_, next) = request.encode_part(from, &mut self.buf[..]);
+            let (_, next) = request.encode_varying_part(from, &mut self.buf[..]);
             let answer = pitboss_sdk::dispatch(&mut self.strategy, &self.buf[..]);
             match next {
                 Some(n) => from = n,

@@ -418,7 +418,7 @@ impl BotModule {
         let decide =
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
-        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events })
+        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, keeps_buffer: version >= 2 })
     }
 }
 
@@ -434,6 +434,9 @@ pub(crate) struct Started {
     pub(crate) reads_clock: bool,
     /// Bit `v` set: the bot reads events under the rule set of code `v`.
     pub(crate) wants_events: u8,
+    /// ABI v2: the bot never writes its buffer, so the parts of a request
+    /// that stay the same for a match are written once.
+    pub(crate) keeps_buffer: bool,
 }
 
 /// ABI v2's optional export: `(variant: i32) -> i32`, 0 for "send me no

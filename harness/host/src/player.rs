@@ -29,6 +29,11 @@ pub struct WasmPlayer {
     reads_clock: bool,
     /// Bit `v`: reads events under rule set code `v` (ABI v2).
     wants_events: u8,
+    /// ABI v2: the buffer keeps what the host wrote, so a match's constant
+    /// parts are written once (`primed`; a restarted instance starts
+    /// unprimed).
+    keeps_buffer: bool,
+    primed: bool,
 }
 
 /// Fuel and time used per decision, by decision kind — what `pitboss
@@ -62,7 +67,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock, wants_events } = started;
+        let Started { store, memory, decide, buffer, reads_clock, wants_events, keeps_buffer } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
@@ -77,6 +82,8 @@ impl WasmPlayer {
             trapped_log: None,
             reads_clock,
             wants_events,
+            keeps_buffer,
+            primed: false,
         }
     }
 
@@ -147,7 +154,12 @@ impl Player for WasmPlayer {
             let Some(buf) = data.get_mut(self.buffer..self.buffer + BUFFER_LEN) else {
                 return Err(Fault { kind: FaultKind::Trap, message: "exchange buffer out of bounds".into() });
             };
-            let (kind, next) = request.encode_part(from, buf);
+            let (kind, next) = if self.primed {
+                request.encode_varying_part(from, buf)
+            } else {
+                self.primed = self.keeps_buffer;
+                request.encode_part(from, buf)
+            };
             let fueled = if self.reads_clock {
                 crate::wasi::refuel(&mut self.store, self.fuel)
             } else {
