@@ -371,6 +371,7 @@ impl RulesBlock {
         b[17..32].fill(0);
     }
 
+    #[inline]
     fn read(b: &[u8]) -> RulesBlock {
         RulesBlock {
             decks: b[0],

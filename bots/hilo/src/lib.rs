@@ -32,6 +32,24 @@ pub const fn hilo_value(card: Card) -> i32 {
     }
 }
 
+/// [`hilo_value`] of every card byte.
+const HILO_BY_BYTE: [i8; 256] = {
+    let mut t = [0i8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = hilo_value(Card::from_byte(b as u8)) as i8;
+        b += 1;
+    }
+    t
+};
+
+/// The event kinds that show a card ([`Event::reveals_card`]), as bits.
+const REVEALS: u32 =
+    1 << event_kind::CARD | 1 << event_kind::DEALER_CARD | 1 << event_kind::HOLE_CARD | 1 << event_kind::REVEAL;
+
+/// The event kinds that restart the count, as bits.
+const SHUFFLES: u32 = 1 << event_kind::SHUFFLE | 1 << event_kind::PARTIAL_SHUFFLE;
+
 /// A Hi-Lo counter playing basic strategy with index plays.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HiLo {
@@ -106,20 +124,22 @@ pub fn index_play(ix: &Indices, table: &Table, hand: &[Card], up: usize, tc: i32
 impl Strategy for HiLo {
     fn observe(&mut self, events: &[Event]) {
         self.basic.observe(events);
+        // The per-event loop is most of what this bot does (about half its
+        // fuel), so it is kept lean: kinds tested by bitmask, the Hi-Lo
+        // value read from a table, the sums kept in locals.
+        let (mut running, mut seen, mut others) = (self.running, self.seen, self.others);
         for e in events {
-            match e.kind {
-                event_kind::SHUFFLE | event_kind::PARTIAL_SHUFFLE => {
-                    self.running = 0;
-                    self.seen = 0;
-                }
-                _ if e.reveals_card() => {
-                    self.running += hilo_value(e.card);
-                    self.seen += 1;
-                    self.others += (e.kind == event_kind::CARD && e.seat != self.seat) as u32;
-                }
-                _ => {}
+            let kind = 1u32.checked_shl(u32::from(e.kind)).unwrap_or(0);
+            if kind & REVEALS != 0 {
+                running += i32::from(HILO_BY_BYTE[usize::from(e.card.rank())]);
+                seen += 1;
+                others += (e.kind == event_kind::CARD && e.seat != self.seat) as u32;
+            } else if kind & SHUFFLES != 0 {
+                running = 0;
+                seen = 0;
             }
         }
+        (self.running, self.seen, self.others) = (running, seen, others);
     }
 
     fn bet(&mut self, view: &View<'_>) -> i64 {
