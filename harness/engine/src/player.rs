@@ -9,7 +9,7 @@ use pitboss_sdk::{Card, Event, Strategy, Variant};
 #[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     /// The decision and its context.
-    pub header: Header,
+    pub header: &'a Header,
     /// The current hand's cards (empty when no hand is in play).
     pub hand: &'a [Card],
     /// Events since this player's previous request, oldest first.
@@ -23,7 +23,7 @@ impl Request<'_> {
     /// kind written and the next `from`, or `None` as the next `from` when
     /// the decision was written.
     pub fn encode_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
-        abi::encode_constant(&self.header, buf);
+        abi::encode_constant(self.header, buf);
         self.encode_varying_part(from, buf)
     }
 
@@ -33,11 +33,11 @@ impl Request<'_> {
     pub fn encode_varying_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
         let rest = &self.events[from..];
         if rest.len() > MAX_EVENTS {
-            let header = Header { kind: Decision::Observe, ..self.header };
+            let header = Header { kind: Decision::Observe, ..*self.header };
             let n = abi::encode_varying(&header, self.hand, rest, buf);
             (Decision::Observe, Some(from + n))
         } else {
-            abi::encode_varying(&self.header, self.hand, rest, buf);
+            abi::encode_varying(self.header, self.hand, rest, buf);
             (self.header.kind, None)
         }
     }
@@ -147,7 +147,7 @@ impl<S: Strategy> Player for Native<S> {
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         if !self.primed {
-            abi::encode_constant(&request.header, &mut self.buf[..]);
+            abi::encode_constant(request.header, &mut self.buf[..]);
             self.primed = true;
         }
         let mut from = 0;

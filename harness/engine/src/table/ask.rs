@@ -27,7 +27,7 @@ fn ask_player<R: Recorder>(
     header.balance = state.balance;
     header.round = wire_round(round);
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
-    let request = Request { header, hand, events };
+    let request = Request { header: &header, hand, events };
     let result = state.player.decide(&request);
     state.cursor = log.len();
     rec.record(&TableEvent::Asked {
