@@ -294,6 +294,16 @@ fn an_address_space_cap_or_pitboss_reserve_changes_no_result() {
     for reserve in ["whole", "cap"] {
         assert_eq!(run(&format!("{reserve}.json"), None, reserve), free, "PITBOSS_RESERVE={reserve}");
     }
+    let bad = std::process::Command::new(pitboss_tests::pitboss_bin())
+        .args(["play", "--bot", "builtin:basic", "--rounds", "10"])
+        .env("PITBOSS_RESERVE", "lots")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success() && said.contains("PITBOSS_RESERVE is \"lots\": it must be whole, cap or auto"),
+        "{said}"
+    );
     let results: Value = serde_json::from_slice(&free).unwrap();
     let faults = results["bots"][2]["faults"].as_u64().unwrap();
     assert!(faults > 10, "the stray bot faulted: {faults}");

@@ -74,7 +74,7 @@ const LOG_NAME: &str = "log";
 impl Sandbox {
     /// A sandbox enforcing `limits`.
     pub fn new(limits: Limits) -> Result<Sandbox, wasmtime::Error> {
-        let (reservation, guard) = memory_layout(limits.memory_bytes);
+        let (reservation, guard) = memory_layout(limits.memory_bytes).map_err(wasmtime::Error::msg)?;
         let mut config = Config::new();
         config
             .consume_fuel(true)
@@ -259,15 +259,25 @@ const PROBE_BYTES: usize = 1 << 40;
 /// forces one or the other. Either way an access outside memory traps at
 /// the same instruction and fuel is counted alike, so results do not
 /// depend on it.
-fn memory_layout(memory_bytes: usize) -> (u64, u64) {
+fn memory_layout(memory_bytes: usize) -> Result<(u64, u64), String> {
     let whole = (1 << 32, 2 << 30);
     let cap = (memory_bytes as u64, GUARD_BYTES);
-    match std::env::var("PITBOSS_RESERVE").as_deref() {
-        Ok("whole") => return whole,
-        Ok("cap") => return cap,
-        _ => {}
-    }
-    if roomy() { whole } else { cap }
+    let wanted = std::env::var_os("PITBOSS_RESERVE");
+    Ok(match wanted.as_ref().map(|w| w.to_str()) {
+        Some(Some("whole")) => whole,
+        Some(Some("cap")) => cap,
+        None | Some(Some("auto" | "")) => {
+            if roomy() {
+                whole
+            } else {
+                cap
+            }
+        }
+        Some(_) => {
+            let shown = crate::text::excerpt(&wanted.unwrap_or_default().to_string_lossy(), 40);
+            return Err(format!("PITBOSS_RESERVE is {shown:?}: it must be whole, cap or auto"));
+        }
+    })
 }
 
 /// Whether this process may reserve [`PROBE_BYTES`] of address space.
