@@ -118,6 +118,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     code(&ran, 0);
     assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot\n"), "{}", ran.stdout);
     assert!(ran.stdout.contains("norwegian-home: 2000 rounds\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("danish: 2000 rounds (reads no events here, so is sent none)\n"), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\nstudent01-basic.wasm: OK\n"), "{}", ran.stdout);
     let ran = pitboss(&dir, &["check", "--summary", "student02.wat"]);
     code(&ran, 1);
@@ -128,7 +129,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     let ran = pitboss(&dir, &["check", "--details", "student01-basic.wasm", "s3.wat"]);
     code(&ran, 1);
     assert!(ran.stdout.contains("student01-basic.wasm: OK\ns3.wat: FAILED: imports `wasi"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("danish: 2000 rounds\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("danish: 2000 rounds (reads no events here, so is sent none)\n"), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\n2 bots: 1 passed, 1 failed\n"), "{}", ran.stdout);
     code(&pitboss(&dir, &["check", "--details", "--summary", "s3.wat"]), 2);
 }
@@ -156,6 +157,9 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     let rule_sets = basic["rule_sets"].as_array().unwrap();
     let ids: Vec<&str> = rule_sets.iter().map(|r| r["rule_set"].as_str().unwrap()).collect();
     assert_eq!(ids, ["north-american", "swedish", "danish", "norwegian-home"]);
+    let reads: Vec<bool> = rule_sets.iter().map(|r| r["reads_events"].as_bool().unwrap()).collect();
+    assert_eq!(reads, [false, false, false, true], "basic reads events only in the banker game (ABI v2)");
+    assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["reads_events"] == true), "a v1 bot reads all");
     for r in rule_sets {
         assert_eq!(r["rounds"], 2000);
         assert_eq!(r["first_fault"], Value::Null);

@@ -144,6 +144,9 @@ pub struct RuleSetReport {
     pub rule_set: Variant,
     /// Rounds played.
     pub rounds: u64,
+    /// Whether the bot reads events under this rule set (ABI v2's
+    /// `pitboss_wants_events`; always so for version 1 bots).
+    pub reads_events: bool,
     /// The decision kinds the bot was asked, in code order.
     pub decisions: Vec<KindReport>,
     /// The first fault, if any.
@@ -201,7 +204,8 @@ impl CheckReport {
         }
         let mut out = format!("{file}: loads as a bot\n");
         for r in &self.rule_sets {
-            out.push_str(&format!("{}: {} rounds\n", r.rule_set.id(), r.rounds));
+            let events = if r.reads_events { "" } else { " (reads no events here, so is sent none)" };
+            out.push_str(&format!("{}: {} rounds{events}\n", r.rule_set.id(), r.rounds));
             out.push_str(&tabled::Table::new(&r.decisions).with(Style::rounded()).to_string());
             out.push('\n');
         }
@@ -334,6 +338,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     // bank against, or the bot is never asked the banker's decisions.
     let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
+    let reads_events = player.wants_events(variant);
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
     if seats.len() > 1 {
@@ -406,7 +411,15 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
             }
         })
         .collect();
-    Ok(RuleSetReport { rule_set: variant, rounds: SMOKE_ROUNDS, decisions, first_fault, logged, first_logs })
+    Ok(RuleSetReport {
+        rule_set: variant,
+        rounds: SMOKE_ROUNDS,
+        reads_events,
+        decisions,
+        first_fault,
+        logged,
+        first_logs,
+    })
 }
 
 #[cfg(test)]
@@ -435,6 +448,7 @@ mod tests {
         let rule_set = RuleSetReport {
             rule_set: Variant::NorthAmerican,
             rounds: 2_000,
+            reads_events: true,
             decisions: vec![row],
             first_fault,
             logged: 0,
