@@ -16,7 +16,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
-use pitboss_host::{BotModule, Sandbox, files};
+use pitboss_host::{BotModule, FuelProfile, Sandbox, files};
 use pitboss_sdk::{Decision, Variant};
 use serde::{Serialize, Serializer};
 use tabled::Tabled;
@@ -391,7 +391,22 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         played?;
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
-    let decisions = Decision::ALL
+    let decisions = kind_reports(&profile, &asked, &faults, limit);
+    Ok(RuleSetReport {
+        rule_set: variant,
+        rounds: SMOKE_ROUNDS,
+        reads_events,
+        decisions,
+        first_fault,
+        logged,
+        first_logs,
+    })
+}
+
+/// A row per decision kind the bot was asked (`asked`, `faults` by kind
+/// code): its fuel against `limit` and its time, from `profile`.
+fn kind_reports(profile: &FuelProfile, asked: &[u64], faults: &[u64], limit: u64) -> Vec<KindReport> {
+    Decision::ALL
         .into_iter()
         .filter(|k| asked[*k as usize] > 0)
         .map(|k| {
@@ -410,16 +425,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
                 nanos_max: nanos.last().copied().unwrap_or(0),
             }
         })
-        .collect();
-    Ok(RuleSetReport {
-        rule_set: variant,
-        rounds: SMOKE_ROUNDS,
-        reads_events,
-        decisions,
-        first_fault,
-        logged,
-        first_logs,
-    })
+        .collect()
 }
 
 #[cfg(test)]
