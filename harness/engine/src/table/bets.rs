@@ -15,6 +15,7 @@ impl Table {
     pub(super) fn take_bets<R: Recorder>(&mut self, rec: &mut R) {
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
         self.active.clear();
+        self.insured = false;
         for b in ids(self.box_count, BoxId) {
             let bx = &mut self.boxes[b];
             bx.base_bet = 0;

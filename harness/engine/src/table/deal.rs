@@ -103,6 +103,7 @@ impl Table {
             if amount > 0 {
                 self.players[p].balance -= amount;
                 self.boxes[b].insurance = amount;
+                self.insured = true;
                 rec.record(&TableEvent::Insurance { seat: b.0, amount });
             }
         }

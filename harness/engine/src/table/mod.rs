@@ -70,6 +70,9 @@ pub struct Table {
     logging: bool,
     /// Boxes with a bet this round, in play order.
     active: Vec<BoxId>,
+    /// Some box holds an insurance stake this round (so settling it is
+    /// skipped in the many rounds none does).
+    insured: bool,
     /// Faults after which a player is disqualified; 0 = never.
     fault_limit: u64,
     /// A balance this large always covers the minimum stake (see
@@ -142,6 +145,7 @@ impl Table {
             round: 0,
             log: Vec::with_capacity(1024),
             active: Vec::with_capacity(7),
+            insured: false,
             fault_limit: 0,
         })
     }

@@ -33,6 +33,9 @@ impl Table {
     /// Insurance pays 2:1 and returns its stake on a dealer blackjack, else
     /// goes to the house.
     pub(super) fn settle_insurance<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
+        if !std::mem::take(&mut self.insured) {
+            return;
+        }
         for i in 0..self.active.len() {
             let b = self.active[i];
             let stake = std::mem::take(&mut self.boxes[b].insurance);
@@ -132,7 +135,7 @@ impl Table {
         } else {
             // The second card settles insurance and naturals, so it is drawn
             // whenever anything is outstanding.
-            let insured = self.active.iter().any(|&b| self.boxes[b].insurance > 0);
+            let insured = self.insured;
             if !open && !insured {
                 return Ok(false);
             }
