@@ -44,10 +44,15 @@ impl Strategy for Template {
     // The other decisions keep their defaults: bet the minimum (`bet`),
     // never insure (`insurance`), no even money, side or back bets, and as
     // a banker never double and draw below 17. See `sdk/ABI.md`.
+    //
+    // Counting cards? Override `observe` to see every card turned face up.
+    // A bot that never looks at them may override `observes` to answer
+    // `false`: it is then sent none, and every decision costs less.
 }
 
 // Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
-// `pitboss_decide`). The second argument builds your strategy.
+// `pitboss_decide`, `pitboss_wants_events`). The second argument builds
+// your strategy.
 pitboss_sdk::export_bot!(Template, Template);
 
 #[cfg(test)]
