@@ -43,9 +43,19 @@ const HILO_BY_BYTE: [i8; 256] = {
     t
 };
 
-/// The event kinds that show a card ([`Event::reveals_card`]), as bits.
-const REVEALS: u32 =
-    1 << event_kind::CARD | 1 << event_kind::DEALER_CARD | 1 << event_kind::HOLE_CARD | 1 << event_kind::REVEAL;
+/// The event kinds that show a card, as bits: those of the 32 lowest for
+/// which [`Event::reveals_card`] says so.
+const REVEALS: u32 = {
+    let mut bits = 0;
+    let mut kind = 0;
+    while kind < 32 {
+        if (Event { kind, seat: 0, hand: 0, card: Card::ACE }).reveals_card() {
+            bits |= 1 << kind;
+        }
+        kind += 1;
+    }
+    bits
+};
 
 /// The event kinds that restart the count, as bits.
 const SHUFFLES: u32 = 1 << event_kind::SHUFFLE | 1 << event_kind::PARTIAL_SHUFFLE;

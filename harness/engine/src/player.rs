@@ -27,10 +27,30 @@ impl Request<'_> {
         self.encode_varying_part(from, buf)
     }
 
+    /// [`Request::encode_part`] into a buffer that keeps what it holds
+    /// when `keeps` (only its writer touches it): the match's constant
+    /// parts ([`abi::encode_constant`]) are written while `*primed` is
+    /// false, which this then sets to `keeps`. One `primed` per buffer.
+    #[inline]
+    pub fn encode_part_primed(
+        &self,
+        from: usize,
+        buf: &mut [u8],
+        primed: &mut bool,
+        keeps: bool,
+    ) -> (Decision, Option<usize>) {
+        if !*primed {
+            abi::encode_constant(self.header, buf);
+            *primed = keeps;
+        }
+        self.encode_varying_part(from, buf)
+    }
+
     /// [`Request::encode_part`] into a buffer that already holds this
-    /// match's constant parts ([`abi::encode_constant`]) and that nothing
-    /// else writes: the rule set and rules block are left as they are.
-    pub fn encode_varying_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
+    /// match's constant parts: the rule set and rules block are left as
+    /// they are.
+    #[inline]
+    fn encode_varying_part(&self, from: usize, buf: &mut [u8]) -> (Decision, Option<usize>) {
         let rest = &self.events[from..];
         if rest.len() > MAX_EVENTS {
             let header = Header { kind: Decision::Observe, ..*self.header };
@@ -146,13 +166,9 @@ impl<S: Strategy> Player for Native<S> {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        if !self.primed {
-            abi::encode_constant(request.header, &mut self.buf[..]);
-            self.primed = true;
-        }
         let mut from = 0;
         loop {
-            let (_, next) = request.encode_varying_part(from, &mut self.buf[..]);
+            let (_, next) = request.encode_part_primed(from, &mut self.buf[..], &mut self.primed, true);
             let answer = pitboss_sdk::dispatch(&mut self.strategy, &self.buf[..]);
             match next {
                 Some(n) => from = n,

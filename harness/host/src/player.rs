@@ -154,12 +154,7 @@ impl Player for WasmPlayer {
             let Some(buf) = data.get_mut(self.buffer..self.buffer + BUFFER_LEN) else {
                 return Err(Fault { kind: FaultKind::Trap, message: "exchange buffer out of bounds".into() });
             };
-            let (kind, next) = if self.primed {
-                request.encode_varying_part(from, buf)
-            } else {
-                self.primed = self.keeps_buffer;
-                request.encode_part(from, buf)
-            };
+            let (kind, next) = request.encode_part_primed(from, buf, &mut self.primed, self.keeps_buffer);
             let fueled = if self.reads_clock {
                 crate::wasi::refuel(&mut self.store, self.fuel)
             } else {

@@ -400,7 +400,8 @@ impl<R: Recorder> Recorder for SeatLog<'_, R> {
         {
             tally.count(event);
             if let Some(chips) = Chips::of(event, self.up) {
-                self.book(p, chips);
+                tally.book(chips, 1);
+                self.booked.push((p, chips));
             }
             if let TableEvent::Fault { .. } = event {
                 self.keep(p, event);
