@@ -44,6 +44,7 @@ pub mod card;
 #[cfg(any(test, all(feature = "alloc", target_arch = "wasm32")))]
 mod heap;
 mod strategy;
+mod view;
 
 pub use abi::{Action, ActionSet, Decision, Event, SideBet, Variant, View, event_kind};
 pub use card::{Card, Total, is_natural, is_pair};
