@@ -116,7 +116,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     // One file: the full report, as before; `--summary` makes it a line.
     let ran = pitboss(&dir, &["check", "student01-basic.wasm"]);
     code(&ran, 0);
-    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot\n"), "{}", ran.stdout);
+    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v2)\n"), "{}", ran.stdout);
     assert!(ran.stdout.contains("norwegian-home: 2000 rounds\n"), "{}", ran.stdout);
     assert!(ran.stdout.contains("danish: 2000 rounds (reads no events here, so is sent none)\n"), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\nstudent01-basic.wasm: OK\n"), "{}", ran.stdout);
@@ -154,12 +154,14 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     assert_eq!(basic["sha256"], sha("basic.wasm").as_str());
     assert_eq!(basic["passed"], true);
     assert_eq!(basic["refusal"], Value::Null);
+    assert_eq!(basic["abi_version"], 2, "the Rust SDK builds ABI v2 bots");
     let rule_sets = basic["rule_sets"].as_array().unwrap();
     let ids: Vec<&str> = rule_sets.iter().map(|r| r["rule_set"].as_str().unwrap()).collect();
     assert_eq!(ids, ["north-american", "swedish", "danish", "norwegian-home"]);
     let reads: Vec<bool> = rule_sets.iter().map(|r| r["reads_events"].as_bool().unwrap()).collect();
     assert_eq!(reads, [false, false, false, true], "basic reads events only in the banker game (ABI v2)");
     assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["reads_events"] == true), "a v1 bot reads all");
+    assert_eq!(bots[1]["abi_version"], 1);
     for r in rule_sets {
         assert_eq!(r["rounds"], 2000);
         assert_eq!(r["first_fault"], Value::Null);
@@ -186,12 +188,22 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     let why = refused["refusal"].as_str().unwrap();
     assert!(why.starts_with("imports `wasi_snapshot_preview1.sock_accept`"), "without the file name: {why}");
     assert_eq!(refused["rule_sets"], Value::Array(vec![]));
+    assert_eq!(refused["abi_version"], Value::Null);
     let unread = &bots[3];
     assert_eq!((&unread["sha256"], &unread["passed"]), (&Value::Null, &Value::Bool(false)));
     assert!(unread["refusal"].as_str().unwrap().contains("missing.wasm"), "{unread}");
 
     // Fields in a fixed order; no clock: a second run writes the same bytes.
-    let order = ["\"file\"", "\"sha256\"", "\"passed\"", "\"refusal\"", "\"rule_sets\"", "\"rule_set\"", "\"rounds\""];
+    let order = [
+        "\"file\"",
+        "\"sha256\"",
+        "\"passed\"",
+        "\"refusal\"",
+        "\"abi_version\"",
+        "\"rule_sets\"",
+        "\"rule_set\"",
+        "\"rounds\"",
+    ];
     let at: Vec<usize> = order.iter().map(|k| text.find(k).unwrap()).collect();
     assert!(at.is_sorted(), "{at:?}");
     let keys =

@@ -428,7 +428,8 @@ impl BotModule {
         let decide =
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
-        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, keeps_buffer: version >= 2 })
+        let abi_version = version as u32;
+        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, abi_version })
     }
 }
 
@@ -444,9 +445,8 @@ pub(crate) struct Started {
     pub(crate) reads_clock: bool,
     /// Bit `v` set: the bot reads events under the rule set of code `v`.
     pub(crate) wants_events: u8,
-    /// ABI v2: the bot never writes its buffer, so the parts of a request
-    /// that stay the same for a match are written once.
-    pub(crate) keeps_buffer: bool,
+    /// The ABI version the module speaks (`MIN_ABI_VERSION..=ABI_VERSION`).
+    pub(crate) abi_version: u32,
 }
 
 /// ABI v2's optional export: `(variant: i32) -> i32`, 0 for "send me no

@@ -34,6 +34,8 @@ pub struct WasmPlayer {
     /// unprimed).
     keeps_buffer: bool,
     primed: bool,
+    /// The ABI version the module speaks.
+    abi_version: u32,
 }
 
 /// Fuel and time used per decision, by decision kind — what `pitboss
@@ -67,7 +69,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock, wants_events, keeps_buffer } = started;
+        let Started { store, memory, decide, buffer, reads_clock, wants_events, abi_version } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
@@ -82,9 +84,16 @@ impl WasmPlayer {
             trapped_log: None,
             reads_clock,
             wants_events,
-            keeps_buffer,
+            // ABI v2's promise: the bot never writes its buffer.
+            keeps_buffer: abi_version >= 2,
             primed: false,
+            abi_version,
         }
+    }
+
+    /// The bot ABI version the module speaks.
+    pub fn abi_version(&self) -> u32 {
+        self.abi_version
     }
 
     /// Starts recording the fuel each call uses; the handle reads it.

@@ -180,6 +180,9 @@ pub struct CheckReport {
     /// Why the bot could not be played (the load-time refusal), one line
     /// without the file name; absent if it loaded.
     pub refusal: Option<String>,
+    /// The bot ABI version the module speaks (`sdk/ABI.md`); absent if it
+    /// was refused.
+    pub abi_version: Option<u32>,
     /// Per rule set checked, in id order; empty if refused.
     pub rule_sets: Vec<RuleSetReport>,
 }
@@ -202,7 +205,10 @@ impl CheckReport {
         if let Some(refusal) = &self.refusal {
             return format!("{file}: FAILED: {refusal}\n");
         }
-        let mut out = format!("{file}: loads as a bot\n");
+        let mut out = match self.abi_version {
+            Some(v) => format!("{file}: loads as a bot (ABI v{v})\n"),
+            None => format!("{file}: loads as a bot\n"),
+        };
         for r in &self.rule_sets {
             let events = if r.reads_events { "" } else { " (reads no events here, so is sent none)" };
             out.push_str(&format!("{}: {} rounds{events}\n", r.rule_set.id(), r.rounds));
@@ -293,8 +299,14 @@ fn plural(n: u64, word: &str) -> String {
 /// refusal, or anything else that stops the bot from being played, is in
 /// the report, so one bad file never stops a batch.
 pub fn check(path: &Path, plan: &Plan) -> CheckReport {
-    let mut report =
-        CheckReport { file: shown(path), sha256: None, passed: false, refusal: None, rule_sets: Vec::new() };
+    let mut report = CheckReport {
+        file: shown(path),
+        sha256: None,
+        passed: false,
+        refusal: None,
+        abi_version: None,
+        rule_sets: Vec::new(),
+    };
     let name = path.display().to_string();
     // Load errors start with the file's name, which the report already has.
     let refusal = |e: anyhow::Error| {
@@ -316,8 +328,10 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
         .map_err(anyhow::Error::from)
         .and_then(|module| plan.rule_sets.iter().map(|rules| smoke(&module, rules, plan, path)).collect());
     match played {
-        Ok(rule_sets) => {
-            report.rule_sets = rule_sets;
+        Ok(played) => {
+            let played: Vec<(RuleSetReport, u32)> = played;
+            report.abi_version = played.first().map(|(_, v)| *v);
+            report.rule_sets = played.into_iter().map(|(r, _)| r).collect();
             report.passed = !report.faulted();
         }
         Err(e) => report.refusal = Some(refusal(e)),
@@ -326,8 +340,9 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
 }
 
 /// Plays [`SMOKE_ROUNDS`] rounds of `rules` with the bot in seat 0 and
-/// counts its decisions, faults and fuel.
-fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<RuleSetReport> {
+/// counts its decisions, faults and fuel; with the ABI version the bot
+/// speaks.
+fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<(RuleSetReport, u32)> {
     let limit = plan.fuel_limit();
     let variant = rules.variant;
     // Dealt and seated as `pitboss play --seed` deals and seats, so a
@@ -339,6 +354,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let reads_events = player.wants_events(variant);
+    let abi_version = player.abi_version();
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
     if seats.len() > 1 {
@@ -392,7 +408,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
     let decisions = kind_reports(&profile, &asked, &faults, limit);
-    Ok(RuleSetReport {
+    let report = RuleSetReport {
         rule_set: variant,
         rounds: SMOKE_ROUNDS,
         reads_events,
@@ -400,7 +416,8 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         first_fault,
         logged,
         first_logs,
-    })
+    };
+    Ok((report, abi_version))
 }
 
 /// A row per decision kind the bot was asked (`asked`, `faults` by kind
@@ -465,6 +482,7 @@ mod tests {
             sha256: Some("00".into()),
             passed: faults == 0 && refusal.is_none(),
             refusal: refusal.map(String::from),
+            abi_version: refusal.is_none().then_some(2),
             rule_sets: if refusal.is_some() { vec![] } else { vec![rule_set] },
         }
     }
@@ -490,8 +508,15 @@ mod tests {
     #[test]
     fn json_fields_come_in_a_fixed_order() {
         let text = serde_json::to_string(&report("b.wasm", 1, None)).unwrap();
-        let order =
-            ["\"file\"", "\"sha256\"", "\"passed\"", "\"refusal\"", "\"rule_sets\"", "\"rule_set\":\"north-american\""];
+        let order = [
+            "\"file\"",
+            "\"sha256\"",
+            "\"passed\"",
+            "\"refusal\"",
+            "\"abi_version\"",
+            "\"rule_sets\"",
+            "\"rule_set\":\"north-american\"",
+        ];
         let at: Vec<usize> = order.iter().map(|k| text.find(k).unwrap_or_else(|| panic!("{k}: {text}"))).collect();
         assert!(at.is_sorted(), "{text}");
     }

@@ -45,7 +45,7 @@ fn ask_player<R: Recorder>(
 
 impl Table {
     /// Asks player `p` one decision about the box `header.seat`, showing
-    /// it `hand`; returns its answer, or the fault that stands in for one. its answer, or the fault that stands in for one.
+    /// it `hand`; returns its answer, or the fault that stands in for one.
     pub(crate) fn ask<R: Recorder>(
         &mut self,
         p: PlayerId,
