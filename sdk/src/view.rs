@@ -143,7 +143,7 @@ impl<'a> View<'a> {
         self.buf[offset::RULES + 3]
     }
 
-    /// The rules block's [`rule_flag2`] bits, without decoding the block.
+    /// The rules block's [`rule_flag2`](crate::abi::rule_flag2) bits, without decoding the block.
     #[inline]
     pub fn rule_flags2(&self) -> u8 {
         self.buf[offset::RULES + 11]

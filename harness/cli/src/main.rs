@@ -2,6 +2,9 @@
 //! Argument parsing and printing only: one module per command under
 //! `commands/`, each a clap `Args` and a `run`; the work is done by
 //! `pitboss_league` and `pitboss_report`.
+// The arguments' doc comments are clap's `--help` text, written for a
+// terminal: a `[limits]` or a bare URL there is meant literally.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls)]
 
 use std::process::ExitCode;
 

@@ -15,7 +15,7 @@
 //! results is escaped by construction; only our own CSS and script
 //! (`assets/`, included at build time) and the viewer's JSON go in raw.
 //! `page` lays out the page, `section` holds one module per section, all
-//! reading a [`context::Context`]; `counts` is the one place that reads the
+//! reading a `context::Context`; `counts` is the one place that reads the
 //! tally's counters.
 //!
 //! ```no_run

@@ -14,7 +14,7 @@
 //! compositions valued recursively ([`player::Ctx`]); splits use the
 //! standard approximation that tracks only how many hands were split
 //! ([`split`]); the chart is chosen total by total from those exact
-//! values ([`derive`]) and then valued exactly like any policy
+//! values ([`mod@derive`]) and then valued exactly like any policy
 //! ([`offtop`]). The analysis reproduces the Wizard of Odds' published
 //! exact figures within 0.004 % (tests in `offtop.rs`).
 //!

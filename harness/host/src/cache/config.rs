@@ -111,7 +111,7 @@ pub enum Unusable {
         /// The key path.
         path: PathBuf,
     },
-    /// The key file is not [`KEY_LEN`] bytes long.
+    /// The key file is not `KEY_LEN` (32) bytes long.
     KeyLength {
         /// The key file.
         path: PathBuf,
