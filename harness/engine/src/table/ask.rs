@@ -88,6 +88,7 @@ impl Table {
 
     /// Checks an amount answer: 0, or `min..=max` in steps of `unit`.
     /// Anything else (or a fault) is recorded and becomes 0.
+    #[inline]
     pub(crate) fn checked_amount<R: Recorder>(
         &mut self,
         p: PlayerId,
@@ -100,21 +101,39 @@ impl Table {
         match answer {
             Ok(0) => 0,
             Ok(a) if a >= min && a <= max && super::rem_unit(a, unit) == 0 => a,
-            Ok(a) => {
-                let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
-                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
-                0
-            }
-            Err(f) => {
-                self.fault(p, b, kind, f, rec);
+            other => {
+                self.amount_fault(p, b, kind, other, (min, max, unit), rec);
                 0
             }
         }
     }
 
+    /// Records why an amount answer was refused (off the per-bet path).
+    #[cold]
+    #[inline(never)]
+    fn amount_fault<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        kind: Decision,
+        answer: Result<i64, Fault>,
+        (min, max, unit): (i64, i64, i64),
+        rec: &mut R,
+    ) {
+        let fault = match answer {
+            Ok(a) => {
+                let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
+                Fault { kind: FaultKind::Illegal, message }
+            }
+            Err(f) => f,
+        };
+        self.fault(p, b, kind, fault, rec);
+    }
+
     /// Checks a bet: an amount as [`Table::checked_amount`], but where the
     /// table does not allow sitting out, a 0 is a fault and the minimum is
     /// staked instead (as it is for any faulted bet there).
+    #[inline]
     pub(crate) fn checked_bet<R: Recorder>(
         &mut self,
         p: PlayerId,
@@ -136,6 +155,7 @@ impl Table {
     }
 
     /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
+    #[inline]
     pub(crate) fn checked_flag<R: Recorder>(
         &mut self,
         p: PlayerId,
@@ -147,16 +167,32 @@ impl Table {
         match answer {
             Ok(0) => false,
             Ok(1) => true,
-            Ok(a) => {
-                let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
-                self.fault(p, b, kind, Fault { kind: FaultKind::Illegal, message }, rec);
-                false
-            }
-            Err(f) => {
-                self.fault(p, b, kind, f, rec);
+            other => {
+                self.flag_fault(p, b, kind, other, rec);
                 false
             }
         }
+    }
+
+    /// Records why a yes/no answer was refused (off the per-decision path).
+    #[cold]
+    #[inline(never)]
+    fn flag_fault<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        kind: Decision,
+        answer: Result<i64, Fault>,
+        rec: &mut R,
+    ) {
+        let fault = match answer {
+            Ok(a) => {
+                let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
+                Fault { kind: FaultKind::Illegal, message }
+            }
+            Err(f) => f,
+        };
+        self.fault(p, b, kind, fault, rec);
     }
 
     /// The header of a decision about box `b`, its hands counted; the
@@ -213,6 +249,30 @@ mod tests {
             assert_eq!(table.checked_amount(p, b, kind, Ok(answer), limits, &mut ()), amount, "{answer}");
         }
         assert_eq!(table.players()[0].stats.faults, 4);
+    }
+
+    #[test]
+    fn each_refused_answer_is_recorded_with_why_and_a_bots_own_fault_as_it_came() {
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[]).boxed()]);
+        let mut messages = Vec::new();
+        let mut rec = |e: &TableEvent| {
+            if let TableEvent::Fault { fault, .. } = e {
+                messages.push((fault.kind, fault.message.clone()));
+            }
+        };
+        let (p, b) = (PlayerId(0), BoxId(0));
+        assert_eq!(table.checked_amount(p, b, Decision::Insurance, Ok(3), (2, 10, 2), &mut rec), 0);
+        assert!(!table.checked_flag(p, b, Decision::EvenMoney, Ok(7), &mut rec));
+        let trap = crate::player::Fault { kind: FaultKind::Trap, message: "unreachable".into() };
+        assert!(!table.checked_flag(p, b, Decision::EvenMoney, Err(trap), &mut rec));
+        assert_eq!(
+            messages,
+            [
+                (FaultKind::Illegal, "insurance 3 is not 0 or 2..=10 in steps of 2".to_string()),
+                (FaultKind::Illegal, "even-money 7 is neither 1 (yes) nor 0 (no)".to_string()),
+                (FaultKind::Trap, "unreachable".to_string()),
+            ]
+        );
     }
 
     #[test]

@@ -95,22 +95,37 @@ impl Table {
         let mut header = self.header(b, Decision::Act, bet, (0, 0, 1));
         header.hand_index = hand_byte(h);
         header.legal = legal;
-        let p = self.boxes[b].holder;
         match self.ask_box(b, header, h, rec) {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
-                _ => {
-                    let offered: Vec<&str> = legal.iter().map(Action::name).collect();
-                    let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
-                    self.fault(p, b, Decision::Act, Fault { kind: FaultKind::Illegal, message }, rec);
-                    Action::Stand
-                }
+                _ => self.action_fault(b, legal, Ok(answer), rec),
             },
-            Err(f) => {
-                self.fault(p, b, Decision::Act, f, rec);
-                Action::Stand
-            }
+            other => self.action_fault(b, legal, other, rec),
         }
+    }
+
+    /// Records why an act answer was refused (off the per-decision path);
+    /// the hand stands.
+    #[cold]
+    #[inline(never)]
+    fn action_fault<R: Recorder>(
+        &mut self,
+        b: BoxId,
+        legal: ActionSet,
+        answer: Result<i64, Fault>,
+        rec: &mut R,
+    ) -> Action {
+        let fault = match answer {
+            Ok(answer) => {
+                let offered: Vec<&str> = legal.iter().map(Action::name).collect();
+                let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
+                Fault { kind: FaultKind::Illegal, message }
+            }
+            Err(f) => f,
+        };
+        let p = self.boxes[b].holder;
+        self.fault(p, b, Decision::Act, fault, rec);
+        Action::Stand
     }
 
     pub(super) fn apply<R: Recorder>(
@@ -223,6 +238,23 @@ mod tests {
 
     fn set(actions: &[Action]) -> ActionSet {
         actions.iter().fold(ActionSet::EMPTY, |set, &a| set.with(a))
+    }
+
+    #[test]
+    fn an_act_outside_the_legal_set_is_a_fault_naming_it_and_the_hand_stands() {
+        // Three cards: doubling (answer 2) is not allowed.
+        let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[Double]).boxed()]);
+        table.boxes[BoxId(0)].hands = vec![Hand::dealt("5 4 2")];
+        let mut messages = Vec::new();
+        let mut rec = |e: &TableEvent| {
+            if let TableEvent::Fault { fault, .. } = e {
+                messages.push(fault.message.clone());
+            }
+        };
+        let legal = table.legal_actions(BoxId(0), 0);
+        assert_eq!(table.ask_action(BoxId(0), 0, legal, &mut rec), Stand);
+        assert_eq!(messages, ["act 2 is not a legal action (legal: stand, hit)"]);
+        assert_eq!(table.players[PlayerId(0)].stats.faults, 1);
     }
 
     #[test]
