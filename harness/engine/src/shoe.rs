@@ -78,10 +78,15 @@ pub(crate) fn draw_index(x: u32) -> usize {
 
 /// Fisher–Yates: every permutation equally likely.
 pub fn shuffle(cards: &mut [Card], rng: &mut Pcg64) {
-    for i in (1..cards.len()).rev() {
-        let j = draw_index(below(rng, draw_bound(i + 1)));
-        cards.swap(i, j);
+    // The generator in a local and the positions as `u32` keep the loop in
+    // registers (this runs for every card of every shoe); the same draws,
+    // in the same order.
+    let mut local = rng.clone();
+    for i in (1..draw_bound(cards.len())).rev() {
+        let j = below(&mut local, i + 1);
+        cards.swap(draw_index(i), draw_index(j));
     }
+    *rng = local;
 }
 
 /// Why the shoe was (re)shuffled.

@@ -187,20 +187,28 @@ impl Player for WasmPlayer {
                     Some(n) => from = n,
                     None => return Ok(answer),
                 },
-                Err(e) => {
-                    let mut fault = self.classify(&e);
-                    let log = self.store.data_mut().log.take();
-                    // A Rust bot's panic handler logs "panicked at FILE:LINE:
-                    // MESSAGE" before trapping: that line says more than
-                    // "unreachable executed".
-                    if let Some(panic) = log.as_deref().and_then(panic_line) {
-                        fault.message = format!("{panic} ({})", fault.message);
-                    }
-                    self.trapped_log = log;
-                    self.restart();
-                    return Err(fault);
-                }
+                Err(e) => return Err(self.trapped(&e)),
             }
         }
+    }
+}
+
+impl WasmPlayer {
+    /// The fault a trap (or a cap hit) stands for; the instance is
+    /// replaced by a fresh one. Off the per-decision path.
+    #[cold]
+    #[inline(never)]
+    fn trapped(&mut self, e: &wasmtime::Error) -> Fault {
+        let mut fault = self.classify(e);
+        let log = self.store.data_mut().log.take();
+        // A Rust bot's panic handler logs "panicked at FILE:LINE:
+        // MESSAGE" before trapping: that line says more than
+        // "unreachable executed".
+        if let Some(panic) = log.as_deref().and_then(panic_line) {
+            fault.message = format!("{panic} ({})", fault.message);
+        }
+        self.trapped_log = log;
+        self.restart();
+        fault
     }
 }
