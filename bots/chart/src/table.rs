@@ -155,35 +155,44 @@ impl Indices {
 
     /// Stand on hard `total` against `up` at true count `tc`? `None`: no
     /// index for it.
+    #[inline]
     pub fn stands(&self, total: u8, up: usize, tc: i32) -> Option<bool> {
-        Self::at(self.stand, total, 12, up, tc)
+        Self::at(&self.stand, total, 12, up, tc)
     }
 
     /// Double hard two-card `total` against `up` at `tc`?
+    #[inline]
     pub fn doubles(&self, total: u8, up: usize, tc: i32) -> Option<bool> {
-        Self::at(self.double, total, 9, up, tc)
+        Self::at(&self.double, total, 9, up, tc)
     }
 
     /// Surrender hard two-card `total` against `up` at `tc`?
+    #[inline]
     pub fn surrenders(&self, total: u8, up: usize, tc: i32) -> Option<bool> {
-        Self::at(self.surrender, total, 14, up, tc)
+        Self::at(&self.surrender, total, 14, up, tc)
     }
 
     /// Split tens against `up` at `tc`?
+    #[inline]
     pub fn splits_tens(&self, up: usize, tc: i32) -> Option<bool> {
         Self::take(self.split_tens[up.min(9)], tc)
     }
 
     /// Insure against an ace at `tc`?
+    #[inline]
     pub fn insures(&self, tc: i32) -> bool {
         Self::take(self.insurance, tc).unwrap_or(false)
     }
 
-    fn at<const N: usize>(rows: [[i8; 10]; N], total: u8, min: u8, up: usize, tc: i32) -> Option<bool> {
+    /// Row `total - min` of `rows`, borrowed (a copy of the table per
+    /// look-up cost `hilo` about 20 fuel an act).
+    #[inline]
+    fn at<const N: usize>(rows: &[[i8; 10]; N], total: u8, min: u8, up: usize, tc: i32) -> Option<bool> {
         let row = rows.get(total.checked_sub(min)? as usize)?;
         Self::take(row[up.min(9)], tc)
     }
 
+    #[inline]
     fn take(index: i8, tc: i32) -> Option<bool> {
         (index != Self::NONE).then_some(tc >= i32::from(index))
     }
