@@ -146,12 +146,19 @@ impl Table {
         let amount = self.checked_amount(p, b, Decision::Bet, answer, limits, rec);
         if amount == 0 && !self.rules.sit_out {
             if said_zero {
-                let message = "bet 0: sitting out is not allowed at this table".to_string();
-                self.fault(p, b, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
+                self.sit_out_fault(p, b, rec);
             }
             return limits.0;
         }
         amount
+    }
+
+    /// Records a bet of 0 where sitting out is not allowed.
+    #[cold]
+    #[inline(never)]
+    fn sit_out_fault<R: Recorder>(&mut self, p: PlayerId, b: BoxId, rec: &mut R) {
+        let message = "bet 0: sitting out is not allowed at this table".to_string();
+        self.fault(p, b, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
     }
 
     /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
