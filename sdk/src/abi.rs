@@ -1,7 +1,8 @@
-//! Bot ABI version 2: the byte layout of a request, the decision kinds and
+//! Bot ABI version 3: the byte layout of a request, the decision kinds and
 //! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
 //! (Version 2 is version 1 plus one optional export, `pitboss_wants_events`;
-//! the request layout is the same, and modules of either version run.)
+//! version 3 adds another, `pitboss_declines`. The request layout is the
+//! same, and modules of every version run.)
 //!
 //! The host writes one request into the bot's exchange buffer and calls
 //! `pitboss_decide(kind) -> i64` once. The request carries the decision's
@@ -12,11 +13,23 @@ use crate::card::Card;
 pub use crate::view::{View, sample};
 
 /// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// The oldest ABI version a host still runs: version 1 modules lack only
-/// the optional `pitboss_wants_events`.
+/// the optional `pitboss_wants_events` and `pitboss_declines`.
 pub const MIN_ABI_VERSION: u32 = 1;
+
+/// The bits a `pitboss_declines` answer may set: those of
+/// [`Decision::DECLINABLE`].
+pub const DECLINABLE_MASK: u32 = {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < Decision::DECLINABLE.len() {
+        mask |= Decision::DECLINABLE[i].bit();
+        i += 1;
+    }
+    mask
+};
 
 /// The request layout's version, written at [`offset::VERSION`]: 1 in
 /// every ABI version so far.
@@ -113,6 +126,18 @@ impl Decision {
         Decision::BankerDouble,
         Decision::BankerDraw,
     ];
+
+    /// The offers a bot may decline for good (ABI v3's `pitboss_declines`,
+    /// [`crate::Strategy::declines`]): each is answered 0, "no", by a bot
+    /// that does not want it.
+    pub const DECLINABLE: [Decision; 4] =
+        [Decision::Insurance, Decision::EvenMoney, Decision::SideBet, Decision::BackBet];
+
+    /// Bit `code` of a `pitboss_declines` mask.
+    #[inline]
+    pub const fn bit(self) -> u32 {
+        1 << self as u8
+    }
 
     /// The kind for a code, `None` if unknown.
     #[inline]

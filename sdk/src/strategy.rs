@@ -20,6 +20,20 @@ pub trait Strategy {
         true
     }
 
+    /// Whether this strategy turns down every `offer` of that kind under
+    /// rule set `variant`: insurance, even money, the Over/Under 13 side
+    /// bet or back bets ([`Decision::DECLINABLE`]). A strategy that always
+    /// answers such an offer 0 ("no") may say `true`, and is then never
+    /// asked it: the host records the 0 in its place, and the events that
+    /// question would have carried come with the next one. Asked once per
+    /// rule set and offer as the bot starts (ABI v3's `pitboss_declines`),
+    /// so the answer must not depend on play; ignored for any other kind.
+    /// Default: `false`, every offer is asked.
+    fn declines(&self, variant: Variant, offer: Decision) -> bool {
+        let _ = (variant, offer);
+        false
+    }
+
     /// Cards turned face up, shuffles and splits since the previous request.
     fn observe(&mut self, events: &[Event]) {
         let _ = events;
@@ -72,6 +86,12 @@ pub trait Strategy {
     fn banker_draw(&mut self, view: &View<'_>) -> bool {
         view.total().best() < 17
     }
+}
+
+/// The `pitboss_declines` mask of `strategy` under `variant`: bit `code`
+/// for each [`Decision::DECLINABLE`] offer it declines.
+pub fn declined<S: Strategy + ?Sized>(strategy: &S, variant: Variant) -> u32 {
+    Decision::DECLINABLE.iter().filter(|&&offer| strategy.declines(variant, offer)).fold(0, |mask, d| mask | d.bit())
 }
 
 /// Answers one request held in `buf` with `strategy`: what the exported

@@ -116,9 +116,11 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     // One file: the full report, as before; `--summary` makes it a line.
     let ran = pitboss(&dir, &["check", "student01-basic.wasm"]);
     code(&ran, 0);
-    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v2)\n"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("norwegian-home: 2000 rounds\n"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("danish: 2000 rounds (reads no events here, so is sent none)\n"), "{}", ran.stdout);
+    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v3)\n"), "{}", ran.stdout);
+    let declines = "declines insurance, even-money, side-bet and back-bet for good";
+    assert!(ran.stdout.contains(&format!("norwegian-home: 2000 rounds ({declines})\n")), "{}", ran.stdout);
+    let danish = format!("danish: 2000 rounds (reads no events here, so is sent none; {declines})\n");
+    assert!(ran.stdout.contains(&danish), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\nstudent01-basic.wasm: OK\n"), "{}", ran.stdout);
     let ran = pitboss(&dir, &["check", "--summary", "student02.wat"]);
     code(&ran, 1);
@@ -129,7 +131,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     let ran = pitboss(&dir, &["check", "--details", "student01-basic.wasm", "s3.wat"]);
     code(&ran, 1);
     assert!(ran.stdout.contains("student01-basic.wasm: OK\ns3.wat: FAILED: imports `wasi"), "{}", ran.stdout);
-    assert!(ran.stdout.contains("danish: 2000 rounds (reads no events here, so is sent none)\n"), "{}", ran.stdout);
+    assert!(ran.stdout.contains(&danish), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\n2 bots: 1 passed, 1 failed\n"), "{}", ran.stdout);
     code(&pitboss(&dir, &["check", "--details", "--summary", "s3.wat"]), 2);
 }
@@ -154,13 +156,22 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     assert_eq!(basic["sha256"], sha("basic.wasm").as_str());
     assert_eq!(basic["passed"], true);
     assert_eq!(basic["refusal"], Value::Null);
-    assert_eq!(basic["abi_version"], 2, "the Rust SDK builds ABI v2 bots");
+    assert_eq!(basic["abi_version"], 3, "the Rust SDK builds ABI v3 bots");
     let rule_sets = basic["rule_sets"].as_array().unwrap();
     let ids: Vec<&str> = rule_sets.iter().map(|r| r["rule_set"].as_str().unwrap()).collect();
     assert_eq!(ids, ["north-american", "swedish", "danish", "norwegian-home"]);
     let reads: Vec<bool> = rule_sets.iter().map(|r| r["reads_events"].as_bool().unwrap()).collect();
     assert_eq!(reads, [false, false, false, true], "basic reads events only in the banker game (ABI v2)");
     assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["reads_events"] == true), "a v1 bot reads all");
+    for r in rule_sets {
+        // Basic declines every offer (ABI v3): never asked, so not among
+        // the decisions it was asked.
+        assert_eq!(r["declines"], serde_json::json!(["insurance", "even-money", "side-bet", "back-bet"]));
+        let asked: Vec<&str> =
+            r["decisions"].as_array().unwrap().iter().map(|d| d["decision"].as_str().unwrap()).collect();
+        assert!(!asked.iter().any(|d| ["insurance", "even-money", "side-bet", "back-bet"].contains(d)), "{asked:?}");
+    }
+    assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["declines"] == serde_json::json!([])));
     assert_eq!(bots[1]["abi_version"], 1);
     for r in rule_sets {
         assert_eq!(r["rounds"], 2000);

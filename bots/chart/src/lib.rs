@@ -22,7 +22,7 @@ mod banker;
 mod generated;
 pub mod table;
 
-use pitboss_sdk::{Action, Card, Event, Strategy, Variant, View, event_kind};
+use pitboss_sdk::{Action, Card, Decision, Event, Strategy, Variant, View, event_kind};
 
 pub use table::{Code, Indices, Table, rank};
 
@@ -80,6 +80,11 @@ impl Strategy for Basic {
     /// Only the banker game's play reads the cards turned up.
     fn observes(&self, variant: Variant) -> bool {
         variant == Variant::NorwegianHome
+    }
+
+    /// It takes no insurance, even money, side bet or back bet, anywhere.
+    fn declines(&self, _: Variant, offer: Decision) -> bool {
+        Decision::DECLINABLE.contains(&offer)
     }
 
     fn bet(&mut self, view: &View<'_>) -> i64 {

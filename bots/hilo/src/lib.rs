@@ -21,7 +21,7 @@
 use core::mem;
 
 use pitboss_chart::{Basic, Indices, Table, rank};
-use pitboss_sdk::{Action, ActionSet, Card, Event, Strategy, Total, Variant, View, event_kind};
+use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, Strategy, Total, Variant, View, event_kind};
 
 /// Hi-Lo value of a card.
 pub const fn hilo_value(card: Card) -> i32 {
@@ -132,6 +132,12 @@ pub fn index_play(ix: &Indices, table: &Table, hand: &[Card], up: usize, tc: i32
 }
 
 impl Strategy for HiLo {
+    /// Insurance is an index play; even money, side bets and back bets it
+    /// never takes.
+    fn declines(&self, _: Variant, offer: Decision) -> bool {
+        offer != Decision::Insurance && Decision::DECLINABLE.contains(&offer)
+    }
+
     fn observe(&mut self, events: &[Event]) {
         self.basic.observe(events);
         // The per-event loop is most of what this bot does (about half its

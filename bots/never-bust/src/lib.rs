@@ -3,7 +3,7 @@
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
-use pitboss_sdk::{Action, Strategy, Variant, View};
+use pitboss_sdk::{Action, Decision, Strategy, Variant, View};
 
 /// Never busts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -12,6 +12,11 @@ pub struct NeverBust;
 impl Strategy for NeverBust {
     fn observes(&self, _: Variant) -> bool {
         false
+    }
+
+    /// Every offer is the default "no".
+    fn declines(&self, _: Variant, _: Decision) -> bool {
+        true
     }
 
     fn act(&mut self, view: &View<'_>) -> Action {

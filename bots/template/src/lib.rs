@@ -47,12 +47,14 @@ impl Strategy for Template {
     //
     // Counting cards? Override `observe` to see every card turned face up.
     // A bot that never looks at them may override `observes` to answer
-    // `false`: it is then sent none, and every decision costs less.
+    // `false`: it is then sent none, and every decision costs less. One
+    // that never takes an offer (insurance, even money, side or back bets)
+    // may override `declines` to answer `true` for it: it is never asked.
 }
 
 // Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
-// `pitboss_decide`, `pitboss_wants_events`). The second argument builds
-// your strategy.
+// `pitboss_decide`, `pitboss_wants_events`, `pitboss_declines`). The
+// second argument builds your strategy.
 pitboss_sdk::export_bot!(Template, Template);
 
 #[cfg(test)]

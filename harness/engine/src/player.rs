@@ -126,6 +126,17 @@ pub trait Player {
         let _ = variant;
         true
     }
+
+    /// The offers the player turns down for good under rule set `variant`,
+    /// as `pitboss_declines` bits (bit `code` of each declined
+    /// [`pitboss_sdk::Decision::DECLINABLE`] kind; the table ignores any
+    /// other bit). The table never asks it those: it records the answer 0
+    /// in its place, and the events the question would have carried wait
+    /// for the next one. Asked once, as the player sits down. Default: none.
+    fn declines(&self, variant: Variant) -> u32 {
+        let _ = variant;
+        0
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
@@ -139,6 +150,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
 
     fn wants_events(&self, variant: Variant) -> bool {
         (**self).wants_events(variant)
+    }
+
+    fn declines(&self, variant: Variant) -> u32 {
+        (**self).declines(variant)
     }
 }
 
@@ -163,6 +178,10 @@ impl<S: Strategy> Native<S> {
 impl<S: Strategy> Player for Native<S> {
     fn wants_events(&self, variant: Variant) -> bool {
         self.strategy.observes(variant)
+    }
+
+    fn declines(&self, variant: Variant) -> u32 {
+        pitboss_sdk::declined(&self.strategy, variant)
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {

@@ -34,6 +34,8 @@ pub struct WasmPlayer {
     /// unprimed).
     keeps_buffer: bool,
     primed: bool,
+    /// Bits of the offers it declines, by rule set code (ABI v3).
+    declines: [u32; Variant::ALL.len()],
     /// The ABI version the module speaks.
     abi_version: u32,
 }
@@ -69,7 +71,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock, wants_events, abi_version } = started;
+        let Started { store, memory, decide, buffer, reads_clock, wants_events, declines, abi_version } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
@@ -87,6 +89,7 @@ impl WasmPlayer {
             // ABI v2's promise: the bot never writes its buffer.
             keeps_buffer: abi_version >= 2,
             primed: false,
+            declines,
             abi_version,
         }
     }
@@ -148,6 +151,10 @@ fn panic_line(log: &str) -> Option<String> {
 impl Player for WasmPlayer {
     fn wants_events(&self, variant: Variant) -> bool {
         self.wants_events & (1 << variant as u8) != 0
+    }
+
+    fn declines(&self, variant: Variant) -> u32 {
+        self.declines[variant as usize]
     }
 
     fn take_log(&mut self) -> Option<String> {

@@ -17,6 +17,7 @@ use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
 use pitboss_host::{BotModule, FuelProfile, Sandbox, files};
+use pitboss_sdk::abi::DECLINABLE_MASK;
 use pitboss_sdk::{Decision, Variant};
 use serde::{Serialize, Serializer};
 use tabled::Tabled;
@@ -147,6 +148,10 @@ pub struct RuleSetReport {
     /// Whether the bot reads events under this rule set (ABI v2's
     /// `pitboss_wants_events`; always so for version 1 bots).
     pub reads_events: bool,
+    /// The offers it declines for good under this rule set, by name in
+    /// code order (ABI v3's `pitboss_declines`): never asked, so absent
+    /// from `decisions`.
+    pub declines: Vec<&'static str>,
     /// The decision kinds the bot was asked, in code order.
     pub decisions: Vec<KindReport>,
     /// The first fault, if any.
@@ -210,8 +215,15 @@ impl CheckReport {
             None => format!("{file}: loads as a bot\n"),
         };
         for r in &self.rule_sets {
-            let events = if r.reads_events { "" } else { " (reads no events here, so is sent none)" };
-            out.push_str(&format!("{}: {} rounds{events}\n", r.rule_set.id(), r.rounds));
+            let mut notes = Vec::new();
+            if !r.reads_events {
+                notes.push("reads no events here, so is sent none".to_string());
+            }
+            if !r.declines.is_empty() {
+                notes.push(format!("declines {} for good", listed(&r.declines)));
+            }
+            let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
+            out.push_str(&format!("{}: {} rounds{notes}\n", r.rule_set.id(), r.rounds));
             out.push_str(&tabled::Table::new(&r.decisions).with(Style::rounded()).to_string());
             out.push('\n');
         }
@@ -291,6 +303,15 @@ pub fn shown(path: &Path) -> String {
     excerpt(&path.display().to_string(), 300)
 }
 
+/// "a", "a and b", "a, b and c".
+fn listed(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 fn plural(n: u64, word: &str) -> String {
     if n == 1 { word.to_string() } else { format!("{word}s") }
 }
@@ -354,6 +375,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let reads_events = player.wants_events(variant);
+    let declined = player.declines(variant) & DECLINABLE_MASK;
     let abi_version = player.abi_version();
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
@@ -407,11 +429,17 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         played?;
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
+    // A declined offer is recorded as asked, but the bot never ran for it.
+    for kind in Decision::DECLINABLE.iter().filter(|k| declined & k.bit() != 0) {
+        asked[*kind as usize] = 0;
+    }
     let decisions = kind_reports(&profile, &asked, &faults, limit);
+    let declines = Decision::ALL.iter().filter(|k| declined & k.bit() != 0).map(|k| k.name()).collect();
     let report = RuleSetReport {
         rule_set: variant,
         rounds: SMOKE_ROUNDS,
         reads_events,
+        declines,
         decisions,
         first_fault,
         logged,
@@ -472,6 +500,7 @@ mod tests {
             rule_set: Variant::NorthAmerican,
             rounds: 2_000,
             reads_events: true,
+            declines: Vec::new(),
             decisions: vec![row],
             first_fault,
             logged: 0,

@@ -24,6 +24,18 @@ fn ask_player<R: Recorder>(
     if state.disqualified {
         return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
     }
+    if state.declined & header.kind.bit() != 0 {
+        // Declined for good as it sat down: its answer is 0, recorded as
+        // asked; the events wait for its next question.
+        rec.record(&TableEvent::Asked {
+            seat: header.seat,
+            player: p.0,
+            kind: header.kind,
+            legal: header.legal,
+            answer: Some(0),
+        });
+        return Ok(0);
+    }
     header.balance = state.balance;
     header.round = wire_round(round);
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
