@@ -1,7 +1,7 @@
 //! Bot ABI version 3: the byte layout of a request, the decision kinds and
 //! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
 //! (Version 2 is version 1 plus one optional export, `pitboss_wants_events`;
-//! version 3 adds another, `pitboss_declines`. The request layout is the
+//! version 3 adds another, `pitboss_defaults`. The request layout is the
 //! same, and modules of every version run.)
 //!
 //! The host writes one request into the bot's exchange buffer and calls
@@ -16,20 +16,33 @@ pub use crate::view::{View, sample};
 pub const ABI_VERSION: u32 = 3;
 
 /// The oldest ABI version a host still runs: version 1 modules lack only
-/// the optional `pitboss_wants_events` and `pitboss_declines`.
+/// the optional `pitboss_wants_events` and `pitboss_defaults`.
 pub const MIN_ABI_VERSION: u32 = 1;
 
-/// The bits a `pitboss_declines` answer may set: those of
-/// [`Decision::DECLINABLE`].
-pub const DECLINABLE_MASK: u32 = {
+/// The bits a `pitboss_defaults` answer may set: those of
+/// [`Decision::DEFAULTABLE`].
+pub const DEFAULTABLE_MASK: u32 = {
     let mut mask = 0;
     let mut i = 0;
-    while i < Decision::DECLINABLE.len() {
-        mask |= Decision::DECLINABLE[i].bit();
+    while i < Decision::DEFAULTABLE.len() {
+        mask |= Decision::DEFAULTABLE[i].bit();
         i += 1;
     }
     mask
 };
+
+/// The default answer to a [`Decision::DEFAULTABLE`] decision, the one
+/// [`crate::Strategy`]'s own methods give: a bet of the table minimum
+/// `min` when `balance` covers it, else 0 (sit out); 0 ("no") to every
+/// offer and to doubling as banker. The host answers with it for a bot
+/// that says it always does (ABI v3's `pitboss_defaults`).
+#[inline]
+pub const fn default_answer(kind: Decision, balance: i64, min: i64) -> i64 {
+    match kind {
+        Decision::Bet if balance >= min => min,
+        _ => 0,
+    }
+}
 
 /// The request layout's version, written at [`offset::VERSION`]: 1 in
 /// every ABI version so far.
@@ -127,13 +140,21 @@ impl Decision {
         Decision::BankerDraw,
     ];
 
-    /// The offers a bot may decline for good (ABI v3's `pitboss_declines`,
-    /// [`crate::Strategy::declines`]): each is answered 0, "no", by a bot
-    /// that does not want it.
-    pub const DECLINABLE: [Decision; 4] =
-        [Decision::Insurance, Decision::EvenMoney, Decision::SideBet, Decision::BackBet];
+    /// The decisions a bot may leave to their default answer for good (ABI
+    /// v3's `pitboss_defaults`, [`crate::Strategy::defaults`],
+    /// [`default_answer`]): the bet (the table minimum), the offers —
+    /// insurance, even money, the side bet, back bets — and doubling as
+    /// banker (each "no").
+    pub const DEFAULTABLE: [Decision; 6] = [
+        Decision::Bet,
+        Decision::Insurance,
+        Decision::EvenMoney,
+        Decision::SideBet,
+        Decision::BackBet,
+        Decision::BankerDouble,
+    ];
 
-    /// Bit `code` of a `pitboss_declines` mask.
+    /// Bit `code` of a `pitboss_defaults` mask.
     #[inline]
     pub const fn bit(self) -> u32 {
         1 << self as u8

@@ -48,7 +48,7 @@ mod view;
 
 pub use abi::{Action, ActionSet, Decision, Event, SideBet, Variant, View, event_kind};
 pub use card::{Card, Total, is_natural, is_pair};
-pub use strategy::{Strategy, declined, dispatch};
+pub use strategy::{Strategy, defaulted, dispatch};
 
 /// Sends `text` to the host's log (`pitboss.log`): `pitboss play
 /// --transcript`, `pitboss check`, replays and the report's hand viewer
@@ -163,12 +163,12 @@ macro_rules! export_bot {
             }
 
             #[unsafe(no_mangle)]
-            pub extern "C" fn pitboss_declines(variant: i32) -> i32 {
+            pub extern "C" fn pitboss_defaults(variant: i32) -> i32 {
                 // SAFETY: as in `pitboss_decide`.
                 let state = unsafe { &mut *SLOT.state.get() };
                 let strategy = state.get_or_insert_with(|| $init);
                 match u8::try_from(variant).ok().and_then($crate::Variant::from_code) {
-                    Some(v) => $crate::declined(strategy, v) as i32,
+                    Some(v) => $crate::defaulted(strategy, v) as i32,
                     None => 0,
                 }
             }

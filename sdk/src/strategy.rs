@@ -20,17 +20,21 @@ pub trait Strategy {
         true
     }
 
-    /// Whether this strategy turns down every `offer` of that kind under
-    /// rule set `variant`: insurance, even money, the Over/Under 13 side
-    /// bet or back bets ([`Decision::DECLINABLE`]). A strategy that always
-    /// answers such an offer 0 ("no") may say `true`, and is then never
-    /// asked it: the host records the 0 in its place, and the events that
+    /// Whether this strategy answers every `kind` decision under rule set
+    /// `variant` exactly as the default method does — a bet of the table
+    /// minimum when the balance covers it (else 0), and "no" to insurance,
+    /// even money, the side bet, back bets and doubling as banker
+    /// ([`Decision::DEFAULTABLE`], [`abi::default_answer`]). A strategy
+    /// that does may say `true`, and is then never asked it: the host
+    /// records the default answer in its place, and the events that
     /// question would have carried come with the next one. Asked once per
-    /// rule set and offer as the bot starts (ABI v3's `pitboss_declines`),
-    /// so the answer must not depend on play; ignored for any other kind.
-    /// Default: `false`, every offer is asked.
-    fn declines(&self, variant: Variant, offer: Decision) -> bool {
-        let _ = (variant, offer);
+    /// rule set and decision kind as the bot starts (ABI v3's
+    /// `pitboss_defaults`), so the answer must not depend on play; ignored
+    /// for any other kind. Say `true` only where the method is not
+    /// overridden, or is overridden to answer the same and change nothing
+    /// else. Default: `false`, every decision asked.
+    fn defaults(&self, variant: Variant, kind: Decision) -> bool {
+        let _ = (variant, kind);
         false
     }
 
@@ -42,7 +46,7 @@ pub trait Strategy {
     /// Stake for a box: 0 sits the round out. Default: the table minimum
     /// when affordable.
     fn bet(&mut self, view: &View<'_>) -> i64 {
-        if view.balance() >= view.min() { view.min() } else { 0 }
+        abi::default_answer(Decision::Bet, view.balance(), view.min())
     }
 
     /// Insurance stake, 0 to decline. Default: decline.
@@ -88,10 +92,10 @@ pub trait Strategy {
     }
 }
 
-/// The `pitboss_declines` mask of `strategy` under `variant`: bit `code`
-/// for each [`Decision::DECLINABLE`] offer it declines.
-pub fn declined<S: Strategy + ?Sized>(strategy: &S, variant: Variant) -> u32 {
-    Decision::DECLINABLE.iter().filter(|&&offer| strategy.declines(variant, offer)).fold(0, |mask, d| mask | d.bit())
+/// The `pitboss_defaults` mask of `strategy` under `variant`: bit `code`
+/// for each [`Decision::DEFAULTABLE`] kind it leaves to the default.
+pub fn defaulted<S: Strategy + ?Sized>(strategy: &S, variant: Variant) -> u32 {
+    Decision::DEFAULTABLE.iter().filter(|&&kind| strategy.defaults(variant, kind)).fold(0, |mask, d| mask | d.bit())
 }
 
 /// Answers one request held in `buf` with `strategy`: what the exported

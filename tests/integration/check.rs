@@ -117,9 +117,10 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     let ran = pitboss(&dir, &["check", "student01-basic.wasm"]);
     code(&ran, 0);
     assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v3)\n"), "{}", ran.stdout);
-    let declines = "declines insurance, even-money, side-bet and back-bet for good";
-    assert!(ran.stdout.contains(&format!("norwegian-home: 2000 rounds ({declines})\n")), "{}", ran.stdout);
-    let danish = format!("danish: 2000 rounds (reads no events here, so is sent none; {declines})\n");
+    let defaults = "answers bet, insurance, even-money, side-bet and back-bet by default, unasked";
+    let banker = "answers insurance, even-money, side-bet and back-bet by default, unasked";
+    assert!(ran.stdout.contains(&format!("norwegian-home: 2000 rounds ({banker})\n")), "{}", ran.stdout);
+    let danish = format!("danish: 2000 rounds (reads no events here, so is sent none; {defaults})\n");
     assert!(ran.stdout.contains(&danish), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\nstudent01-basic.wasm: OK\n"), "{}", ran.stdout);
     let ran = pitboss(&dir, &["check", "--summary", "student02.wat"]);
@@ -164,14 +165,18 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     assert_eq!(reads, [false, false, false, true], "basic reads events only in the banker game (ABI v2)");
     assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["reads_events"] == true), "a v1 bot reads all");
     for r in rule_sets {
-        // Basic declines every offer (ABI v3): never asked, so not among
-        // the decisions it was asked.
-        assert_eq!(r["declines"], serde_json::json!(["insurance", "even-money", "side-bet", "back-bet"]));
+        // Basic leaves its bet (outside the banker game) and every offer
+        // to the default (ABI v3): never asked, so not among the decisions
+        // it was asked.
+        let offers = ["insurance", "even-money", "side-bet", "back-bet"];
+        let defaults: Vec<&str> = r["defaults"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+        let bet: &[&str] = if r["rule_set"] == "norwegian-home" { &[] } else { &["bet"] };
+        assert_eq!(defaults, [bet, &offers].concat());
         let asked: Vec<&str> =
             r["decisions"].as_array().unwrap().iter().map(|d| d["decision"].as_str().unwrap()).collect();
-        assert!(!asked.iter().any(|d| ["insurance", "even-money", "side-bet", "back-bet"].contains(d)), "{asked:?}");
+        assert!(!asked.iter().any(|d| defaults.contains(d)), "{asked:?}");
     }
-    assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["declines"] == serde_json::json!([])));
+    assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["defaults"] == serde_json::json!([])));
     assert_eq!(bots[1]["abi_version"], 1);
     for r in rule_sets {
         assert_eq!(r["rounds"], 2000);

@@ -30,10 +30,10 @@ fn load_time_hazards_are_refused_with_one_line_naming_the_problem() {
         ("loop-start", "has a start function"),
         ("loop-init", "failed to start: wasm trap: all fuel consumed"),
         ("wrong-version", "speaks bot ABI version 4, this Pitboss speaks versions 1 to 3"),
-        ("declines-type", "export `pitboss_declines` has the wrong type"),
+        ("defaults-type", "export `pitboss_defaults` has the wrong type"),
         (
-            "declines-act",
-            "pitboss_declines(0) = 0x10 names decisions that cannot be declined (only insurance, even-money, side-bet and back-bet: bits 0x6c)",
+            "defaults-act",
+            "pitboss_defaults(0) = 0x10 names decisions that have no default answer (only bet, insurance, even-money, side-bet, back-bet and banker-double: bits 0xee)",
         ),
         ("wants-events-type", "export `pitboss_wants_events` has the wrong type"),
         ("wants-events-trap", "failed to start: wasm trap: wasm `unreachable` instruction executed"),

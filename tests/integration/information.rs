@@ -214,44 +214,46 @@ fn an_abi_v2_bot_finds_a_matchs_constant_request_parts_written_once_and_again_af
     assert_eq!(v2, faults("1"));
 }
 
-/// `player` declining the offers of `mask` (as [`Player::declines`] says
-/// it), counting the events it is sent; it fails the test if asked one.
-struct Declining<P>(P, u32, Arc<AtomicU64>);
+/// `player` leaving the decisions of `mask` to their default (as
+/// [`Player::defaults`] says it), counting the events it is sent; it fails
+/// the test if asked one.
+struct Defaulting<P>(P, u32, Arc<AtomicU64>);
 
-impl<P: Player> Player for Declining<P> {
+impl<P: Player> Player for Defaulting<P> {
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, pitboss_engine::Fault> {
-        assert_eq!(request.header.kind.bit() & self.1, 0, "asked a declined offer");
+        assert_eq!(request.header.kind.bit() & self.1, 0, "asked a decision left to its default");
         self.2.fetch_add(request.events.len() as u64, Ordering::SeqCst);
         self.0.decide(request)
     }
 
-    fn declines(&self, _: pitboss_sdk::Variant) -> u32 {
+    fn defaults(&self, _: pitboss_sdk::Variant) -> u32 {
         self.1
     }
 }
 
 #[test]
-fn declined_offers_are_never_asked_and_change_no_chip_no_record_and_no_event() {
-    // Basic strategy declines every offer, hilo all but insurance (its
-    // index play): declining them or being asked them, both play every
-    // rule set event for event alike, the declined questions recorded as
-    // asked and answered 0, and every event reaches them in the same
-    // order, a declined question's with the next question.
+fn decisions_left_to_their_default_are_never_asked_and_change_no_chip_no_record_and_no_event() {
+    // Basic strategy leaves its bet (outside the banker game) and every
+    // offer to the default, hilo only even money, side and back bets:
+    // unasked or asked, both play every rule set event for event alike,
+    // the unasked questions recorded as asked and answered by default, and
+    // every event reaches them in the same order, an unasked question's
+    // with the next question.
     use pitboss_sdk::Variant;
     for variant in Variant::ALL {
         let rules = match variant {
             Variant::NorwegianHome => Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() },
             _ => Rules::for_variant(variant).unwrap(),
         };
-        let play = |declining: bool| {
+        let play = |defaulting: bool| {
             let sent = Arc::new(AtomicU64::new(0));
             let basic = pitboss_engine::Native::new(basic::Basic::default());
             let hilo = pitboss_engine::Native::new(hilo::HiLo::default());
-            let masks = [basic.declines(variant), hilo.declines(variant)];
-            let mask = |m: u32| if declining { m } else { 0 };
+            let masks = [basic.defaults(variant), hilo.defaults(variant)];
+            let mask = |m: u32| if defaulting { m } else { 0 };
             let players = vec![
-                Box::new(Declining(basic, mask(masks[0]), sent.clone())) as Box<dyn Player + Send>,
-                Box::new(Declining(hilo, mask(masks[1]), sent.clone())),
+                Box::new(Defaulting(basic, mask(masks[0]), sent.clone())) as Box<dyn Player + Send>,
+                Box::new(Defaulting(hilo, mask(masks[1]), sent.clone())),
             ];
             let mut table =
                 Table::new(rules.clone(), Shoe::seeded(rules.decks, rules.cut_card, 43), players, 100_000).unwrap();
@@ -259,21 +261,20 @@ fn declined_offers_are_never_asked_and_change_no_chip_no_record_and_no_event() {
             for _ in 0..3_000 {
                 table.play_round(&mut |e: &TableEvent| events.push(e.clone())).unwrap();
             }
-            (
-                masks,
-                events,
-                table.players().iter().map(|s| (s.balance, s.stats)).collect::<Vec<_>>(),
-                sent.load(Ordering::SeqCst),
-            )
+            let chips = table.players().iter().map(|s| (s.balance, s.stats)).collect::<Vec<_>>();
+            (masks, events, chips, sent.load(Ordering::SeqCst))
         };
         let (masks, events, chips, sent) = play(true);
-        let offers = Decision::DECLINABLE.iter().fold(0, |m, d| m | d.bit());
-        assert_eq!(masks, [offers, offers & !Decision::Insurance.bit()], "{variant:?}");
-        let asked_declined = events
+        let offers = [Decision::Insurance, Decision::EvenMoney, Decision::SideBet, Decision::BackBet]
             .iter()
-            .filter(|e| matches!(e, TableEvent::Asked { kind, answer: Some(0), .. } if kind.bit() & offers != 0))
+            .fold(0, |m, d| m | d.bit());
+        let bet = if variant == Variant::NorwegianHome { 0 } else { Decision::Bet.bit() };
+        assert_eq!(masks, [bet | offers, offers & !Decision::Insurance.bit()], "{variant:?}");
+        let unasked = events
+            .iter()
+            .filter(|e| matches!(e, TableEvent::Asked { kind, player: 0, .. } if kind.bit() & masks[0] != 0))
             .count();
-        assert!(asked_declined > 100 || variant == Variant::NorwegianHome, "{variant:?}: {asked_declined} offers");
+        assert!(unasked > 3_000 || variant == Variant::NorwegianHome, "{variant:?}: {unasked}");
         let (_, asked_events, asked_chips, asked_sent) = play(false);
         assert!(asked_events == events, "{variant:?}: the same record, question for question");
         assert_eq!(asked_chips, chips, "{variant:?}");
@@ -282,37 +283,39 @@ fn declined_offers_are_never_asked_and_change_no_chip_no_record_and_no_event() {
 }
 
 #[test]
-fn a_wasm_bot_of_abi_v3_is_never_asked_what_it_declines() {
-    // The fixture declines insurance and even money, and traps if asked
-    // either; as version 2 its `pitboss_declines` is not read, so it is
-    // asked them, and traps.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/declines.wat")).unwrap();
+fn a_wasm_bot_of_abi_v3_is_never_asked_what_it_leaves_to_the_default() {
+    // The fixture leaves its bet, insurance and even money to the default
+    // and traps if asked any; as version 2 its `pitboss_defaults` is not
+    // read, so it is asked them, and traps.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/defaults.wat")).unwrap();
     let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
     let play = |version: &str| {
         let wat = text.replace("(result i32) i32.const 3)", &format!("(result i32) i32.const {version})"));
-        let bot = sandbox.load("declines.wat", wat.as_bytes()).unwrap().instantiate().unwrap();
-        let declines = bot.declines(pitboss_sdk::Variant::NorthAmerican);
+        let bot = sandbox.load("defaults.wat", wat.as_bytes()).unwrap().instantiate().unwrap();
+        let defaults = bot.defaults(pitboss_sdk::Variant::NorthAmerican);
         let rules = Rules::north_american();
+        let min = rules.min_bet;
         let mut table =
             Table::new(rules, Shoe::seeded(6, 78, 47), vec![Box::new(bot) as Box<dyn Player + Send>], 100_000).unwrap();
         let mut insurance = 0;
         for _ in 0..2_000 {
             table
                 .play_round(&mut |e: &TableEvent| {
-                    if let TableEvent::Asked { kind: pitboss_sdk::Decision::Insurance, answer, .. } = e {
-                        assert!(answer.is_none() || *answer == Some(0));
+                    if let TableEvent::Asked { kind: Decision::Insurance, .. } = e {
                         insurance += 1;
                     }
                 })
                 .unwrap();
         }
-        (declines, insurance, table.players()[0].stats.faults)
+        let stats = table.players()[0].stats;
+        (defaults, insurance, stats.faults, stats.wagered == 2_000 * i128::from(min))
     };
-    let (declines, insurance, faults) = play("3");
-    assert_eq!(declines, 12);
+    let (defaults, insurance, faults, flat) = play("3");
+    assert_eq!(defaults, 14);
     assert!(insurance > 300, "offered insurance on an ace or ten up: {insurance}");
-    assert_eq!(faults, 0, "never asked what it declines");
-    let (declines, insurance_v2, faults) = play("2");
-    assert_eq!((declines, insurance_v2), (0, insurance));
-    assert!(faults >= insurance as u64, "as version 2 it is asked, and traps: {faults}");
+    assert_eq!(faults, 0, "never asked what it leaves to the default");
+    assert!(flat, "bet the table minimum every round (plus its doubles and splits: none, it stands)");
+    let (defaults, _, faults, _) = play("2");
+    assert_eq!(defaults, 0);
+    assert!(faults >= 2_000, "as version 2 it is asked, and traps: {faults}");
 }

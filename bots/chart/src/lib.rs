@@ -82,9 +82,15 @@ impl Strategy for Basic {
         variant == Variant::NorwegianHome
     }
 
-    /// It takes no insurance, even money, side bet or back bet, anywhere.
-    fn declines(&self, _: Variant, offer: Decision) -> bool {
-        Decision::DECLINABLE.contains(&offer)
+    /// It bets the minimum (learning, in the banker game, that it plays
+    /// it: there it is asked) and takes no insurance, even money, side bet
+    /// or back bet; as banker it doubles by its chart.
+    fn defaults(&self, variant: Variant, kind: Decision) -> bool {
+        match kind {
+            Decision::Bet => variant != Variant::NorwegianHome,
+            Decision::BankerDouble => false,
+            _ => true,
+        }
     }
 
     fn bet(&mut self, view: &View<'_>) -> i64 {

@@ -132,10 +132,10 @@ pub fn index_play(ix: &Indices, table: &Table, hand: &[Card], up: usize, tc: i32
 }
 
 impl Strategy for HiLo {
-    /// Insurance is an index play; even money, side bets and back bets it
-    /// never takes.
-    fn declines(&self, _: Variant, offer: Decision) -> bool {
-        offer != Decision::Insurance && Decision::DECLINABLE.contains(&offer)
+    /// Its bets follow the count and insurance is an index play; even
+    /// money, side bets and back bets it never takes.
+    fn defaults(&self, _: Variant, kind: Decision) -> bool {
+        matches!(kind, Decision::EvenMoney | Decision::SideBet | Decision::BackBet)
     }
 
     fn observe(&mut self, events: &[Event]) {

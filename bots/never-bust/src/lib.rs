@@ -14,8 +14,9 @@ impl Strategy for NeverBust {
         false
     }
 
-    /// Every offer is the default "no".
-    fn declines(&self, _: Variant, _: Decision) -> bool {
+    /// Only `act` is its own: the minimum bet and every "no" are the
+    /// defaults.
+    fn defaults(&self, _: Variant, _: Decision) -> bool {
         true
     }
 

@@ -48,12 +48,12 @@ impl Strategy for Template {
     // Counting cards? Override `observe` to see every card turned face up.
     // A bot that never looks at them may override `observes` to answer
     // `false`: it is then sent none, and every decision costs less. One
-    // that never takes an offer (insurance, even money, side or back bets)
-    // may override `declines` to answer `true` for it: it is never asked.
+    // that keeps a default (the minimum bet, "no" to every offer) may
+    // override `defaults` to answer `true` for it: it is never asked that.
 }
 
 // Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
-// `pitboss_decide`, `pitboss_wants_events`, `pitboss_declines`). The
+// `pitboss_decide`, `pitboss_wants_events`, `pitboss_defaults`). The
 // second argument builds your strategy.
 pitboss_sdk::export_bot!(Template, Template);
 

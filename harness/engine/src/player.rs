@@ -127,13 +127,14 @@ pub trait Player {
         true
     }
 
-    /// The offers the player turns down for good under rule set `variant`,
-    /// as `pitboss_declines` bits (bit `code` of each declined
-    /// [`pitboss_sdk::Decision::DECLINABLE`] kind; the table ignores any
-    /// other bit). The table never asks it those: it records the answer 0
-    /// in its place, and the events the question would have carried wait
-    /// for the next one. Asked once, as the player sits down. Default: none.
-    fn declines(&self, variant: Variant) -> u32 {
+    /// The decisions the player leaves to their default answer for good
+    /// under rule set `variant`, as `pitboss_defaults` bits (bit `code` of
+    /// each [`pitboss_sdk::Decision::DEFAULTABLE`] kind; the table ignores
+    /// any other bit). The table never asks it those: it records
+    /// [`pitboss_sdk::abi::default_answer`] in its place, and the events the
+    /// question would have carried wait for the next one. Asked once, as
+    /// the player sits down. Default: none.
+    fn defaults(&self, variant: Variant) -> u32 {
         let _ = variant;
         0
     }
@@ -152,8 +153,8 @@ impl<P: Player + ?Sized> Player for Box<P> {
         (**self).wants_events(variant)
     }
 
-    fn declines(&self, variant: Variant) -> u32 {
-        (**self).declines(variant)
+    fn defaults(&self, variant: Variant) -> u32 {
+        (**self).defaults(variant)
     }
 }
 
@@ -180,8 +181,8 @@ impl<S: Strategy> Player for Native<S> {
         self.strategy.observes(variant)
     }
 
-    fn declines(&self, variant: Variant) -> u32 {
-        pitboss_sdk::declined(&self.strategy, variant)
+    fn defaults(&self, variant: Variant) -> u32 {
+        pitboss_sdk::defaulted(&self.strategy, variant)
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pitboss_sdk::Variant;
-use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, DECLINABLE_MASK, MIN_ABI_VERSION};
+use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, DEFAULTABLE_MASK, MIN_ABI_VERSION};
 use sha2::{Digest, Sha256};
 use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Memory, Module, Store, TypedFunc, ValType};
 
@@ -181,7 +181,7 @@ impl Sandbox {
             }
         }
         // The optional exports of ABI v2 and v3.
-        for export in [WANTS_EVENTS, DECLINES] {
+        for export in [WANTS_EVENTS, DEFAULTS] {
             match module.get_export(export) {
                 Some(ExternType::Func(f)) if same_sig(&f, &[ValType::I32], &[ValType::I32]) => {}
                 None => {}
@@ -413,26 +413,26 @@ impl BotModule {
                 }
             }
         }
-        // Version 3: the offers it turns down for good, per rule set.
-        let mut declines = [0u32; Variant::ALL.len()];
+        // Version 3: the decisions it leaves to their default, per rule set.
+        let mut defaults = [0u32; Variant::ALL.len()];
         if version >= 3
-            && let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut store, DECLINES)
+            && let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut store, DEFAULTS)
         {
             for v in Variant::ALL {
                 let mask = match ask.call(&mut store, i32::from(v as u8)) {
                     Ok(mask) => mask as u32,
                     Err(e) => return Err(why(&store, e)),
                 };
-                if mask & !DECLINABLE_MASK != 0 {
+                if mask & !DEFAULTABLE_MASK != 0 {
                     return Err(LoadError::Contract {
                         name: self.name.to_string(),
                         problem: format!(
-                            "{DECLINES}({}) = {mask:#x} names decisions that cannot be declined (only insurance, even-money, side-bet and back-bet: bits {DECLINABLE_MASK:#x})",
+                            "{DEFAULTS}({}) = {mask:#x} names decisions that have no default answer (only bet, insurance, even-money, side-bet, back-bet and banker-double: bits {DEFAULTABLE_MASK:#x})",
                             v as u8
                         ),
                     });
                 }
-                declines[v as usize] = mask;
+                defaults[v as usize] = mask;
             }
         }
         let buffer =
@@ -453,7 +453,7 @@ impl BotModule {
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
         let abi_version = version as u32;
-        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, declines, abi_version })
+        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, defaults, abi_version })
     }
 }
 
@@ -469,9 +469,9 @@ pub(crate) struct Started {
     pub(crate) reads_clock: bool,
     /// Bit `v` set: the bot reads events under the rule set of code `v`.
     pub(crate) wants_events: u8,
-    /// ABI v3: the offers it declines under the rule set of code `v`
-    /// (`pitboss_declines` bits).
-    pub(crate) declines: [u32; Variant::ALL.len()],
+    /// ABI v3: the decisions it leaves to their default under the rule set
+    /// of code `v` (`pitboss_defaults` bits).
+    pub(crate) defaults: [u32; Variant::ALL.len()],
     /// The ABI version the module speaks (`MIN_ABI_VERSION..=ABI_VERSION`).
     pub(crate) abi_version: u32,
 }
@@ -481,8 +481,9 @@ pub(crate) struct Started {
 const WANTS_EVENTS: &str = "pitboss_wants_events";
 
 /// ABI v3's optional export: `(variant: i32) -> i32`, the bits (by decision
-/// code) of the offers the bot declines for good under that rule set.
-const DECLINES: &str = "pitboss_declines";
+/// code) of the decisions the bot leaves to their default answer for good
+/// under that rule set.
+const DEFAULTS: &str = "pitboss_defaults";
 
 /// One line describing a wasmtime error or trap.
 pub(crate) fn trap_text(e: &wasmtime::Error) -> String {

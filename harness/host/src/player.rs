@@ -34,8 +34,9 @@ pub struct WasmPlayer {
     /// unprimed).
     keeps_buffer: bool,
     primed: bool,
-    /// Bits of the offers it declines, by rule set code (ABI v3).
-    declines: [u32; Variant::ALL.len()],
+    /// Bits of the decisions it leaves to their default, by rule set code
+    /// (ABI v3).
+    defaults: [u32; Variant::ALL.len()],
     /// The ABI version the module speaks.
     abi_version: u32,
 }
@@ -71,7 +72,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock, wants_events, declines, abi_version } = started;
+        let Started { store, memory, decide, buffer, reads_clock, wants_events, defaults, abi_version } = started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
@@ -89,7 +90,7 @@ impl WasmPlayer {
             // ABI v2's promise: the bot never writes its buffer.
             keeps_buffer: abi_version >= 2,
             primed: false,
-            declines,
+            defaults,
             abi_version,
         }
     }
@@ -153,8 +154,8 @@ impl Player for WasmPlayer {
         self.wants_events & (1 << variant as u8) != 0
     }
 
-    fn declines(&self, variant: Variant) -> u32 {
-        self.declines[variant as usize]
+    fn defaults(&self, variant: Variant) -> u32 {
+        self.defaults[variant as usize]
     }
 
     fn take_log(&mut self) -> Option<String> {

@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
 use pitboss_host::{BotModule, FuelProfile, Sandbox, files};
-use pitboss_sdk::abi::DECLINABLE_MASK;
+use pitboss_sdk::abi::DEFAULTABLE_MASK;
 use pitboss_sdk::{Decision, Variant};
 use serde::{Serialize, Serializer};
 use tabled::Tabled;
@@ -148,10 +148,11 @@ pub struct RuleSetReport {
     /// Whether the bot reads events under this rule set (ABI v2's
     /// `pitboss_wants_events`; always so for version 1 bots).
     pub reads_events: bool,
-    /// The offers it declines for good under this rule set, by name in
-    /// code order (ABI v3's `pitboss_declines`): never asked, so absent
+    /// The decisions it leaves to their default answer for good under this
+    /// rule set, by name in code order (ABI v3's `pitboss_defaults`): never
+    /// asked, so absent
     /// from `decisions`.
-    pub declines: Vec<&'static str>,
+    pub defaults: Vec<&'static str>,
     /// The decision kinds the bot was asked, in code order.
     pub decisions: Vec<KindReport>,
     /// The first fault, if any.
@@ -219,8 +220,8 @@ impl CheckReport {
             if !r.reads_events {
                 notes.push("reads no events here, so is sent none".to_string());
             }
-            if !r.declines.is_empty() {
-                notes.push(format!("declines {} for good", listed(&r.declines)));
+            if !r.defaults.is_empty() {
+                notes.push(format!("answers {} by default, unasked", listed(&r.defaults)));
             }
             let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
             out.push_str(&format!("{}: {} rounds{notes}\n", r.rule_set.id(), r.rounds));
@@ -375,7 +376,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let reads_events = player.wants_events(variant);
-    let declined = player.declines(variant) & DECLINABLE_MASK;
+    let defaulted = player.defaults(variant) & DEFAULTABLE_MASK;
     let abi_version = player.abi_version();
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
@@ -429,17 +430,18 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         played?;
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
-    // A declined offer is recorded as asked, but the bot never ran for it.
-    for kind in Decision::DECLINABLE.iter().filter(|k| declined & k.bit() != 0) {
+    // A decision left to its default is recorded as asked, but the bot
+    // never ran for it.
+    for kind in Decision::DEFAULTABLE.iter().filter(|k| defaulted & k.bit() != 0) {
         asked[*kind as usize] = 0;
     }
     let decisions = kind_reports(&profile, &asked, &faults, limit);
-    let declines = Decision::ALL.iter().filter(|k| declined & k.bit() != 0).map(|k| k.name()).collect();
+    let defaults = Decision::ALL.iter().filter(|k| defaulted & k.bit() != 0).map(|k| k.name()).collect();
     let report = RuleSetReport {
         rule_set: variant,
         rounds: SMOKE_ROUNDS,
         reads_events,
-        declines,
+        defaults,
         decisions,
         first_fault,
         logged,
@@ -500,7 +502,7 @@ mod tests {
             rule_set: Variant::NorthAmerican,
             rounds: 2_000,
             reads_events: true,
-            declines: Vec::new(),
+            defaults: Vec::new(),
             decisions: vec![row],
             first_fault,
             logged: 0,

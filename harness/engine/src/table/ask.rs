@@ -24,17 +24,18 @@ fn ask_player<R: Recorder>(
     if state.disqualified {
         return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
     }
-    if state.declined & header.kind.bit() != 0 {
-        // Declined for good as it sat down: its answer is 0, recorded as
-        // asked; the events wait for its next question.
+    if state.defaulted & header.kind.bit() != 0 {
+        // Left to the default for good as it sat down: its answer, recorded
+        // as asked; the events wait for its next question.
+        let answer = pitboss_sdk::abi::default_answer(header.kind, state.balance, header.min);
         rec.record(&TableEvent::Asked {
             seat: header.seat,
             player: p.0,
             kind: header.kind,
             legal: header.legal,
-            answer: Some(0),
+            answer: Some(answer),
         });
-        return Ok(0);
+        return Ok(answer);
     }
     header.balance = state.balance;
     header.round = wire_round(round);

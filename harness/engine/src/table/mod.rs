@@ -43,9 +43,9 @@ pub struct PlayerState {
     pub(crate) cursor: usize,
     /// Reads events ([`Player::wants_events`]): only then are they sent.
     pub(crate) told_events: bool,
-    /// Offers it is never asked, answered 0 ([`Player::declines`]): bit
-    /// `code` of each declined decision kind.
-    pub(crate) declined: u32,
+    /// Decisions it is never asked, answered by default
+    /// ([`Player::defaults`]): bit `code` of each such decision kind.
+    pub(crate) defaulted: u32,
     /// Balance before the current round's bets.
     pub(crate) round_start_balance: i64,
     /// Sum of the current round's initial bets.
@@ -111,7 +111,7 @@ impl Table {
             .into_iter()
             .map(|player| PlayerState {
                 told_events: player.wants_events(rules.variant),
-                declined: player.declines(rules.variant) & pitboss_sdk::abi::DECLINABLE_MASK,
+                defaulted: player.defaults(rules.variant) & pitboss_sdk::abi::DEFAULTABLE_MASK,
                 player,
                 balance: bankroll,
                 stats: Stats::default(),
