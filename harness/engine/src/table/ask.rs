@@ -115,29 +115,29 @@ impl Table {
             Ok(0) => 0,
             Ok(a) if a >= min && a <= max && super::rem_unit(a, unit) == 0 => a,
             other => {
-                self.amount_fault(p, b, kind, other, (min, max, unit), rec);
+                let why = |a| format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
+                self.refused(p, b, kind, other, why, rec);
                 0
             }
         }
     }
 
-    /// Records why an amount answer was refused (off the per-bet path).
+    /// Records a refused answer: an illegal one (`why` says why) or the
+    /// player's own fault. Off the per-decision path, so checking a good
+    /// answer stays a few compares where it is asked.
     #[cold]
     #[inline(never)]
-    fn amount_fault<R: Recorder>(
+    pub(crate) fn refused<R: Recorder>(
         &mut self,
         p: PlayerId,
         b: BoxId,
         kind: Decision,
         answer: Result<i64, Fault>,
-        (min, max, unit): (i64, i64, i64),
+        why: impl FnOnce(i64) -> String,
         rec: &mut R,
     ) {
         let fault = match answer {
-            Ok(a) => {
-                let message = format!("{} {a} is not 0 or {min}..={max} in steps of {unit}", kind.name());
-                Fault { kind: FaultKind::Illegal, message }
-            }
+            Ok(a) => Fault { kind: FaultKind::Illegal, message: why(a) },
             Err(f) => f,
         };
         self.fault(p, b, kind, fault, rec);
@@ -188,31 +188,10 @@ impl Table {
             Ok(0) => false,
             Ok(1) => true,
             other => {
-                self.flag_fault(p, b, kind, other, rec);
+                self.refused(p, b, kind, other, |a| format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name()), rec);
                 false
             }
         }
-    }
-
-    /// Records why a yes/no answer was refused (off the per-decision path).
-    #[cold]
-    #[inline(never)]
-    fn flag_fault<R: Recorder>(
-        &mut self,
-        p: PlayerId,
-        b: BoxId,
-        kind: Decision,
-        answer: Result<i64, Fault>,
-        rec: &mut R,
-    ) {
-        let fault = match answer {
-            Ok(a) => {
-                let message = format!("{} {a} is neither 1 (yes) nor 0 (no)", kind.name());
-                Fault { kind: FaultKind::Illegal, message }
-            }
-            Err(f) => f,
-        };
-        self.fault(p, b, kind, fault, rec);
     }
 
     /// The header of a decision about box `b`, its hands counted; the

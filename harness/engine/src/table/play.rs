@@ -8,7 +8,7 @@ use pitboss_sdk::{Action, ActionSet, Decision};
 use super::Table;
 use super::hand::{BackStake, Hand, HandState};
 use crate::id::{BoxId, MAX_HANDS_PER_BOX, hand_byte};
-use crate::player::{Fault, FaultKind};
+use crate::player::Fault;
 use crate::record::{Outcome, Recorder, TableEvent};
 use crate::shoe::ShoeExhausted;
 
@@ -98,33 +98,27 @@ impl Table {
         match self.ask_box(b, header, h, rec) {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
-                _ => self.action_fault(b, legal, Ok(answer), rec),
+                _ => self.stands_refused(b, legal, Ok(answer), rec),
             },
-            other => self.action_fault(b, legal, other, rec),
+            other => self.stands_refused(b, legal, other, rec),
         }
     }
 
-    /// Records why an act answer was refused (off the per-decision path);
-    /// the hand stands.
+    /// A refused act: recorded, and the hand stands.
     #[cold]
     #[inline(never)]
-    fn action_fault<R: Recorder>(
+    fn stands_refused<R: Recorder>(
         &mut self,
         b: BoxId,
         legal: ActionSet,
         answer: Result<i64, Fault>,
         rec: &mut R,
     ) -> Action {
-        let fault = match answer {
-            Ok(answer) => {
-                let offered: Vec<&str> = legal.iter().map(Action::name).collect();
-                let message = format!("act {answer} is not a legal action (legal: {})", offered.join(", "));
-                Fault { kind: FaultKind::Illegal, message }
-            }
-            Err(f) => f,
+        let why = |answer| {
+            let offered: Vec<&str> = legal.iter().map(Action::name).collect();
+            format!("act {answer} is not a legal action (legal: {})", offered.join(", "))
         };
-        let p = self.boxes[b].holder;
-        self.fault(p, b, Decision::Act, fault, rec);
+        self.refused(self.boxes[b].holder, b, Decision::Act, answer, why, rec);
         Action::Stand
     }
 
