@@ -43,6 +43,7 @@ pub mod abi;
 pub mod card;
 #[cfg(any(test, all(feature = "alloc", target_arch = "wasm32")))]
 mod heap;
+mod rules_block;
 mod strategy;
 mod view;
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pitboss_sdk::Variant;
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, DEFAULTABLE_MASK, MIN_ABI_VERSION};
 use sha2::{Digest, Sha256};
-use wasmtime::{Config, Engine, ExternType, FuncType, Linker, Memory, Module, Store, TypedFunc, ValType};
+use wasmtime::{Config, Engine, ExternType, FuncType, Instance, Linker, Memory, Module, Store, TypedFunc, ValType};
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
 use crate::limits::{Limits, TICK_MS};
@@ -399,41 +399,12 @@ impl BotModule {
                 ),
             });
         }
-        // Version 2: which rule sets the bot reads events under, asked
-        // once per rule set under the start-up fuel (no answer: all).
-        let mut wants_events = u8::MAX;
-        if version >= 2
-            && let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut store, WANTS_EVENTS)
-        {
-            for v in Variant::ALL {
-                match ask.call(&mut store, i32::from(v as u8)) {
-                    Ok(0) => wants_events &= !(1 << v as u8),
-                    Ok(_) => {}
-                    Err(e) => return Err(why(&store, e)),
-                }
-            }
-        }
-        // Version 3: the decisions it leaves to their default, per rule set.
-        let mut defaults = [0u32; Variant::ALL.len()];
-        if version >= 3
-            && let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut store, DEFAULTS)
-        {
-            for v in Variant::ALL {
-                let mask = match ask.call(&mut store, i32::from(v as u8)) {
-                    Ok(mask) => mask as u32,
-                    Err(e) => return Err(why(&store, e)),
-                };
-                if mask & !DEFAULTABLE_MASK != 0 {
-                    return Err(LoadError::Contract {
-                        name: self.name.to_string(),
-                        problem: format!(
-                            "{DEFAULTS}({}) = {mask:#x} names decisions that have no default answer (only bet, insurance, even-money, side-bet, back-bet and banker-double: bits {DEFAULTABLE_MASK:#x})",
-                            v as u8
-                        ),
-                    });
-                }
-                defaults[v as usize] = mask;
-            }
+        let (wants_events, defaults) = match optional_answers(&mut store, &instance, version) {
+            Ok(answers) => answers,
+            Err(e) => return Err(why(&store, e)),
+        };
+        if let Some(problem) = defaults_problem(&defaults) {
+            return Err(LoadError::Contract { name: self.name.to_string(), problem });
         }
         let buffer =
             match instance.get_typed_func::<(), i32>(&mut store, "pitboss_buffer").and_then(|f| f.call(&mut store, ()))
@@ -474,6 +445,42 @@ pub(crate) struct Started {
     pub(crate) defaults: [u32; Variant::ALL.len()],
     /// The ABI version the module speaks (`MIN_ABI_VERSION..=ABI_VERSION`).
     pub(crate) abi_version: u32,
+}
+
+/// Versions 2 and 3's optional exports, each asked once per rule set
+/// under the start-up fuel: the rule sets the bot reads events under (bit
+/// by code; no export: all) and, by rule set code, the decisions it leaves
+/// to their default (no export: none).
+fn optional_answers(
+    store: &mut Store<StoreState>,
+    instance: &Instance,
+    version: i32,
+) -> Result<(u8, [u32; Variant::ALL.len()]), wasmtime::Error> {
+    let mut answers = |export: &str, since: i32| -> Result<Option<[i32; Variant::ALL.len()]>, wasmtime::Error> {
+        let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut *store, export) else { return Ok(None) };
+        if version < since {
+            return Ok(None);
+        }
+        let mut answers = [0; Variant::ALL.len()];
+        for v in Variant::ALL {
+            answers[v as usize] = ask.call(&mut *store, i32::from(v as u8))?;
+        }
+        Ok(Some(answers))
+    };
+    let wants_events = answers(WANTS_EVENTS, 2)?
+        .map_or(u8::MAX, |a| (0..a.len()).filter(|&v| a[v] != 0).fold(0u8, |bits, v| bits | 1 << v));
+    let defaults = answers(DEFAULTS, 3)?.unwrap_or_default().map(|mask| mask as u32);
+    Ok((wants_events, defaults))
+}
+
+/// What is wrong with a `pitboss_defaults` answer: a bit for a decision
+/// without a default answer.
+fn defaults_problem(defaults: &[u32]) -> Option<String> {
+    let v = defaults.iter().position(|mask| mask & !DEFAULTABLE_MASK != 0)?;
+    Some(format!(
+        "{DEFAULTS}({v}) = {:#x} names decisions that have no default answer (only bet, insurance, even-money, side-bet, back-bet and banker-double: bits {DEFAULTABLE_MASK:#x})",
+        defaults[v]
+    ))
 }
 
 /// ABI v2's optional export: `(variant: i32) -> i32`, 0 for "send me no

@@ -430,19 +430,12 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         played?;
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
-    // A decision left to its default is recorded as asked, but the bot
-    // never ran for it.
-    for kind in Decision::DEFAULTABLE.iter().filter(|k| defaulted & k.bit() != 0) {
-        asked[*kind as usize] = 0;
-    }
-    let decisions = kind_reports(&profile, &asked, &faults, limit);
-    let defaults = Decision::ALL.iter().filter(|k| defaulted & k.bit() != 0).map(|k| k.name()).collect();
     let report = RuleSetReport {
         rule_set: variant,
         rounds: SMOKE_ROUNDS,
         reads_events,
-        defaults,
-        decisions,
+        defaults: Decision::ALL.iter().filter(|k| defaulted & k.bit() != 0).map(|k| k.name()).collect(),
+        decisions: kind_reports(&profile, &asked, &faults, limit, defaulted),
         first_fault,
         logged,
         first_logs,
@@ -451,11 +444,13 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
 }
 
 /// A row per decision kind the bot was asked (`asked`, `faults` by kind
-/// code): its fuel against `limit` and its time, from `profile`.
-fn kind_reports(profile: &FuelProfile, asked: &[u64], faults: &[u64], limit: u64) -> Vec<KindReport> {
+/// code): its fuel against `limit` and its time, from `profile`. The kinds
+/// it leaves to their default (`defaulted` bits) are recorded as asked,
+/// but it never ran for them: they get no row.
+fn kind_reports(profile: &FuelProfile, asked: &[u64], faults: &[u64], limit: u64, defaulted: u32) -> Vec<KindReport> {
     Decision::ALL
         .into_iter()
-        .filter(|k| asked[*k as usize] > 0)
+        .filter(|k| asked[*k as usize] > 0 && defaulted & k.bit() == 0)
         .map(|k| {
             let mut used = profile.used[k as usize].clone();
             used.sort_unstable();
