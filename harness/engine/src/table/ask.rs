@@ -28,13 +28,7 @@ fn ask_player<R: Recorder>(
         // Left to the default for good as it sat down: its answer, recorded
         // as asked; the events wait for its next question.
         let answer = pitboss_sdk::abi::default_answer(header.kind, state.balance, header.min);
-        rec.record(&TableEvent::Asked {
-            seat: header.seat,
-            player: p.0,
-            kind: header.kind,
-            legal: header.legal,
-            answer: Some(answer),
-        });
+        rec.record(&asked(&header, p, Some(answer)));
         return Ok(answer);
     }
     header.balance = state.balance;
@@ -43,17 +37,17 @@ fn ask_player<R: Recorder>(
     let request = Request { header: &header, hand, events };
     let result = state.player.decide(&request);
     state.cursor = log.len();
-    rec.record(&TableEvent::Asked {
-        seat: header.seat,
-        player: p.0,
-        kind: header.kind,
-        legal: header.legal,
-        answer: result.as_ref().ok().copied(),
-    });
+    rec.record(&asked(&header, p, result.as_ref().ok().copied()));
     if let Some(text) = state.player.take_log() {
         rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });
     }
     result
+}
+
+/// The record of player `p` asked `header`'s decision, and its answer.
+#[inline(always)]
+fn asked(header: &Header, p: PlayerId, answer: Option<i64>) -> TableEvent {
+    TableEvent::Asked { seat: header.seat, player: p.0, kind: header.kind, legal: header.legal, answer }
 }
 
 impl Table {
@@ -159,19 +153,12 @@ impl Table {
         let amount = self.checked_amount(p, b, Decision::Bet, answer, limits, rec);
         if amount == 0 && !self.rules.sit_out {
             if said_zero {
-                self.sit_out_fault(p, b, rec);
+                let why = |_| "bet 0: sitting out is not allowed at this table".to_string();
+                self.refused(p, b, Decision::Bet, Ok(0), why, rec);
             }
             return limits.0;
         }
         amount
-    }
-
-    /// Records a bet of 0 where sitting out is not allowed.
-    #[cold]
-    #[inline(never)]
-    fn sit_out_fault<R: Recorder>(&mut self, p: PlayerId, b: BoxId, rec: &mut R) {
-        let message = "bet 0: sitting out is not allowed at this table".to_string();
-        self.fault(p, b, Decision::Bet, Fault { kind: FaultKind::Illegal, message }, rec);
     }
 
     /// Checks a yes/no answer (1 or 0); anything else faults and is "no".
