@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use pitboss_engine::{Fault, Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
-use pitboss_league::tally::{SeatLog, Tally};
+use pitboss_results::tally::{SeatLog, Tally};
 use pitboss_sdk::{Action, Decision};
 
 pub mod webdriver;

@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use pitboss_engine::{Rules, Shoe, Table, TableEvent, derive_seed};
-use pitboss_league::{PlayOptions, league, output, transcript};
+use pitboss_league::{PlayOptions, league, transcript};
+use pitboss_results::output;
 use pitboss_tests::{Script, boxed, wasm_path};
 
 fn temp(name: &str, contents: &str) -> PathBuf {
@@ -272,7 +273,7 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     assert_eq!(results_one.bots.len(), 30);
     assert!(results_one.bots.iter().all(|b| b.sha256.as_ref().is_some_and(|h| h.len() == 64)));
     assert_eq!(results_one.sessions.len(), 4);
-    let csv = pitboss_league::output::standings_csv(&one.standings);
+    let csv = pitboss_results::output::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
     assert!(csv.starts_with(
         "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n"
@@ -322,7 +323,7 @@ fn one_session_plays_its_tables_in_parallel_with_identical_results() {
 #[test]
 fn confidence_intervals_and_paired_significance_match_known_cases() {
     use pitboss_engine::Stats;
-    use pitboss_league::results::BotResult;
+    use pitboss_results::BotResult;
     // Bot 0 nets ±2 alternately: mean 0, standard deviation 2 per round.
     // Bot 1 nets exactly bot 0's result plus 1: far better, perfectly paired.
     // Bot 2 nets exactly what bot 0 nets: no difference at all.
@@ -341,7 +342,7 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
     }
     let results: Vec<BotResult> =
         (0..3).map(|i| BotResult::new(format!("bot{i}"), &stats[i], 1000 + stats[i].net as i64, 1000, false)).collect();
-    let standings = pitboss_league::standings::rank_with_intervals(results, &stats, &pairs, n);
+    let standings = pitboss_results::standings::rank_with_intervals(results, &stats, &pairs, n);
     assert_eq!(standings[0].result.name, "bot1");
     // EV per chip staked: ±2 on a stake of 2 is ±1 a chip, so the 95 %
     // half-width is 1.96 / sqrt(n) (with the n/(n−1) correction), in %.

@@ -8,7 +8,7 @@ use pitboss_engine::{FaultKind, Player, Rules, Shoe, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
 use pitboss_league::file::{Format, LeagueFile};
 use pitboss_league::league::{self};
-use pitboss_league::results::BotResult;
+use pitboss_results::BotResult;
 use pitboss_sdk::Decision;
 use pitboss_tests::{boxed, wasm_path};
 

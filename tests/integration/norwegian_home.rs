@@ -291,7 +291,7 @@ fn norwegian_home_the_bank_s_chips_are_in_the_banker_s_tally() {
     let players = vec![boxed(banker), boxed(Script::new(2, &[Action::Stand]))];
     let mut table = stacked_table(seat0_banks(), "T 7  9 K", players);
     let Tallied { tallies, .. } = play_tallied(&mut table, 1);
-    assert_eq!(tallies[0].bank, pitboss_league::tally::Bank { rounds: 1, hands: 1, staked: 4, net: -4 });
+    assert_eq!(tallies[0].bank, pitboss_results::tally::Bank { rounds: 1, hands: 1, staked: 4, net: -4 });
     assert_eq!((tallies[0].net(), tallies[1].net()), (-4, 4));
 }
 

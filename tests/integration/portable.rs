@@ -93,7 +93,7 @@ fn two_folders_and_two_path_spellings_give_identical_bytes() {
         assert!(!text.contains(s(folder)), "a folder leaked into the results");
     }
     let v: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["schema_version"], pitboss_league::results::SCHEMA_VERSION);
+    assert_eq!(v["schema_version"], pitboss_results::SCHEMA_VERSION);
     assert_eq!(v["league"]["file"], "x.toml");
     assert!(v["league"]["text"].as_str().unwrap().starts_with("# Portable results\n"));
     assert_eq!(v["league"]["parsed"]["rules"]["decks"], 6, "the rules in force");
@@ -238,7 +238,7 @@ fn older_results_and_play_output_are_refused_in_one_line() {
 #[test]
 fn the_published_schema_is_generated_from_the_types() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results.schema.json");
-    let generated = pitboss_league::results::schema_json();
+    let generated = pitboss_results::schema_json();
     if std::env::var_os("PITBOSS_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();
         return;

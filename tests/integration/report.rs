@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use pitboss_league::league;
-use pitboss_league::output::write_json;
 use pitboss_league::replay::{ReplayRequest, replay};
 use pitboss_report::{ReportRequest, write_report};
+use pitboss_results::output::write_json;
 use pitboss_tests::wasm_path;
 use pitboss_tests::webdriver::{Browser, unavailable};
 use serde_json::Value;

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use pitboss_league::league::{self};
-use pitboss_league::results::Status;
+use pitboss_results::Status;
 use pitboss_tests::pitboss;
 
 fn dir() -> PathBuf {
@@ -96,7 +96,7 @@ fn broke_disqualified_and_sitting_out_bots_are_ranked_honestly() {
     assert!(json["warnings"][0].as_str().unwrap().contains("multiple of 5"));
 
     // CSV: the status column, the EV in percent.
-    let csv = pitboss_league::output::standings_csv(&result.standings);
+    let csv = pitboss_results::output::standings_csv(&result.standings);
     assert!(csv.lines().nth(4).unwrap().contains(",random,broke,"), "{csv}");
     assert!(csv.lines().nth(5).unwrap().contains(",looper,disqualified,"), "{csv}");
 }
@@ -114,7 +114,7 @@ fn the_command_prints_the_legend_the_verdict_and_the_warning() {
         out.contains("EV % of stake (± 95 %)") && out.contains("net chips") && out.contains("rounds played"),
         "{out}"
     );
-    assert!(out.contains(pitboss_league::standings::LEGEND), "{out}");
+    assert!(out.contains(pitboss_results::standings::LEGEND), "{out}");
     assert!(out.contains(" leads; its lead over ") && out.contains("significant at 95 %."), "{out}");
     assert!(out.contains("warning: seating rotates"), "{out}");
     assert!(out.contains("4 broke") && out.contains("5 DQ"), "{out}");

@@ -5,7 +5,7 @@
 //! card and draws.
 
 use pitboss_engine::{Outcome, Rules, TableEvent};
-use pitboss_league::tally::Wager;
+use pitboss_results::tally::Wager;
 use pitboss_sdk::{Action, Card, Decision, SideBet, abi};
 use pitboss_tests::{Script, boxed, faults, play_stacked, play_tallied, settlements, stacked_table};
 

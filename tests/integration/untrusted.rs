@@ -213,7 +213,7 @@ fn a_stacked_shoe_match_ends_when_every_bot_sits_out() {
 
 #[test]
 fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
-    use pitboss_league::output::csv_cell;
+    use pitboss_results::output::csv_cell;
     assert_eq!(csv_cell("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
     for risky in ["+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
         assert!(csv_cell(risky).trim_start_matches('"').starts_with('\''), "{risky}");
@@ -227,7 +227,7 @@ fn csv_cells_that_a_spreadsheet_would_run_stay_text() {
     );
     let parsed = pitboss_league::file::parse(&league).unwrap();
     let result = pitboss_league::league::run(&parsed, &league, &pitboss_league::sandbox().unwrap()).unwrap();
-    let csv = pitboss_league::output::standings_csv(&result.standings);
+    let csv = pitboss_results::output::standings_csv(&result.standings);
     let row = csv.lines().nth(1).unwrap();
     assert!(row.starts_with("1,'=HYPERLINK(1),"), "{row}");
 }

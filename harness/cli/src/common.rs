@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use pitboss_host::Sandbox;
-use pitboss_league::output;
-use pitboss_league::results::{LeagueResult, ResultsFile};
+use pitboss_results::output;
+use pitboss_results::{LeagueResult, ResultsFile};
 
 /// A sandbox with the default limits. When the compile cache cannot be
 /// used, says why on stderr, once per process however many sandboxes are
@@ -35,7 +35,7 @@ pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf
 }
 
 /// Warns about folder and glob entries a league left out.
-pub fn warn_skipped(skipped: &[pitboss_league::file::Skipped]) {
+pub fn warn_skipped(skipped: &[pitboss_results::Skipped]) {
     for s in skipped {
         eprintln!("pitboss: warning: {s}");
     }

@@ -1,9 +1,9 @@
 //! Tables for people: the results of a match and the standings of a
 //! league, drawn with `tabled`, with the notes printed under them.
 
-use pitboss_league::results::BotResult;
-use pitboss_league::results::{LeagueResult, Standing, Status};
-use pitboss_league::standings::{LEGEND, verdict};
+use pitboss_results::BotResult;
+use pitboss_results::standings::{LEGEND, verdict};
+use pitboss_results::{LeagueResult, Standing, Status};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify};

@@ -24,13 +24,13 @@
 
 mod botlog;
 mod cache;
-pub mod files;
+pub use pitboss_files::files;
 mod inspect;
 mod limits;
 mod load;
 mod player;
 mod store;
-pub mod text;
+pub use pitboss_files::text;
 mod wasi;
 
 pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION, LOG_PER_TABLE};

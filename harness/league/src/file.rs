@@ -3,41 +3,17 @@
 //! seed, under which limits; parsed strictly, every number range-checked
 //! with the line it is on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::{Banker, InsuranceOn, Rules};
 use pitboss_host::{Sandbox, files};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Spanned;
 
 use crate::bots::sha256_hex;
-/// How bots are seated.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Format {
-    /// Shared tables, seats rotating every session.
-    #[default]
-    Table,
-    /// Duplicate: each bot alone at its own table, all tables dealt from
-    /// the same seed, so luck is shared and only skill differs.
-    Solo,
-    /// The banker game with the bank rotating: shared tables where every
-    /// bot banks equally often and the bots play each other.
-    Bank,
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Format::Table => "table",
-            Format::Bank => "bank",
-            Format::Solo => "solo",
-        })
-    }
-}
-
+pub use pitboss_results::league::{BotEntry, Format, MAX_BOT_SESSIONS, MAX_BOTS, MAX_ROUNDS, MAX_SESSIONS, Skipped};
+use pitboss_results::{LeagueRecord, LeagueSpec, LimitsRecord};
 /// A league file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -227,17 +203,6 @@ impl RuleOverrides {
     }
 }
 
-/// Most rounds per table per session (and for `pitboss play`).
-pub const MAX_ROUNDS: u64 = 10_000_000_000;
-/// Most sessions in a league.
-pub const MAX_SESSIONS: u64 = 10_000;
-/// Most bots in a league.
-pub const MAX_BOTS: usize = 1_000;
-/// Most bots × sessions: results keep 200 balance samples for each, so
-/// this bounds a results file (and the memory that builds it) to about
-/// 200 MB.
-pub const MAX_BOT_SESSIONS: u64 = 100_000;
-
 /// Faults after which a bot is disqualified unless a league says otherwise.
 pub const DEFAULT_FAULT_LIMIT: u64 = 100;
 
@@ -323,43 +288,6 @@ impl LimitOverrides {
     }
 }
 
-/// One `[[bot]]` entry: a `.wasm` path (or a glob like `subs/*.wasm`), a
-/// `folder` of `.wasm` files, or a `builtin` strategy.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BotEntry {
-    /// Display name, unique within the league (file stems name the bots
-    /// of a glob or folder).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Path to a `.wasm` file, or a glob, relative to the league file.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// A folder of submissions: every `.wasm` file in it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub folder: Option<String>,
-    /// Name of a builtin strategy.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub builtin: Option<String>,
-}
-
-/// An entry of a bot folder or glob left out because it is not a regular
-/// file (after following symlinks): a FIFO, a device, a socket, a folder,
-/// a dangling symlink.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Skipped {
-    /// The entry.
-    pub path: PathBuf,
-    /// What it is: "a FIFO", "a dangling symlink".
-    pub found: String,
-}
-
-impl std::fmt::Display for Skipped {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "skipped {:?}: {}, not a regular file", self.path, self.found)
-    }
-}
-
 /// Reads and checks a league file; errors name the file (and, for syntax
 /// and type errors, the line and column).
 pub fn parse(path: &Path) -> Result<LeagueFile> {
@@ -407,6 +335,69 @@ pub fn parse_text(text: &str, file_name: &str, origin: &str) -> Result<LeagueFil
         anyhow::anyhow!("{origin}:{line}:{col}: {problem}")
     })?;
     Ok(league)
+}
+
+impl LeagueFile {
+    /// The league as results embed it: file name, text, hash, and the
+    /// settings with every rule and limit in force.
+    pub fn record(&self) -> Result<LeagueRecord> {
+        let rules = league_rules(self)?;
+        let base = pitboss_host::Limits::default();
+        let limits = match &self.limits {
+            Some(l) => l.limits(&base),
+            None => base,
+        };
+        Ok(LeagueRecord {
+            file: self.file_name.clone(),
+            sha256: self.sha256.clone(),
+            text: self.text.clone(),
+            parsed: LeagueSpec {
+                name: self.name.clone(),
+                variant: self.variant.clone(),
+                rounds: self.rounds,
+                sessions: self.sessions,
+                seed: self.seed,
+                bankroll: self.bankroll,
+                format: self.format,
+                fault_limit: self.fault_limit,
+                rules: (&rules).into(),
+                limits: limits_record(&limits),
+                bots: self.bots.clone(),
+            },
+        })
+    }
+}
+
+/// The limits in force as results record them, in `[limits]` units.
+pub fn limits_record(l: &pitboss_host::Limits) -> LimitsRecord {
+    LimitsRecord {
+        fuel_per_decision: l.fuel_per_decision,
+        fuel_for_startup: l.fuel_for_startup,
+        memory_mib: (l.memory_bytes >> 20) as u64,
+        wall_ms: l.wall_ms,
+        module_mib: (l.module_bytes >> 20) as u64,
+        code_kib: (l.code_bytes >> 10) as u64,
+        functions: l.functions as u64,
+    }
+}
+
+/// The league `results` embed, parsed from its text (`label` names the
+/// results or shard file in errors): the text must be within the league
+/// file cap, match its SHA-256 and parse to the settings recorded beside
+/// it.
+pub fn embedded(league: &LeagueRecord, label: &str) -> Result<LeagueFile> {
+    if league.text.len() as u64 > files::LEAGUE_CAP {
+        bail!("{label}: the embedded league is over the league file cap");
+    }
+    if sha256_hex(league.text.as_bytes()) != league.sha256 {
+        bail!("{label}: the embedded league text does not match its SHA-256");
+    }
+    let origin = format!("{} (the league embedded in {label})", league.file);
+    let file = parse_text(&league.text, &league.file, &origin)?;
+    if file.record()? != *league {
+        bail!("{label}: the embedded league's parsed settings are not what its text says");
+    }
+    Ok(file)
 }
 
 impl LeagueFile {

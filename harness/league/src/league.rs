@@ -5,17 +5,17 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Rules, Stats, derive_seed};
+use pitboss_engine::{Stats, derive_seed};
 use pitboss_host::Sandbox;
 use rayon::prelude::*;
 
 use crate::bots::NamedBots;
 use crate::file::*;
-use crate::results::{BotResult, BotSource, LeagueResult, ResultsFile, SessionBotRecord, SessionRecord};
 use crate::roster::*;
-use crate::session::{SessionBot, SessionResult, play_session, rotated_seating};
-use crate::standings::*;
-use crate::tally::FAULT_LOG_CAP;
+use crate::session::{SessionBot, SessionResult, play_session};
+use pitboss_results::standings::*;
+use pitboss_results::tally::FAULT_LOG_CAP;
+use pitboss_results::{BotResult, BotSource, LeagueResult, ResultsFile, SessionBotRecord, SessionRecord};
 /// Runs a parsed league whose file is at `path` (bot paths are relative to
 /// it).
 pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<LeagueResult> {
@@ -205,7 +205,7 @@ pub fn assemble(
         skipped: Vec::new(),
     };
     let file = ResultsFile {
-        schema_version: crate::results::SCHEMA_VERSION,
+        schema_version: pitboss_results::SCHEMA_VERSION,
         pitboss_version: env!("CARGO_PKG_VERSION").to_string(),
         league: league.record()?,
         series_rounds: crate::session::series_rounds(league.rounds),
@@ -216,11 +216,4 @@ pub fn assemble(
     Ok((result, file))
 }
 
-/// Who sits where in session `session`: alone (solo) or rotated shared
-/// tables.
-pub fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> crate::session::Seating {
-    match format {
-        Format::Solo => (0..n).map(|b| vec![b]).collect(),
-        Format::Table | Format::Bank => rotated_seating(n, rules.max_players(), session),
-    }
-}
+pub use pitboss_results::seating::seating_for;

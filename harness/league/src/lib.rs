@@ -10,21 +10,16 @@
 pub mod bench;
 pub mod bots;
 pub mod check;
-pub mod counts;
 pub mod file;
 pub mod league;
 pub mod locate;
 pub mod matchplay;
-pub mod output;
 pub mod replay;
-pub mod results;
 pub mod roster;
 pub mod season;
 pub mod session;
 pub mod setup;
 pub mod shard;
-pub mod standings;
-pub mod tally;
 pub mod transcript;
 pub mod verify;
 

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use crate::bots::sha256_hex;
 use crate::bots::{Bot, NamedBots};
 use crate::file::LeagueFile;
-use crate::results::BotSource;
 use crate::roster::wildcard;
+use pitboss_results::BotSource;
 
 /// Checks that `recorded` is what the league's `[[bot]]` entries expand
 /// to, in league order: builtins by name, single files by name and file

@@ -4,14 +4,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, Rules, Stats, Table};
+use pitboss_engine::{Recorder, Rules, Table};
 use pitboss_engine::{derive_seed, parse_stacked};
 use serde::{Deserialize, Serialize};
 
 use crate::bots::Bot;
-use crate::results::BotResult;
 use crate::setup::TableSpec;
-use crate::tally::{SeatLog, Tally};
+use pitboss_results::BotResult;
+use pitboss_results::tally::SeatLog;
 
 /// Everything that decides a match's cards and chips.
 #[derive(Clone, Debug)]
@@ -33,27 +33,6 @@ pub struct MatchSpec {
 /// With a stacked shoe, the rounds in a row without a bet after which a
 /// match stops.
 pub const IDLE_ROUNDS_CAP: u64 = 1_000;
-
-impl BotResult {
-    /// The result of a bot from its statistics and final balance.
-    pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64, disqualified: bool) -> BotResult {
-        BotResult {
-            name,
-            rounds: stats.rounds,
-            wagered: i64::try_from(stats.wagered).unwrap_or(i64::MAX),
-            net: balance - bankroll,
-            balance,
-            ev: stats.ev(),
-            ev_se: stats.ev_standard_error(),
-            faults: stats.faults,
-            disqualified,
-            broke: false,
-            broke_sessions: 0,
-            fault_log: Vec::new(),
-            tally: Tally::default(),
-        }
-    }
-}
 
 /// The outcome of one table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -15,9 +15,9 @@ use pitboss_host::files;
 
 use crate::file::{LeagueFile, league_rules};
 use crate::league::seating_for;
-use crate::results::ResultsFile;
 use crate::session::replay_table;
 use crate::transcript::{JsonLines, Transcript};
+use pitboss_results::ResultsFile;
 
 /// What to replay.
 #[derive(Clone, Debug)]
@@ -57,7 +57,7 @@ impl Replayable {
     /// Opens the league behind the results file at `path`; `bots` is a
     /// further folder to find bot files in.
     pub fn open(path: &Path, bots: Option<&Path>) -> Result<Replayable> {
-        let results = crate::results::read(path)?;
+        let results = pitboss_results::read(path)?;
         results
             .check()
             .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
@@ -66,7 +66,7 @@ impl Replayable {
 
     /// [`Replayable::open`] for results already read from `path`.
     pub fn from_results(results: ResultsFile, path: &Path, bots: Option<&Path>) -> Result<Replayable> {
-        let file = results.league_file(&path.display().to_string())?;
+        let file = crate::file::embedded(&results.league, &path.display().to_string())?;
         crate::locate::check_listing(&file, &results.bots)
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
         let sandbox = file.sandbox(&crate::sandbox()?)?;

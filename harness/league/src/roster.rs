@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::bots::{Bot, NamedBots};
 use crate::file::*;
-use crate::results::BotSource;
+use pitboss_results::BotSource;
 /// A league's `[[bot]]` entries, expanded.
 pub(crate) struct Expanded {
     /// The bots, in league order.

@@ -17,7 +17,7 @@ use tabled::builder::Builder;
 use tabled::settings::Style;
 
 use crate::league::{self};
-use crate::results::LeagueResult;
+use pitboss_results::LeagueResult;
 
 /// A season file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -101,7 +101,7 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
                     // Each league's chips are bounded by 2^62 (its chip
                     // range); a sum of many saturates rather than wraps.
                     net = net.saturating_add(s.result.net);
-                    if s.status != crate::results::Status::Disqualified {
+                    if s.status != pitboss_results::Status::Disqualified {
                         points += (l.standings.len() + 1 - s.rank) as u64;
                     }
                     Some(s.rank)

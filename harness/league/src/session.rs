@@ -4,17 +4,16 @@
 //! format is far tighter than two separate intervals).
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, Rules, ShoeExhausted, Stats, Table, TableEvent};
+use pitboss_engine::{Recorder, Rules, ShoeExhausted, Table, TableEvent};
 use rayon::prelude::*;
 
 use crate::bots::Bot;
-use crate::results::{
-    EVENTS_PER_ROUND, KEY_ROUNDS, LOG_BYTES_PER_ROUND, OPENING_ROUNDS, SERIES_POINTS, STORED_SESSIONS,
-};
-pub use crate::results::{HandRecord, KeyRound};
 use crate::setup::TableSpec;
-use crate::tally::FaultRecord;
-use crate::tally::{SeatLog, Tally};
+pub use pitboss_results::seating::{Seating, rotated_seating};
+pub use pitboss_results::session::{SessionBot, SessionResult};
+use pitboss_results::tally::SeatLog;
+pub use pitboss_results::{EVENTS_PER_ROUND, KEY_ROUNDS, LOG_BYTES_PER_ROUND, OPENING_ROUNDS, STORED_SESSIONS};
+pub use pitboss_results::{HandRecord, KeyRound, series_rounds};
 
 /// Events a round's buffer is made for at first (a full table's round has
 /// about a hundred), so it rarely grows.
@@ -25,13 +24,6 @@ const ROUND_CAPACITY: usize = 128;
 /// that the balances kept meanwhile stay a few hundred KiB.
 const BLOCK: u64 = 2048;
 
-/// The rounds after which balances are sampled: `SERIES_POINTS` (or
-/// `rounds`, if fewer) evenly spaced, the last one `rounds`.
-pub fn series_rounds(rounds: u64) -> Vec<u64> {
-    let points = rounds.min(SERIES_POINTS);
-    (1..=points).map(|k| (k as u128 * rounds as u128 / points as u128) as u64).collect()
-}
-
 /// Keeps the `KEY_ROUNDS` largest swings, largest first, earlier rounds
 /// (then lower tables) first among equals.
 fn keep_key_round(keys: &mut Vec<KeyRound>, key: KeyRound) {
@@ -41,48 +33,6 @@ fn keep_key_round(keys: &mut Vec<KeyRound>, key: KeyRound) {
     let at = keys.iter().position(|k| k.swing < key.swing).unwrap_or(keys.len());
     keys.insert(at, key);
     keys.truncate(KEY_ROUNDS);
-}
-
-/// Which bots sit where: one entry per table, bot indices in seat order.
-pub type Seating = Vec<Vec<usize>>;
-
-/// What one session produced, indexed by league bot.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SessionResult {
-    /// 0-based session number.
-    pub session: u64,
-    /// The shoe seed every table of the session was dealt from.
-    pub seed: u64,
-    /// Per bot (absent bots have empty stats).
-    pub bots: Vec<SessionBot>,
-    /// Σ over rounds of net_i × net_j, row-major n × n.
-    pub pairs: Vec<i128>,
-    /// The rounds with the largest swings.
-    pub key_rounds: Vec<KeyRound>,
-    /// The events of the key rounds and of table 0's opening rounds
-    /// (sessions before [`STORED_SESSIONS`] only).
-    pub hands: Option<Vec<HandRecord>>,
-}
-
-/// One bot's session.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SessionBot {
-    /// Statistics (integer sums).
-    pub stats: Stats,
-    /// Net chips this session.
-    pub net: i64,
-    /// Rounds its table played (bets or not).
-    pub rounds: u64,
-    /// Reached the fault limit.
-    pub disqualified: bool,
-    /// Ended the session unable to stake the table minimum.
-    pub broke: bool,
-    /// Its first faults.
-    pub fault_log: Vec<FaultRecord>,
-    /// Net chips after each of the league's `series_rounds`.
-    pub series: Vec<i64>,
-    /// What it did and how its hands ended.
-    pub tally: Tally,
 }
 
 /// Plays session `session` of `rounds` rounds: `seating` tables of
@@ -488,25 +438,6 @@ impl<A: Recorder, B: Recorder> Recorder for Both<'_, A, B> {
     }
 }
 
-/// The seating of session `session` for `n` bots at tables of `seats`:
-/// the seat order rotates by one each session, so over `n` sessions every
-/// bot sits in every position once; more bots than seats are spread over
-/// tables of near-equal size.
-pub fn rotated_seating(n: usize, seats: usize, session: u64) -> Seating {
-    let order: Vec<usize> = (0..n).map(|k| (k + session as usize) % n).collect();
-    let tables = n.div_ceil(seats.max(1));
-    let base = n / tables;
-    let extra = n % tables;
-    let mut out = Vec::with_capacity(tables);
-    let mut at = 0;
-    for t in 0..tables {
-        let size = base + (t < extra) as usize;
-        out.push(order[at..at + size].to_vec());
-        at += size;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,30 +481,6 @@ mod tests {
     }
 
     #[test]
-    fn rotation_puts_every_bot_in_every_position_equally_often() {
-        let n = 5;
-        let mut counts = vec![vec![0; n]; n];
-        for s in 0..n as u64 * 3 {
-            let seating = rotated_seating(n, 7, s);
-            assert_eq!(seating.len(), 1);
-            for (pos, &b) in seating[0].iter().enumerate() {
-                counts[b][pos] += 1;
-            }
-        }
-        assert!(counts.iter().flatten().all(|&c| c == 3), "{counts:?}");
-    }
-
-    #[test]
-    fn series_rounds_are_evenly_spaced_and_end_at_the_last_round() {
-        assert_eq!(series_rounds(3), [1, 2, 3]);
-        let r = series_rounds(1_000_000);
-        assert_eq!(r.len(), SERIES_POINTS as usize);
-        assert_eq!(r[0], 5_000);
-        assert_eq!(*r.last().unwrap(), 1_000_000);
-        assert!(r.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
     fn key_rounds_keep_the_largest_swings_earliest_first() {
         let mut keys = Vec::new();
         for (round, swing) in [(1, 5), (2, 9), (3, 5), (4, 1), (5, 9), (6, 7), (7, 2), (8, 3), (9, 4), (10, 6)] {
@@ -581,15 +488,5 @@ mod tests {
         }
         let rounds: Vec<u64> = keys.iter().map(|k| k.round).collect();
         assert_eq!(rounds, [2, 5, 6, 10, 1, 3, 9, 8]);
-    }
-
-    #[test]
-    fn more_bots_than_seats_spread_over_balanced_tables() {
-        let seating = rotated_seating(30, 7, 0);
-        let sizes: Vec<usize> = seating.iter().map(Vec::len).collect();
-        assert_eq!(sizes, [6, 6, 6, 6, 6]);
-        let mut all: Vec<usize> = seating.concat();
-        all.sort();
-        assert_eq!(all, (0..30).collect::<Vec<_>>());
     }
 }

@@ -5,6 +5,8 @@
 use std::io::Write;
 
 use pitboss_engine::{Recorder, TableEvent};
+use pitboss_results::names;
+pub use pitboss_results::names::event;
 
 /// A recorder printing one line per event: deals, decisions, payouts.
 pub struct Transcript<W: Write> {
@@ -76,45 +78,6 @@ impl<W: Write> JsonLines<W> {
     /// Writes to `out`.
     pub fn new(out: W) -> Self {
         JsonLines { out, round: 0 }
-    }
-}
-
-/// The `event` names of the hand history, listed once: [`event_json`]
-/// writes them and the report's viewer switches on them (it gets them as
-/// `EV.ACTED` and so on, from [`event::ALL`]), so the two cannot drift apart.
-pub mod event {
-    macro_rules! names {
-        ($($konst:ident = $name:literal,)*) => {
-            $(pub const $konst: &str = $name;)*
-            /// Every name, after the name of its constant.
-            pub const ALL: &[(&str, &str)] = &[$((stringify!($konst), $name)),*];
-        };
-    }
-    names! {
-        SHUFFLE = "shuffle",
-        ROUND_START = "round-start",
-        ASKED = "asked",
-        LOG = "log",
-        FAULT = "fault",
-        DISQUALIFIED = "disqualified",
-        BET = "bet",
-        SIDE_BET = "side-bet",
-        SIDE_BET_SETTLED = "side-bet-settled",
-        BACK_BET = "back-bet",
-        BACK_SETTLED = "back-settled",
-        BANKER = "banker",
-        BANKER_DOUBLED = "banker-doubled",
-        HIDDEN_CARD = "hidden-card",
-        REVEALED = "revealed",
-        ROUND_VOID = "round-void",
-        CARD = "card",
-        DEALER_CARD = "dealer-card",
-        HOLE_REVEALED = "hole-revealed",
-        INSURANCE = "insurance",
-        INSURANCE_SETTLED = "insurance-settled",
-        ACTED = "acted",
-        SETTLED = "settled",
-        ROUND_END = "round-end",
     }
 }
 
@@ -195,42 +158,6 @@ impl<W: Write> Recorder for JsonLines<W> {
         // A recorder cannot stop the table: a failed write is the writer's
         // to keep (`files::Output` keeps the first and `finish` reports it).
         let _ = writeln!(self.out, "{}", serde_json::Value::Object(line));
-    }
-}
-
-/// The names hand histories (and results' stored hands) and transcripts
-/// give outcomes, shuffles and side bets: `(in JSON, in a transcript)`,
-/// mapped by hand in this one place rather than taken from `Debug`.
-mod names {
-    use pitboss_engine::{Outcome, ShuffleKind};
-    use pitboss_sdk::SideBet;
-
-    pub fn outcome(outcome: Outcome) -> (&'static str, &'static str) {
-        match outcome {
-            Outcome::Win => ("win", "Win"),
-            Outcome::Blackjack => ("blackjack", "Blackjack"),
-            Outcome::EvenMoney => ("evenmoney", "EvenMoney"),
-            Outcome::Push => ("push", "Push"),
-            Outcome::Lose => ("lose", "Lose"),
-            Outcome::Bust => ("bust", "Bust"),
-            Outcome::Surrender => ("surrender", "Surrender"),
-            Outcome::DealerBlackjack => ("dealerblackjack", "DealerBlackjack"),
-        }
-    }
-
-    pub fn shuffle(kind: ShuffleKind) -> (&'static str, &'static str) {
-        match kind {
-            ShuffleKind::Full => ("full", "Full"),
-            ShuffleKind::Discards => ("discards", "Discards"),
-        }
-    }
-
-    pub fn side(side: SideBet) -> (&'static str, &'static str) {
-        match side {
-            SideBet::None => ("none", "None"),
-            SideBet::Over => ("over", "Over"),
-            SideBet::Under => ("under", "Under"),
-        }
     }
 }
 

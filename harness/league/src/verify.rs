@@ -11,7 +11,7 @@ use pitboss_host::files;
 
 use crate::league::{assemble, play_sessions, session_record};
 use crate::replay::Replayable;
-use crate::results::{first_difference, first_difference_at};
+use pitboss_results::{first_difference, first_difference_at};
 
 /// What to verify.
 #[derive(Clone, Debug)]
@@ -41,7 +41,7 @@ pub enum Verdict {
 pub fn verify(req: &VerifyRequest, total: &dyn Fn(u64), progress: &(dyn Fn(u64) + Sync)) -> Result<Verdict> {
     let text = files::read_text(&req.results, files::Kind::Results)?;
     let label = req.results.display().to_string();
-    let results = crate::results::parse(&text, &label)?;
+    let results = pitboss_results::parse(&text, &label)?;
     let on_disk: serde_json::Value = serde_json::from_str(&text)?;
     let league = Replayable::from_results(results, &req.results, req.bots.as_deref())?;
     let count = league.file.sessions;

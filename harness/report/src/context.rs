@@ -2,7 +2,7 @@
 //! and each bot's colour.
 
 use maud::{Markup, html};
-use pitboss_league::results::ResultsFile;
+use pitboss_results::ResultsFile;
 
 use crate::format::colour;
 

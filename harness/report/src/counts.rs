@@ -4,7 +4,7 @@
 //! touches this file alone.
 
 use pitboss_engine::{FaultKind, Outcome};
-use pitboss_league::tally::{Tally, Wager};
+use pitboss_results::tally::{Tally, Wager};
 use pitboss_sdk::{Action, Decision};
 
 /// Hands played and how they went, for "How each bot played".

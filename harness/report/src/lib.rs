@@ -6,7 +6,7 @@
 //!
 //! Charts are drawn here, in Rust, as SVG (`svg`). The page's size does
 //! not grow with rounds: each session keeps
-//! [`pitboss_league::results::SERIES_POINTS`] balance samples per bot, and
+//! [`pitboss_results::SERIES_POINTS`] balance samples per bot, and
 //! the viewer holds a handful of rounds. The page is made from the results
 //! file alone: the viewer's rounds are the events stored in it while the
 //! league played.
@@ -47,7 +47,7 @@ pub struct ReportRequest {
     /// The session whose hands the viewer shows (0-based).
     pub session: u64,
     /// Opening rounds of the session's first table shown beside its
-    /// deciding hands (of the [`pitboss_league::results::OPENING_ROUNDS`]
+    /// deciding hands (of the [`pitboss_results::OPENING_ROUNDS`]
     /// stored).
     pub opening_rounds: u64,
 }
@@ -58,10 +58,7 @@ pub struct ReportRequest {
 /// returned warning says why.
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     let path = &req.results;
-    let results = pitboss_league::results::read(path)?;
-    results
-        .check()
-        .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
+    let results = pitboss_results::open(path)?;
     if req.session >= results.result.sessions {
         bail!(
             "--session {} is outside the league: it has {} session(s), counted from 0",
@@ -86,6 +83,6 @@ pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
 /// about the hand viewer, if any.
 pub fn write_report(req: &ReportRequest, out: &Path) -> Result<Option<String>> {
     let (html, warning) = report(req)?;
-    pitboss_league::output::write_text(out, &html)?;
+    pitboss_results::output::write_text(out, &html)?;
     Ok(warning)
 }

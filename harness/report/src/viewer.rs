@@ -1,15 +1,15 @@
 //! The hand viewer's data: the session's deciding rounds and its first
 //! table's opening rounds as stored in the results, and the names of the
 //! events they hold, handed to `assets/report.js` from the one Rust list
-//! ([`pitboss_league::transcript::event`]).
+//! ([`pitboss_results::names::event`]).
 
 use std::path::Path;
 
 use anyhow::{Result, bail};
 use serde_json::Value;
 
-use pitboss_league::results::ResultsFile;
-use pitboss_league::results::{OPENING_ROUNDS, STORED_SESSIONS};
+use pitboss_results::ResultsFile;
+use pitboss_results::{OPENING_ROUNDS, STORED_SESSIONS};
 
 use crate::format::chips;
 
@@ -34,9 +34,9 @@ pub fn data(results: &ResultsFile, path: &Path, session: u64, opening_rounds: u6
             STORED_SESSIONS - 1
         );
     };
-    let league = results.league_file(&path.display().to_string())?;
-    let rules = pitboss_league::file::league_rules(&league)?;
-    let seating = pitboss_league::league::seating_for(league.format, results.bots.len(), &rules, session);
+    let league = &results.league.parsed;
+    let rules = league.rules.rules(&league.variant)?;
+    let seating = pitboss_results::seating::seating_for(league.format, results.bots.len(), &rules, session);
     let opening = opening_rounds.min(OPENING_ROUNDS);
     let rounds: Vec<ViewRound<'_>> = hands
         .iter()
@@ -67,7 +67,7 @@ pub fn data(results: &ResultsFile, path: &Path, session: u64, opening_rounds: u6
 /// hand history cannot drift apart.
 pub fn event_names_js() -> String {
     let names: serde_json::Map<String, Value> =
-        pitboss_league::transcript::event::ALL.iter().map(|(key, name)| ((*key).into(), (*name).into())).collect();
+        pitboss_results::names::event::ALL.iter().map(|(key, name)| ((*key).into(), (*name).into())).collect();
     format!("const EV={};\n", Value::Object(names))
 }
 
@@ -87,7 +87,7 @@ mod tests {
     fn every_event_name_reaches_the_script() {
         let js = event_names_js();
         assert!(js.starts_with("const EV={") && js.ends_with("};\n"), "{js}");
-        for (key, name) in pitboss_league::transcript::event::ALL {
+        for (key, name) in pitboss_results::names::event::ALL {
             assert!(js.contains(&format!("\"{key}\":\"{name}\"")), "{key} in {js}");
         }
     }
@@ -96,7 +96,7 @@ mod tests {
     #[test]
     fn the_script_uses_only_listed_event_names() {
         let js = include_str!("../assets/report.js");
-        let keys: Vec<&str> = pitboss_league::transcript::event::ALL.iter().map(|(key, _)| *key).collect();
+        let keys: Vec<&str> = pitboss_results::names::event::ALL.iter().map(|(key, _)| *key).collect();
         let used: Vec<&str> = js
             .split("EV.")
             .skip(1)
@@ -107,7 +107,7 @@ mod tests {
             assert!(keys.contains(&key), "report.js uses EV.{key}, which no event has");
         }
         // No event name spelt out as a string instead.
-        for (_, name) in pitboss_league::transcript::event::ALL {
+        for (_, name) in pitboss_results::names::event::ALL {
             assert!(!js.contains(&format!("case '{name}'")), "report.js spells out '{name}'");
         }
     }

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use pitboss_league::results::ResultsFile;
+use pitboss_results::ResultsFile;
 
 use crate::app::Options;
 use crate::competition::{self, Competition};
@@ -39,7 +39,7 @@ pub struct Imported {
 pub fn import_run(options: &Options, path: &Path, league: usize) -> Result<Imported, Error> {
     let competition = competition::read(&options.competition)?;
     let (db, _) = crate::app::open(options, &competition)?;
-    let results = pitboss_league::results::read(path).map_err(|e| Error::Import(format!("{e:#}")))?;
+    let results = pitboss_results::read(path).map_err(|e| Error::Import(format!("{e:#}")))?;
     let label = path.display().to_string();
     verify(&competition, &db, &options.data, &results, &label, league)?;
 
@@ -95,7 +95,7 @@ fn verify(
     let Some(template) = league.checked_sub(1).and_then(|i| competition.leagues.get(i)) else {
         return refuse(format!("this competition has no league {league} (it has 1 to {count})"));
     };
-    results.league_file(label).map_err(|e| Error::Import(format!("{e:#}")))?;
+    pitboss_league::file::embedded(&results.league, label).map_err(|e| Error::Import(format!("{e:#}")))?;
     let mut paths = Vec::new();
     for bot in &results.bots {
         let Some(sha) = bot.sha256.as_deref().filter(|s| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit()))

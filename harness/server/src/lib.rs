@@ -58,6 +58,12 @@ pub enum Error {
     /// A file or socket.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// A results file that cannot be read or trusted.
+    #[error(transparent)]
+    Results(#[from] pitboss_results::Error),
+    /// A file that cannot be read or written whole.
+    #[error(transparent)]
+    File(#[from] pitboss_host::files::FileError),
     /// JSON.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),

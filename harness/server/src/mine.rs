@@ -7,7 +7,7 @@
 //! the results file alone) maps to a bot. Only the entrant's own bot's
 //! lines are returned: another bot's logs may reveal its strategy.
 
-use pitboss_league::results::ResultsFile;
+use pitboss_results::ResultsFile;
 use serde_json::{Value, json};
 
 use crate::Error;
@@ -37,7 +37,7 @@ pub fn latest(app: &Shared, name: &str) -> Result<Own, Error> {
     let mut own = Own::default();
     for league in &summary.leagues {
         let path = run_dir(&app.dir, id).join(&league.folder).join("results.json");
-        let Ok(results) = pitboss_league::results::read(&path) else { continue };
+        let Ok(results) = pitboss_results::read(&path) else { continue };
         let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else { continue };
         let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();
         own.faults.push(json!({ "league": league.name, "total": bot.result.faults, "first": faults }));
@@ -52,19 +52,19 @@ pub fn latest(app: &Shared, name: &str) -> Result<Own, Error> {
 /// session, table and round (none when the league cannot be re-read).
 pub fn log_lines(results: &ResultsFile, name: &str) -> Vec<Value> {
     let Some(bot) = results.bots.iter().position(|b| b.name == name) else { return Vec::new() };
-    let Ok(league) = results.league_file("results.json") else { return Vec::new() };
-    let Ok(rules) = pitboss_league::file::league_rules(&league) else { return Vec::new() };
+    let league = &results.league.parsed;
+    let Ok(rules) = league.rules.rules(&league.variant) else { return Vec::new() };
     let mut lines = Vec::new();
     for record in &results.sessions {
         let Some(hands) = &record.hands else { continue };
-        let seating = pitboss_league::league::seating_for(league.format, results.bots.len(), &rules, record.session);
+        let seating = pitboss_results::seating::seating_for(league.format, results.bots.len(), &rules, record.session);
         let mut hands: Vec<_> = hands.iter().collect();
         hands.sort_by_key(|h| (h.table, h.round));
         hands.dedup_by_key(|h| (h.table, h.round));
         for hand in hands {
             let Some(seats) = seating.get(hand.table) else { continue };
             for event in &hand.events {
-                let is_log = event.get("event").and_then(Value::as_str) == Some(pitboss_league::transcript::event::LOG);
+                let is_log = event.get("event").and_then(Value::as_str) == Some(pitboss_results::names::event::LOG);
                 let player = event.get("player").and_then(Value::as_u64).and_then(|p| usize::try_from(p).ok());
                 if is_log && player.and_then(|p| seats.get(p)) == Some(&bot) {
                     lines.push(json!({

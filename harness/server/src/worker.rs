@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use pitboss_league::results::{Standing, Status};
+use pitboss_results::{Standing, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
@@ -233,7 +233,7 @@ impl Work {
         let (result, results_file) =
             pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?;
         let results = dir.join("results.json");
-        pitboss_league::output::write_json(&results, &results_file).map_err(league_err)?;
+        pitboss_results::output::write_json(&results, &results_file)?;
         let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
         pitboss_report::write_report(&request, &dir.join("report.html")).map_err(league_err)?;
         Ok((result.name, result.variant, result.standings, result.rounds, result.sessions))

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use pitboss_league::check::{self, Plan};
-use pitboss_league::output;
+use pitboss_results::output;
 
 use crate::common::{sandbox, variant_parser};
 

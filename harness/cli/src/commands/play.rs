@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use pitboss_cli::tables;
-use pitboss_league::{PlayOptions, output};
+use pitboss_league::PlayOptions;
+use pitboss_results::output;
 
 /// Seat bots at one table and play seeded (or stacked) rounds.
 #[derive(clap::Args)]

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use pitboss_league::output;
+use pitboss_results::output;
 
 use crate::common::{progress_bar, sandbox, threads, warn_skipped};
 

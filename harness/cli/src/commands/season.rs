@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_league::output;
+use pitboss_results::output;
 
 use crate::common::{threads, warn_skipped};
 

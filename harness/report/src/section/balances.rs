@@ -3,7 +3,7 @@
 //! with a legend that highlights a bot's line.
 
 use maud::{Markup, html};
-use pitboss_league::results::SessionRecord;
+use pitboss_results::SessionRecord;
 
 use crate::context::Context;
 use crate::svg::{Line, line_chart};

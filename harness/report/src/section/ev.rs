@@ -2,7 +2,7 @@
 //! 95 % interval.
 
 use maud::{Markup, html};
-use pitboss_league::results::Status;
+use pitboss_results::Status;
 
 use crate::context::Context;
 use crate::svg::{Bar, ev_chart};

@@ -2,8 +2,8 @@
 //! with the `pitboss replay` line that shows it.
 
 use maud::{Markup, html};
-use pitboss_league::results::Standing;
-use pitboss_league::tally::FaultRecord;
+use pitboss_results::Standing;
+use pitboss_results::tally::FaultRecord;
 
 use crate::context::Context;
 use crate::counts;

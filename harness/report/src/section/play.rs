@@ -4,8 +4,8 @@
 //! and decision the league had.
 
 use maud::{Markup, html};
-use pitboss_league::results::Standing;
-use pitboss_league::tally::{UpCard, Wager};
+use pitboss_results::Standing;
+use pitboss_results::tally::{UpCard, Wager};
 
 use crate::context::Context;
 use crate::counts::{self, Asked, Extra};

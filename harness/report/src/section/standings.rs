@@ -3,8 +3,8 @@
 //! and the league's warnings.
 
 use maud::{Markup, html};
-use pitboss_league::results::{Standing, Status};
-use pitboss_league::standings::{LEGEND, verdict};
+use pitboss_results::standings::{LEGEND, verdict};
+use pitboss_results::{Standing, Status};
 
 use crate::context::Context;
 use crate::format::{chips, signed};

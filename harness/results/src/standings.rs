@@ -3,7 +3,7 @@
 
 use pitboss_engine::Stats;
 
-use crate::results::{BotResult, Standing, Status};
+use crate::schema::{BotResult, Standing, Status};
 /// Ranks results: bots in play by final chips, highest first (ties by
 /// name), then broke bots, then disqualified ones. Adds each bot's EV (net
 /// per 100 chips initially staked, over its own rounds) with its 95 %

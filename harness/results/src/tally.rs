@@ -275,7 +275,7 @@ impl<'a, R> SeatLog<'a, R> {
     }
 
     /// The recorder every event is passed on to.
-    pub(crate) fn inner(&mut self) -> &mut R {
+    pub fn inner(&mut self) -> &mut R {
         self.inner
     }
 

@@ -4,10 +4,59 @@
 
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use pitboss_files::files::{self, FileError};
 use serde::Deserialize;
 
-use super::*;
+use crate::schema::*;
+
+/// Why a results file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file could not be read (missing, not a regular file, over the
+    /// results cap).
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// It is `pitboss play`'s output, not a league's results.
+    #[error(
+        "{label} is the output of `pitboss play`; this command reads a league's results.json (`pitboss run LEAGUE.toml --json results.json`)"
+    )]
+    PlayOutput {
+        /// The file, for messages.
+        label: String,
+    },
+    /// It has another schema version.
+    #[error(
+        "{label} {was}; this Pitboss reads schema {SCHEMA_VERSION}: re-run the league (`pitboss run LEAGUE.toml --json {file}`)"
+    )]
+    OtherSchema {
+        /// The file, for messages.
+        label: String,
+        /// What it is instead ("has results schema 1").
+        was: String,
+        /// Its file name.
+        file: String,
+    },
+    /// It is not JSON of this schema.
+    #[error("{label}:{line}:{column}: {message} (not a Pitboss results file?)")]
+    Syntax {
+        /// The file, for messages.
+        label: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON reader found.
+        message: String,
+    },
+    /// It contradicts itself or lies outside what any league produces.
+    #[error("{label} is not a consistent Pitboss results file: {why}")]
+    Inconsistent {
+        /// The file, for messages.
+        label: String,
+        /// The first contradiction.
+        why: String,
+    },
+}
 
 /// The JSON Schema of [`ResultsFile`], pretty, as checked in at
 /// `docs/results.schema.json`.
@@ -19,15 +68,23 @@ pub fn schema_json() -> String {
 }
 
 /// Reads a results file: the current schema, or one line saying why not.
-pub fn read(path: &Path) -> Result<ResultsFile> {
-    let text = pitboss_host::files::read_text(path, pitboss_host::files::Kind::Results)?;
+pub fn read(path: &Path) -> Result<ResultsFile, Error> {
+    let text = files::read_text(path, files::Kind::Results)?;
     parse(&text, &path.display().to_string())
+}
+
+/// [`read`], then [`ResultsFile::check`]: a file every reader may trust
+/// to be within bounds and consistent.
+pub fn open(path: &Path) -> Result<ResultsFile, Error> {
+    let results = read(path)?;
+    results.check().map_err(|why| Error::Inconsistent { label: path.display().to_string(), why })?;
+    Ok(results)
 }
 
 /// Parses a results file's text (`label` names it in errors). A file of
 /// another schema version, or `pitboss play`'s output, is refused in one
 /// line that says what to do instead.
-pub fn parse(text: &str, label: &str) -> Result<ResultsFile> {
+pub fn parse(text: &str, label: &str) -> Result<ResultsFile, Error> {
     let error = match serde_json::from_str::<ResultsFile>(text) {
         Ok(results) if results.schema_version == SCHEMA_VERSION => return Ok(results),
         Ok(results) => return Err(old_schema(label, Some(results.schema_version))),
@@ -51,9 +108,7 @@ pub fn parse(text: &str, label: &str) -> Result<ResultsFile> {
         _rounds_requested: Option<u64>,
     }
     if serde_json::from_str::<PlayProbe>(text).is_ok() {
-        bail!(
-            "{label} is the output of `pitboss play`; this command reads a league's results.json (`pitboss run LEAGUE.toml --json results.json`)"
-        );
+        return Err(Error::PlayOutput { label: label.to_string() });
     }
     if let Ok(probe) = serde_json::from_str::<Probe>(text) {
         let version = serde_json::from_str::<serde_json::Value>(text)
@@ -69,46 +124,30 @@ pub fn parse(text: &str, label: &str) -> Result<ResultsFile> {
             _ => {}
         }
     }
-    bail!("{label}:{}:{}: {error} (not a Pitboss results file?)", error.line(), error.column())
+    Err(Error::Syntax {
+        label: label.to_string(),
+        line: error.line(),
+        column: error.column(),
+        message: error.to_string(),
+    })
 }
 
 /// The refusal of a results file of another schema version.
-fn old_schema(label: &str, version: Option<u32>) -> anyhow::Error {
+fn old_schema(label: &str, version: Option<u32>) -> Error {
     let was = version.map_or("was written by an older Pitboss (results schema 1)".to_string(), |v| {
         format!("has results schema {v}")
     });
-    anyhow::anyhow!(
-        "{label} {was}; this Pitboss reads schema {SCHEMA_VERSION}: re-run the league (`pitboss run LEAGUE.toml --json {}`)",
-        Path::new(label).file_name().map_or("results.json".into(), |f| f.to_string_lossy())
-    )
+    let file = Path::new(label).file_name().map_or("results.json".into(), |f| f.to_string_lossy().into_owned());
+    Error::OtherSchema { label: label.to_string(), was, file }
 }
 
 impl ResultsFile {
-    /// The league this file embeds, parsed from its text (`label` names
-    /// the results file in errors): the text must match its SHA-256 and
-    /// the parsed settings recorded beside it.
-    pub fn league_file(&self, label: &str) -> Result<LeagueFile> {
-        let l = &self.league;
-        if l.text.len() as u64 > pitboss_host::files::LEAGUE_CAP {
-            bail!("{label}: the embedded league is over the league file cap");
-        }
-        if crate::bots::sha256_hex(l.text.as_bytes()) != l.sha256 {
-            bail!("{label}: the embedded league text does not match its SHA-256");
-        }
-        let origin = format!("{} (the league embedded in {label})", l.file);
-        let file = crate::file::parse_text(&l.text, &l.file, &origin)?;
-        if file.record()? != *l {
-            bail!("{label}: the embedded league's parsed settings are not what its text says");
-        }
-        Ok(file)
-    }
-
     /// Refuses a results file that is out of the bounds any league
     /// produces or that contradicts itself: readers would otherwise draw
     /// or replay whatever they are given (a file with a million series
     /// points made a 47 MB page).
     pub fn check(&self) -> std::result::Result<(), String> {
-        use crate::file::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
+        use crate::league::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
         use crate::tally::FAULT_LOG_CAP;
         let r = &self.result;
         let bots = r.standings.len();
@@ -221,7 +260,7 @@ pub fn first_difference_at(file: &serde_json::Value, rerun: &serde_json::Value, 
     fn short(v: Option<&Value>) -> String {
         match v {
             None => "absent".to_string(),
-            Some(v) => pitboss_host::text::excerpt(&v.to_string(), 120),
+            Some(v) => pitboss_files::text::excerpt(&v.to_string(), 120),
         }
     }
     fn walk(a: &Value, b: &Value, at: &mut String) -> Option<String> {
@@ -287,13 +326,5 @@ mod tests {
         for quoted in ["version of this schema, 2", "first 5 rounds", "from 4 on", "more than 512", "at most 100"] {
             assert!(schema_json().contains(quoted), "{quoted}");
         }
-    }
-
-    #[test]
-    fn rules_in_force_read_as_a_league_file_writes_them() {
-        let r = RulesRecord::from(&Rules::danish());
-        assert_eq!(r.double_totals, Some(vec![9, 10, 11]));
-        assert_eq!(r.blackjack_pays, "3:2");
-        assert_eq!(RulesRecord::from(&Rules::north_american()).double_totals, None);
     }
 }

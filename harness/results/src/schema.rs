@@ -14,17 +14,14 @@
 //! league was invoked (no path as typed, no folder, no time): the same
 //! league gives the same bytes from any folder and any path spelling.
 
-use anyhow::Result;
-use pitboss_engine::{Banker, InsuranceOn, Rules};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::file::{BotEntry, Format, LeagueFile, Skipped, league_rules};
+use crate::league::{BotEntry, Format, Skipped};
+use crate::rules::RulesRecord;
 pub use crate::tally::FaultRecord;
 use crate::tally::Tally;
-
-mod read;
-pub use read::{first_difference, first_difference_at, parse, read, schema_json};
+use pitboss_engine::Stats;
 
 /// The version of this schema; readers refuse any other. 1 was the
 /// unversioned format before the league was embedded.
@@ -125,96 +122,6 @@ pub struct LeagueSpec {
     pub bots: Vec<BotEntry>,
 }
 
-/// Where insurance is offered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Insurance {
-    /// Never.
-    Never,
-    /// When the dealer shows an ace.
-    Ace,
-    /// When the dealer shows an ace or a ten-valued card.
-    AceOrTen,
-}
-
-/// The rules in force, keyed as a league file's `[rules]` table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct RulesRecord {
-    pub decks: u8,
-    pub cut_card: u16,
-    pub boxes: u8,
-    pub hole_card: bool,
-    pub dealer_hits_soft_17: bool,
-    pub insurance: Insurance,
-    pub insurance_up_to_half: bool,
-    pub late_surrender: bool,
-    /// Two-card hard totals that may double; `null`: any.
-    pub double_totals: Option<Vec<u8>>,
-    pub double_after_split: bool,
-    pub max_split_hands: u8,
-    pub resplit_aces: bool,
-    /// `"3:2"`.
-    pub blackjack_pays: String,
-    pub min_bet: i64,
-    pub max_bet: i64,
-    pub bet_unit: i64,
-    pub double_soft: bool,
-    pub aces_low_after_soft_double: bool,
-    pub dealer_wins_ties_to: u8,
-    pub original_bets_only: bool,
-    pub even_money: bool,
-    pub over_under_13: bool,
-    pub back_bets: bool,
-    pub boxes_per_player: u8,
-    pub shuffle_every_round: bool,
-    /// `house`, `rotate` or `seat:N`.
-    pub banker: String,
-    pub sit_out: bool,
-}
-
-impl From<&Rules> for RulesRecord {
-    fn from(r: &Rules) -> RulesRecord {
-        RulesRecord {
-            decks: r.decks,
-            cut_card: r.cut_card,
-            boxes: r.boxes,
-            hole_card: r.hole_card,
-            dealer_hits_soft_17: r.dealer_hits_soft_17,
-            insurance: match r.insurance_on {
-                InsuranceOn::Never => Insurance::Never,
-                InsuranceOn::Ace => Insurance::Ace,
-                InsuranceOn::AceOrTen => Insurance::AceOrTen,
-            },
-            insurance_up_to_half: r.insurance_up_to_half,
-            late_surrender: r.late_surrender,
-            double_totals: (r.double_totals != u32::MAX)
-                .then(|| (2..=21u8).filter(|t| r.double_totals & (1 << t) != 0).collect()),
-            double_after_split: r.double_after_split,
-            max_split_hands: r.max_split_hands,
-            resplit_aces: r.resplit_aces,
-            blackjack_pays: format!("{}:{}", r.blackjack_pays.0, r.blackjack_pays.1),
-            min_bet: r.min_bet,
-            max_bet: r.max_bet,
-            bet_unit: r.bet_unit,
-            double_soft: r.double_soft,
-            aces_low_after_soft_double: r.aces_low_after_soft_double,
-            dealer_wins_ties_to: r.dealer_wins_ties_to,
-            original_bets_only: r.original_bets_only,
-            even_money: r.even_money,
-            over_under_13: r.over_under_13,
-            back_bets: r.back_bets,
-            boxes_per_player: r.boxes_per_player,
-            shuffle_every_round: r.shuffle_every_round,
-            banker: match r.banker {
-                Banker::House => "house".to_string(),
-                Banker::Rotate => "rotate".to_string(),
-                Banker::Player(n) => format!("seat:{n}"),
-            },
-            sit_out: r.sit_out,
-        }
-    }
-}
-
 /// The sandbox limits a league may set, in force, in `[limits]` units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LimitsRecord {
@@ -230,26 +137,24 @@ pub struct LimitsRecord {
     pub functions: u64,
 }
 
+/// Fuel for instantiation and a reactor's `_initialize` when a league
+/// sets none: the sandbox's default (`pitboss_host::Limits`, which a test
+/// in `pitboss-league` keeps equal to this).
+pub const DEFAULT_STARTUP_FUEL: u64 = 10_000_000;
+
 fn default_startup_fuel() -> u64 {
-    pitboss_host::Limits::default().fuel_for_startup
+    DEFAULT_STARTUP_FUEL
 }
 
 fn is_default_startup_fuel(fuel: &u64) -> bool {
-    *fuel == default_startup_fuel()
+    *fuel == DEFAULT_STARTUP_FUEL
 }
 
-impl From<&pitboss_host::Limits> for LimitsRecord {
-    fn from(l: &pitboss_host::Limits) -> LimitsRecord {
-        LimitsRecord {
-            fuel_per_decision: l.fuel_per_decision,
-            fuel_for_startup: l.fuel_for_startup,
-            memory_mib: (l.memory_bytes >> 20) as u64,
-            wall_ms: l.wall_ms,
-            module_mib: (l.module_bytes >> 20) as u64,
-            code_kib: (l.code_bytes >> 10) as u64,
-            functions: l.functions as u64,
-        }
-    }
+/// The rounds after which balances are sampled: `SERIES_POINTS` (or
+/// `rounds`, if fewer) evenly spaced, the last one `rounds`.
+pub fn series_rounds(rounds: u64) -> Vec<u64> {
+    let points = rounds.min(SERIES_POINTS);
+    (1..=points).map(|k| (k as u128 * rounds as u128 / points as u128) as u64).collect()
 }
 
 /// A bot of the league: how to find its file again, wherever the results
@@ -368,6 +273,27 @@ pub struct BotResult {
     pub tally: Tally,
 }
 
+impl BotResult {
+    /// The result of a bot from its statistics and final balance.
+    pub fn new(name: String, stats: &Stats, balance: i64, bankroll: i64, disqualified: bool) -> BotResult {
+        BotResult {
+            name,
+            rounds: stats.rounds,
+            wagered: i64::try_from(stats.wagered).unwrap_or(i64::MAX),
+            net: balance - bankroll,
+            balance,
+            ev: stats.ev(),
+            ev_se: stats.ev_standard_error(),
+            faults: stats.faults,
+            disqualified,
+            broke: false,
+            broke_sessions: 0,
+            fault_log: Vec::new(),
+            tally: Tally::default(),
+        }
+    }
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -446,35 +372,4 @@ pub struct LeagueResult {
     /// command to warn about (not part of the results).
     #[serde(skip)]
     pub skipped: Vec<Skipped>,
-}
-
-impl LeagueFile {
-    /// The league as results embed it: file name, text, hash, and the
-    /// settings with every rule and limit in force.
-    pub fn record(&self) -> Result<LeagueRecord> {
-        let rules = league_rules(self)?;
-        let base = pitboss_host::Limits::default();
-        let limits = match &self.limits {
-            Some(l) => l.limits(&base),
-            None => base,
-        };
-        Ok(LeagueRecord {
-            file: self.file_name.clone(),
-            sha256: self.sha256.clone(),
-            text: self.text.clone(),
-            parsed: LeagueSpec {
-                name: self.name.clone(),
-                variant: self.variant.clone(),
-                rounds: self.rounds,
-                sessions: self.sessions,
-                seed: self.seed,
-                bankroll: self.bankroll,
-                format: self.format,
-                fault_limit: self.fault_limit,
-                rules: (&rules).into(),
-                limits: (&limits).into(),
-                bots: self.bots.clone(),
-            },
-        })
-    }
 }

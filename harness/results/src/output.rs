@@ -4,11 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Result;
-use pitboss_host::files;
+use pitboss_files::files::{self, FileError};
 use serde::Serialize;
 
-use crate::results::{Standing, Status};
+use crate::schema::{Standing, Status};
 
 /// A text cell of a CSV file: RFC 4180 quoting, and a cell that a
 /// spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`,
@@ -52,18 +51,18 @@ pub fn standings_csv(standings: &[Standing]) -> String {
 }
 
 /// Writes `text` to `path` whole or not at all (see
-/// [`pitboss_host::files::Output`]): a uniquely named temp file beside it,
+/// [`pitboss_files::files::Output`]): a uniquely named temp file beside it,
 /// renamed into place once written and synced; any write error is
 /// returned, naming the file, and leaves no temp file behind.
-pub fn write_text(path: &Path, text: &str) -> Result<()> {
-    Ok(files::write_atomic(path, |out| out.write_all(text.as_bytes()))?)
+pub fn write_text(path: &Path, text: &str) -> Result<(), FileError> {
+    files::write_atomic(path, |out| out.write_all(text.as_bytes()))
 }
 
 /// Writes `value` as pretty JSON to `path`, whole or not at all, like
 /// [`write_text`]: no reader ever sees half a file.
-pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    Ok(files::write_atomic(path, |out| {
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), FileError> {
+    files::write_atomic(path, |out| {
         serde_json::to_writer_pretty(&mut *out, value)?;
         out.write_all(b"\n")
-    })?)
+    })
 }

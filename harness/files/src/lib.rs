@@ -1,0 +1,11 @@
+//! Files as hostile input, for every crate that reads or writes one
+//! without needing the wasm sandbox: a user-named file is read through
+//! [`files::read_regular`] (regular files only, a size cap per
+//! [`files::Kind`], opened without blocking), every result is written
+//! through [`files::Output`] (a uniquely named temp file renamed into
+//! place), and outside text shown to people goes through
+//! [`text::excerpt`]. `pitboss-host` re-exports both modules, so
+//! `pitboss_host::files` is this crate's.
+
+pub mod files;
+pub mod text;
