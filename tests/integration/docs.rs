@@ -67,6 +67,33 @@ fn rules_doc_shows_what_pitboss_rules_prints() {
     );
 }
 
+/// Rewrites the block after `marker` in the file at `path` to `want`
+/// under `PITBOSS_BLESS=1`; otherwise fails if it is not `want` already.
+fn generated_block(path: &Path, marker: &str, want: &str) {
+    let mut doc = read(path);
+    let name = path.strip_prefix(repo()).unwrap_or(path).display().to_string();
+    let range = block(&doc, marker).unwrap_or_else(|| panic!("{name} lacks a `{marker}` … `{END}` block"));
+    if doc[range.clone()] == *want {
+        return;
+    }
+    if std::env::var_os("PITBOSS_BLESS").is_some_and(|v| v == "1") {
+        doc.replace_range(range, want);
+        std::fs::write(path, &doc).unwrap();
+        return;
+    }
+    panic!(
+        "the `{marker}` block of {name} is stale: rewrite it with `PITBOSS_BLESS=1 cargo test -p pitboss-tests -- docs`"
+    );
+}
+
+#[test]
+fn rule_field_tables_come_from_the_one_declaration() {
+    let toml = format!("\n```toml\n{}```\n", pitboss_results::rules::league_file_block());
+    generated_block(&repo().join("leagues/README.md"), "<!-- rule fields: league file -->", &toml);
+    let table = format!("\n{}", pitboss_results::rules::fields_table());
+    generated_block(&repo().join("docs/rules.md"), "<!-- rule fields -->", &table);
+}
+
 /// The request of the worked example in `sdk/ABI.md`, as the engine
 /// writes it: `ACT` in round 1 at a `north-american` table, the hand 10, 6
 /// against a dealer 9, a bet of 10 out of 1,000 chips. Only the bytes the

@@ -7,6 +7,7 @@ use pitboss_sdk::Variant;
 use pitboss_sdk::abi::{RulesBlock, rule_flag, rule_flag2};
 
 mod describe;
+mod fields;
 
 /// Where insurance is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

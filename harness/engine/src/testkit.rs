@@ -19,12 +19,12 @@ pub(crate) const BANKROLL: i64 = 1000;
 pub(crate) struct Script {
     bet: i64,
     acts: VecDeque<Action>,
-    other: [i64; 9],
+    other: [i64; Decision::ALL.len()],
 }
 
 impl Script {
     pub(crate) fn new(bet: i64, acts: &[Action]) -> Script {
-        Script { bet, acts: acts.iter().copied().collect(), other: [0; 9] }
+        Script { bet, acts: acts.iter().copied().collect(), other: [0; Decision::ALL.len()] }
     }
 
     /// Answers every `kind` decision with `answer`.

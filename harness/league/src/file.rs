@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Banker, InsuranceOn, Rules};
+use pitboss_engine::{Banker, Rules};
 use pitboss_host::{Sandbox, files};
 use serde::Deserialize;
 use toml::Spanned;
@@ -61,147 +61,49 @@ pub struct LeagueFile {
     pub bots: Vec<BotEntry>,
 }
 
-/// `[rules]`: any rule field of the variant, overridden. Each value keeps
-/// its place in the file so a refusal can point at it.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RuleOverrides {
-    decks: Option<Spanned<u8>>,
-    cut_card: Option<Spanned<u16>>,
-    boxes: Option<Spanned<u8>>,
-    hole_card: Option<Spanned<bool>>,
-    dealer_hits_soft_17: Option<Spanned<bool>>,
-    insurance: Option<Spanned<String>>,
-    insurance_up_to_half: Option<Spanned<bool>>,
-    late_surrender: Option<Spanned<bool>>,
-    double_totals: Option<Spanned<Vec<u8>>>,
-    double_after_split: Option<Spanned<bool>>,
-    max_split_hands: Option<Spanned<u8>>,
-    resplit_aces: Option<Spanned<bool>>,
-    blackjack_pays: Option<Spanned<String>>,
-    min_bet: Option<Spanned<i64>>,
-    max_bet: Option<Spanned<i64>>,
-    bet_unit: Option<Spanned<i64>>,
-    double_soft: Option<Spanned<bool>>,
-    aces_low_after_soft_double: Option<Spanned<bool>>,
-    dealer_wins_ties_to: Option<Spanned<u8>>,
-    original_bets_only: Option<Spanned<bool>>,
-    even_money: Option<Spanned<bool>>,
-    over_under_13: Option<Spanned<bool>>,
-    back_bets: Option<Spanned<bool>>,
-    boxes_per_player: Option<Spanned<u8>>,
-    shuffle_every_round: Option<Spanned<bool>>,
-    banker: Option<Spanned<String>>,
-    sit_out: Option<Spanned<bool>>,
-}
-
-impl RuleOverrides {
-    /// `rules` with these overrides, validated. An error names the field
-    /// and the byte offset of its value.
-    pub fn apply(&self, mut rules: Rules) -> Result<Rules, (usize, String)> {
-        fn set<T: Clone>(slot: &mut T, value: &Option<Spanned<T>>) {
-            if let Some(v) = value {
-                *slot = v.get_ref().clone();
-            }
+/// `[rules]`: any rule field of the variant, overridden, one field per
+/// line of `pitboss_engine::rule_fields!`. Each value keeps its place in
+/// the file so a refusal can point at it.
+macro_rules! define_overrides {
+    ($($(#[$attr:meta])* $name:ident: $rec:ty, $file:ty = $example:literal, $what:literal => $codec:ident $(, describe: $describe:expr)?;)*) => {
+        /// `[rules]`: any rule field of the variant, overridden. Each value
+        /// keeps its place in the file so a refusal can point at it.
+        #[derive(Clone, Debug, Default, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct RuleOverrides {
+            $($name: Option<Spanned<$file>>,)*
         }
-        let at = |v: &Option<Spanned<String>>| v.as_ref().map_or(0, |s| s.span().start);
-        set(&mut rules.decks, &self.decks);
-        set(&mut rules.cut_card, &self.cut_card);
-        set(&mut rules.boxes, &self.boxes);
-        set(&mut rules.hole_card, &self.hole_card);
-        set(&mut rules.dealer_hits_soft_17, &self.dealer_hits_soft_17);
-        set(&mut rules.insurance_up_to_half, &self.insurance_up_to_half);
-        set(&mut rules.late_surrender, &self.late_surrender);
-        set(&mut rules.double_after_split, &self.double_after_split);
-        set(&mut rules.max_split_hands, &self.max_split_hands);
-        set(&mut rules.resplit_aces, &self.resplit_aces);
-        set(&mut rules.min_bet, &self.min_bet);
-        set(&mut rules.max_bet, &self.max_bet);
-        set(&mut rules.bet_unit, &self.bet_unit);
-        set(&mut rules.double_soft, &self.double_soft);
-        set(&mut rules.aces_low_after_soft_double, &self.aces_low_after_soft_double);
-        set(&mut rules.dealer_wins_ties_to, &self.dealer_wins_ties_to);
-        set(&mut rules.original_bets_only, &self.original_bets_only);
-        set(&mut rules.even_money, &self.even_money);
-        set(&mut rules.over_under_13, &self.over_under_13);
-        set(&mut rules.back_bets, &self.back_bets);
-        set(&mut rules.boxes_per_player, &self.boxes_per_player);
-        set(&mut rules.shuffle_every_round, &self.shuffle_every_round);
-        set(&mut rules.sit_out, &self.sit_out);
-        if let Some(v) = &self.banker {
-            let text = v.get_ref().as_str();
-            rules.banker = match text {
-                "house" => Banker::House,
-                "rotate" => Banker::Rotate,
-                _ => match text.strip_prefix("seat:").and_then(|n| n.parse().ok()) {
-                    Some(seat) => Banker::Player(seat),
-                    None => {
-                        let msg = format!("rule `banker`: `{text}` is not one of house, rotate, seat:N");
-                        return Err((at(&self.banker), msg));
+
+        impl RuleOverrides {
+            /// `rules` with these overrides, validated. An error names the
+            /// field and the byte offset of its value.
+            pub fn apply(&self, mut rules: Rules) -> Result<Rules, (usize, String)> {
+                $(
+                    if let Some(v) = &self.$name {
+                        let at = v.span().start;
+                        let value = pitboss_results::__rule_parse!($codec, v.get_ref().clone()).map_err(|e| (at, e))?;
+                        pitboss_results::__rule_set!($codec, $name, &mut rules, value).map_err(|e| (at, e))?;
                     }
-                },
-            };
-        }
-        if let Some(v) = &self.insurance {
-            rules.insurance_on = match v.get_ref().as_str() {
-                "never" => InsuranceOn::Never,
-                "ace" => InsuranceOn::Ace,
-                "ace-or-ten" => InsuranceOn::AceOrTen,
-                other => {
-                    let msg = format!("rule `insurance`: `{other}` is not one of never, ace, ace-or-ten");
-                    return Err((at(&self.insurance), msg));
-                }
-            };
-        }
-        if let Some(v) = &self.double_totals {
-            let mut mask = 0u32;
-            for &t in v.get_ref() {
-                if !(2..=21).contains(&t) {
-                    return Err((v.span().start, format!("rule `double_totals`: {t} is no two-card total (2 to 21)")));
-                }
-                mask |= 1 << t;
+                )*
+                rules.validate().map_err(|e| (self.offset_of(e.field), e.to_string()))?;
+                Ok(rules)
             }
-            rules.double_totals = mask;
-        }
-        if let Some(v) = &self.blackjack_pays {
-            let parsed =
-                v.get_ref().split_once(':').and_then(|(n, d)| Some((n.trim().parse().ok()?, d.trim().parse().ok()?)));
-            match parsed {
-                Some(pays) => rules.blackjack_pays = pays,
-                None => {
-                    let msg = format!("rule `blackjack_pays`: `{}` is not a ratio like \"3:2\"", v.get_ref());
-                    return Err((at(&self.blackjack_pays), msg));
-                }
-            }
-        }
-        rules.validate().map_err(|e| (self.offset_of(e.field), e.to_string()))?;
-        Ok(rules)
-    }
 
-    /// Where the value of `field` is in the file (0 if not overridden).
-    fn offset_of(&self, field: &str) -> usize {
-        fn start<T>(v: &Option<Spanned<T>>) -> Option<usize> {
-            v.as_ref().map(|s| s.span().start)
+            /// Where the value of `field` is in the file (0 if not
+            /// overridden).
+            fn offset_of(&self, field: &str) -> usize {
+                $(
+                    if field == stringify!($name) {
+                        return self.$name.as_ref().map_or(0, |v| v.span().start);
+                    }
+                )*
+                0
+            }
         }
-        let found = match field {
-            "decks" => start(&self.decks),
-            "cut_card" => start(&self.cut_card),
-            "boxes" => start(&self.boxes),
-            "hole_card" => start(&self.hole_card),
-            "max_split_hands" => start(&self.max_split_hands),
-            "blackjack_pays" => start(&self.blackjack_pays),
-            "min_bet" => start(&self.min_bet),
-            "max_bet" => start(&self.max_bet),
-            "bet_unit" => start(&self.bet_unit),
-            "boxes_per_player" => start(&self.boxes_per_player),
-            "original_bets_only" => start(&self.original_bets_only),
-            "dealer_wins_ties_to" => start(&self.dealer_wins_ties_to),
-            "banker" => start(&self.banker),
-            _ => None,
-        };
-        found.unwrap_or(0)
-    }
+    };
 }
+
+pitboss_engine::rule_fields!(define_overrides);
 
 /// Faults after which a bot is disqualified unless a league says otherwise.
 pub const DEFAULT_FAULT_LIMIT: u64 = 100;

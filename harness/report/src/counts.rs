@@ -4,6 +4,7 @@
 //! touches this file alone.
 
 use pitboss_engine::{FaultKind, Outcome};
+use pitboss_results::counts::Counted;
 use pitboss_results::tally::{Tally, Wager};
 use pitboss_sdk::{Action, Decision};
 
@@ -45,20 +46,12 @@ pub const EXTRAS: [(&str, Extra); 3] = [
     ("back bets", |t| (t.decisions[Decision::BackBet], &t.back_bets)),
 ];
 
-/// How often a bot was asked one kind of decision.
-pub type Asked = fn(&Tally) -> u64;
-
-/// The decisions, in column order.
-pub const DECISIONS: [(&str, Asked); 8] = [
-    ("bet", |t| t.decisions[Decision::Bet]),
-    ("side bet", |t| t.decisions[Decision::SideBet]),
-    ("back bet", |t| t.decisions[Decision::BackBet]),
-    ("insurance", |t| t.decisions[Decision::Insurance]),
-    ("even money", |t| t.decisions[Decision::EvenMoney]),
-    ("act", |t| t.decisions[Decision::Act]),
-    ("banker double", |t| t.decisions[Decision::BankerDouble]),
-    ("banker draw", |t| t.decisions[Decision::BankerDraw]),
-];
+/// The decisions a tally counts, in the results file's order (the one
+/// list in `pitboss_results::counts`), each with its column label: its
+/// name in words (`side bet`).
+pub fn decisions() -> impl Iterator<Item = (String, Decision)> {
+    <Decision as Counted>::ORDER.iter().map(|&d| (d.name().replace('-', " "), d))
+}
 
 /// Hits and stands, the two actions "Decisions by kind" counts apart.
 pub fn hits_and_stands(t: &Tally) -> (u64, u64) {

@@ -191,7 +191,7 @@ impl<K: Counted, const N: usize> JsonSchema for Counts<K, N> {
 }
 
 /// Questions a bot was asked, by kind (an `observe` is not a question).
-pub type Decisions = Counts<Decision, 8>;
+pub type Decisions = Counts<Decision, { <Decision as Counted>::COUNT }>;
 /// How a bot's hands ended (a split hand counts as a hand).
 pub type Hands = Counts<Outcome, 8>;
 /// Actions a bot applied to its hands.
@@ -199,18 +199,35 @@ pub type Actions = Counts<Action, 5>;
 /// Faults by kind (disqualification is a status, not a fault).
 pub type FaultKinds = Counts<FaultKind, 5>;
 
+/// Every decision that is a question, in the order results files write
+/// them: the one list the tally's slots, the report's columns and the
+/// names follow (`Decision::name`). A new `Decision` that is not listed
+/// here is never counted, and a test says so.
+const DECISION_ORDER: &[Decision] = &[
+    Decision::Bet,
+    Decision::SideBet,
+    Decision::BackBet,
+    Decision::Insurance,
+    Decision::EvenMoney,
+    Decision::Act,
+    Decision::BankerDouble,
+    Decision::BankerDraw,
+];
+
+/// Each decision's slot in [`DECISION_ORDER`], by its ABI code.
+const DECISION_SLOTS: [Option<usize>; Decision::ALL.len()] = {
+    let mut slots = [None; Decision::ALL.len()];
+    let mut i = 0;
+    while i < DECISION_ORDER.len() {
+        slots[DECISION_ORDER[i] as usize] = Some(i);
+        i += 1;
+    }
+    slots
+};
+
 impl Counted for Decision {
-    const ORDER: &'static [Decision] = &[
-        Decision::Bet,
-        Decision::SideBet,
-        Decision::BackBet,
-        Decision::Insurance,
-        Decision::EvenMoney,
-        Decision::Act,
-        Decision::BankerDouble,
-        Decision::BankerDraw,
-    ];
-    const COUNT: usize = 8;
+    const ORDER: &'static [Decision] = DECISION_ORDER;
+    const COUNT: usize = DECISION_ORDER.len();
     const SCHEMA_NAME: &'static str = "Decisions";
     const DESCRIPTION: &'static str = "Decisions a bot was asked, by kind.";
 
@@ -220,9 +237,7 @@ impl Counted for Decision {
 
     #[inline]
     fn slot(self) -> Option<usize> {
-        const SLOTS: [Option<usize>; 9] =
-            [None, Some(0), Some(3), Some(4), Some(5), Some(1), Some(2), Some(6), Some(7)];
-        SLOTS[self as usize]
+        DECISION_SLOTS[self as usize]
     }
 }
 
@@ -345,6 +360,9 @@ mod tests {
     #[test]
     fn every_table_is_consistent() {
         consistent(&Decision::ALL, 8);
+        // Every question is counted: only `observe` has no slot.
+        let uncounted: Vec<_> = Decision::ALL.iter().filter(|d| d.slot().is_none()).collect();
+        assert_eq!(uncounted, [&Decision::Observe], "add the new decision to DECISION_ORDER");
         consistent(&Action::ALL, 5);
         use FaultKind::*;
         consistent(&[Illegal, Trap, OutOfFuel, Memory, Timeout, Disqualified], 5);

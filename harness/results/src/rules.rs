@@ -1,12 +1,12 @@
-//! Every rule a league may set, declared once ([`rule_fields!`]): from
-//! that one list come the results record ([`RulesRecord`]), the league
-//! file's `[rules]` table (`pitboss_league::file::RuleOverrides`, made by
-//! the same macro), the conversions between them and [`Rules`], and the
-//! field table of `leagues/README.md` and `docs/rules.md`
-//! ([`RULE_FIELDS`]). A new rule field is its line here, its field on
-//! `Rules` (`harness/engine/src/rules.rs`) and the phase that plays it;
-//! tests fail where the rule is not shown to people (`Rules::describe`)
-//! or, if bots see it, not sent to bots (`Rules::block`).
+//! The rules in force as results record them. Every rule a league may
+//! set is declared once, in `pitboss_engine::rule_fields!`
+//! (`harness/engine/src/rules/fields.rs`); from that one list this module
+//! makes the results record ([`RulesRecord`], its conversions to and from
+//! [`Rules`]) and the field tables of `leagues/README.md` and
+//! `docs/rules.md` ([`RULE_FIELDS`]), and the league crate makes the league
+//! file's `[rules]` table (`pitboss_league::file::RuleOverrides`). The
+//! `codec` a line names (`plain`, or one of the modules below) says how
+//! its value maps to `Rules`.
 
 use pitboss_engine::{Banker, InsuranceOn, Rules, RulesError};
 use schemars::JsonSchema;
@@ -22,54 +22,6 @@ pub enum Insurance {
     Ace,
     /// When the dealer shows an ace or a ten-valued card.
     AceOrTen,
-}
-
-/// Declares every rule field once. Each line is
-/// `name: RecordType, FileType = "example", "what it means" => codec;`
-/// (with the record field's doc comments first): the key in league files
-/// and results, its type in results and in a league file, an example
-/// value and its meaning for the field tables, and how it maps to
-/// [`Rules`]: `plain` (the `Rules` field of that name and type) or a
-/// module of this file with `get`, `set` and `parse`.
-///
-/// `rule_fields!(callback)` hands the list to `callback!`, which is how
-/// this crate makes the record and the league crate its overrides.
-#[macro_export]
-macro_rules! rule_fields {
-    ($callback:ident) => {
-        $callback! {
-            decks: u8, u8 = "1", "decks in the shoe (1 to 8)" => plain;
-            cut_card: u16, u16 = "20", "cards behind the cut card" => plain;
-            boxes: u8, u8 = "7", "boxes at the table (1 to 7; the banker game: players, 2 to 8)" => plain;
-            hole_card: bool, bool = "true", "false: the dealer's second card comes after the boxes play" => plain;
-            dealer_hits_soft_17: bool, bool = "true", "the dealer hits soft 17" => plain;
-            insurance: Insurance, String = "\"ace\"", "where insurance is offered: \"never\", \"ace\", \"ace-or-ten\"" => insurance;
-            insurance_up_to_half: bool, bool = "false", "insurance up to half the bet (false: exactly half)" => plain;
-            late_surrender: bool, bool = "false", "late surrender on an original two-card hand" => plain;
-            /// Two-card hard totals that may double; `null`: any.
-            double_totals: Option<Vec<u8>>, Vec<u8> = "[9, 10, 11]", "two-card hard totals (aces 1) that may double; omit for any" => double_totals;
-            double_after_split: bool, bool = "true", "doubling after a split" => plain;
-            max_split_hands: u8, u8 = "4", "most hands a box may split into (0 = unlimited)" => plain;
-            resplit_aces: bool, bool = "false", "split aces may be split again" => plain;
-            /// `"3:2"`.
-            blackjack_pays: String, String = "\"3:2\"", "what a blackjack pays" => blackjack_pays;
-            min_bet: i64, i64 = "2", "smallest bet" => plain;
-            max_bet: i64, i64 = "1000", "largest bet" => plain;
-            bet_unit: i64, i64 = "2", "every bet and payout is a whole multiple of this" => plain;
-            double_soft: bool, bool = "true", "a soft two-card hand may double" => plain;
-            aces_low_after_soft_double: bool, bool = "false", "swedish: after a soft double every ace counts 1" => plain;
-            dealer_wins_ties_to: u8, u8 = "0", "equal totals up to this go to the dealer (swedish: 19; 0: ties push)" => plain;
-            original_bets_only: bool, bool = "false", "no hole card: a dealer blackjack takes only original bets" => plain;
-            even_money: bool, bool = "false", "a blackjack facing an ace may take 1:1 at once" => plain;
-            over_under_13: bool, bool = "false", "the Over/Under 13 side bet (needs an even bet_unit)" => plain;
-            back_bets: bool, bool = "false", "players may bet behind boxes they do not hold" => plain;
-            boxes_per_player: u8, u8 = "1", "boxes one bot holds (swedish: \"several boxes\")" => plain;
-            shuffle_every_round: bool, bool = "false", "the banker game shuffles before every round" => plain;
-            /// `house`, `rotate` or `seat:N`.
-            banker: String, String = "\"house\"", "norwegian-home: \"house\", \"rotate\" or \"seat:N\"" => banker;
-            sit_out: bool, bool = "true", "false: a bet of 0 is a fault and the minimum is staked" => plain;
-        }
-    };
 }
 
 /// A rule field's `Rules` value as recorded (`plain` fields are copied).
@@ -121,7 +73,7 @@ pub struct RuleField {
 }
 
 macro_rules! define_record {
-    ($($(#[$attr:meta])* $name:ident: $rec:ty, $file:ty = $example:literal, $what:literal => $codec:ident;)*) => {
+    ($($(#[$attr:meta])* $name:ident: $rec:ty, $file:ty = $example:literal, $what:literal => $codec:ident $(, describe: $describe:expr)?;)*) => {
         /// The rules in force, keyed as a league file's `[rules]` table.
         #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
         pub struct RulesRecord {
@@ -149,7 +101,7 @@ macro_rules! define_record {
     };
 }
 
-rule_fields!(define_record);
+pitboss_engine::rule_fields!(define_record);
 
 impl RulesRecord {
     /// The rules these record, on top of `variant`'s rule set (which sets
@@ -176,6 +128,40 @@ pub fn league_file_block() -> String {
     for f in RULE_FIELDS {
         let line = format!("{} = {}", f.name, f.example);
         out.push_str(&format!("{line:<36} # {}\n", f.what));
+    }
+    out
+}
+
+/// The field table of `docs/rules.md`: every rule field with its value
+/// in each rule set and what it means, generated from [`RULE_FIELDS`] and
+/// the rule sets themselves.
+pub fn fields_table() -> String {
+    let variants = pitboss_sdk::Variant::ALL;
+    let records: Vec<serde_json::Value> = variants
+        .iter()
+        .map(|v| {
+            let rules = Rules::for_variant(*v).expect("every rule set is playable");
+            serde_json::to_value(RulesRecord::from(&rules)).expect("a record is JSON")
+        })
+        .collect();
+    let mut out = String::from("| field |");
+    for v in variants {
+        out.push_str(&format!(" `{}` |", v.id()));
+    }
+    out.push_str(" what it means |\n|---|");
+    out.push_str(&"---|".repeat(variants.len()));
+    out.push_str("---|\n");
+    for f in RULE_FIELDS {
+        out.push_str(&format!("| `{}` |", f.name));
+        for r in &records {
+            let shown = match &r[f.name] {
+                serde_json::Value::Null => "any".to_string(),
+                serde_json::Value::String(s) => format!("\"{s}\""),
+                v => v.to_string().replace(',', ", "),
+            };
+            out.push_str(&format!(" {shown} |"));
+        }
+        out.push_str(&format!(" {} |\n", f.what.replace('|', "\\|")));
     }
     out
 }
@@ -314,5 +300,141 @@ mod tests {
             let record = RulesRecord::from(&rules);
             assert_eq!(record.rules(variant.id()).unwrap(), rules, "{}", variant.id());
         }
+    }
+
+    /// Each field's other values worth trying: every one the field can
+    /// take for the enumerations, a few around the current one for
+    /// numbers.
+    fn other_values(value: &serde_json::Value, name: &str) -> Vec<serde_json::Value> {
+        use serde_json::{Value, json};
+        match (name, value) {
+            (_, Value::Bool(b)) => vec![json!(!b)],
+            ("insurance", _) => vec![json!("never"), json!("ace"), json!("ace-or-ten")],
+            ("banker", _) => vec![json!("house"), json!("rotate"), json!("seat:0"), json!("seat:1")],
+            ("blackjack_pays", _) => vec![json!("6:5"), json!("2:1"), json!("3:2")],
+            ("double_totals", _) => vec![Value::Null, json!([9, 10, 11]), json!([10, 11])],
+            (_, Value::Number(n)) => {
+                let n = n.as_i64().unwrap();
+                [n + 1, n - 1, n * 2, n / 2, 0, 1, 2, 4, 8, 10, 19, 21, 100].iter().map(|v| json!(v)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The fields for which `differs(base, changed)` holds for some rule
+    /// set and some playable other value of the field: a field missing
+    /// from the result is one `differs` cannot see.
+    fn fields_seen_by(differs: impl Fn(&Rules, &Rules) -> bool) -> Vec<&'static str> {
+        let mut seen = Vec::new();
+        for field in RULE_FIELDS {
+            // Each rule set as it is, and with bets in fours from 8, so a
+            // bet unit can change on its own.
+            let bases = Variant::ALL.iter().flat_map(|v| {
+                let rules = Rules::for_variant(*v).unwrap();
+                let fours = Rules { min_bet: 8, max_bet: 1000, bet_unit: 4, ..rules.clone() };
+                [(*v, rules), (*v, fours)]
+            });
+            let found = bases.into_iter().any(|(variant, base)| {
+                let record = serde_json::to_value(RulesRecord::from(&base)).unwrap();
+                other_values(&record[field.name], field.name).into_iter().any(|other| {
+                    let mut changed = record.clone();
+                    changed[field.name] = other;
+                    let Ok(changed) = serde_json::from_value::<RulesRecord>(changed) else { return false };
+                    let Ok(rules) = changed.rules(variant.id()) else { return false };
+                    rules != base && differs(&base, &rules)
+                })
+            });
+            if found {
+                seen.push(field.name);
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn every_rule_field_is_worded_by_pitboss_rules() {
+        let worded = fields_seen_by(|a, b| a.describe() != b.describe());
+        let missing: Vec<_> = RULE_FIELDS.iter().map(|f| f.name).filter(|n| !worded.contains(n)).collect();
+        assert!(
+            missing.is_empty(),
+            "`pitboss rules` says nothing of {missing:?}: give its line in rule_fields! a `describe:` \
+             (harness/engine/src/rules/fields.rs) or word it in describe.rs"
+        );
+    }
+
+    /// The rule fields bots are not told in the rules block, and why.
+    const NOT_IN_THE_RULES_BLOCK: &[(&str, &str)] = &[
+        ("min_bet", "every bet request carries the table's bet limits"),
+        ("max_bet", "every bet request carries the table's bet limits"),
+        ("bet_unit", "every bet request carries the table's bet limits"),
+        ("shuffle_every_round", "a shuffle event tells bots"),
+        ("banker", "the banker game's events name the banker"),
+        ("sit_out", "the bet request's minimum says whether 0 is allowed"),
+    ];
+
+    #[test]
+    fn every_rule_field_bots_must_know_is_in_their_rules_block() {
+        let sent = fields_seen_by(|a, b| a.block() != b.block());
+        for field in RULE_FIELDS {
+            let excused = NOT_IN_THE_RULES_BLOCK.iter().any(|(name, _)| *name == field.name);
+            assert!(
+                sent.contains(&field.name) != excused,
+                "rule field `{}`: {}",
+                field.name,
+                if excused {
+                    "is in the rules block after all: take it off NOT_IN_THE_RULES_BLOCK"
+                } else {
+                    "bots are not told it: put it in Rules::block (an ABI change) or, if the requests \
+                     already show it, on NOT_IN_THE_RULES_BLOCK with the reason"
+                }
+            );
+        }
+    }
+
+    /// Every field of `Rules`, by name: adding one is a compile error here
+    /// until it is either declared in `rule_fields!` or named below as
+    /// one a league cannot set.
+    #[test]
+    fn every_rules_field_is_declared_or_fixed_by_the_rule_set() {
+        let Rules {
+            variant: _,
+            game: _,
+            stake_divisor_house_bank: _,
+            stake_divisor_player_bank: _,
+            decks: _,
+            cut_card: _,
+            boxes: _,
+            hole_card: _,
+            dealer_hits_soft_17: _,
+            insurance_on: _,
+            insurance_up_to_half: _,
+            late_surrender: _,
+            double_totals: _,
+            double_soft: _,
+            aces_low_after_soft_double: _,
+            double_after_split: _,
+            max_split_hands: _,
+            resplit_aces: _,
+            blackjack_pays: _,
+            dealer_wins_ties_to: _,
+            original_bets_only: _,
+            even_money: _,
+            over_under_13: _,
+            back_bets: _,
+            boxes_per_player: _,
+            shuffle_every_round: _,
+            banker: _,
+            sit_out: _,
+            min_bet: _,
+            max_bet: _,
+            bet_unit: _,
+        } = Rules::north_american();
+        // The declared fields, plus the 4 a rule set fixes: no field
+        // is declared twice or forgotten.
+        let mut names: Vec<&str> = RULE_FIELDS.iter().map(|f| f.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), RULE_FIELDS.len(), "a rule field is declared twice");
+        assert_eq!(RULE_FIELDS.len() + 4, 31, "a field of Rules is neither declared nor fixed by its rule set");
     }
 }

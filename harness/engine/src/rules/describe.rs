@@ -29,6 +29,7 @@ impl Rules {
             self.describe_dealer(&mut out);
             self.describe_play(&mut out);
         }
+        describe_declared(self, &mut out);
         out
     }
 
@@ -149,3 +150,18 @@ fn share_of(divisor: u8) -> String {
         d => format!("1/{d} of"),
     }
 }
+/// The words of every rule field whose declaration carries them
+/// (`describe:` in `rule_fields!`), after the hand-written lines.
+macro_rules! describe_declared {
+    ($($(#[$attr:meta])* $name:ident: $rec:ty, $file:ty = $example:literal, $what:literal => $codec:ident $(, describe: $describe:expr)?;)*) => {
+        fn describe_declared(rules: &Rules, out: &mut Vec<String>) {
+            let _ = (&rules, &out);
+            $($(
+                let line: Option<String> = ($describe)(rules);
+                out.extend(line);
+            )?)*
+        }
+    };
+}
+
+crate::rule_fields!(describe_declared);

@@ -6,9 +6,10 @@
 use maud::{Markup, html};
 use pitboss_results::Standing;
 use pitboss_results::tally::{UpCard, Wager};
+use pitboss_sdk::Decision;
 
 use crate::context::Context;
-use crate::counts::{self, Asked, Extra};
+use crate::counts::{self, Extra};
 use crate::format::{chips, pct, signed};
 
 pub fn section(cx: &Context) -> Markup {
@@ -144,8 +145,8 @@ fn extra_bets(cx: &Context) -> Markup {
 
 /// Decisions by kind: only the kinds this league asked.
 fn decisions(cx: &Context) -> Markup {
-    let asked: Vec<&(&str, Asked)> =
-        counts::DECISIONS.iter().filter(|(_, get)| standings(cx).iter().any(|s| get(&s.result.tally) > 0)).collect();
+    let asked: Vec<(String, Decision)> =
+        counts::decisions().filter(|(_, d)| standings(cx).iter().any(|s| s.result.tally.decisions[*d] > 0)).collect();
     html! {
         h3 { "Decisions by kind" }
         div.scroll { table {
@@ -158,8 +159,8 @@ fn decisions(cx: &Context) -> Markup {
                     @let (hits, stands) = counts::hits_and_stands(t);
                     tr {
                         (cx.bot_cell(&s.result.name))
-                        @for (_, get) in &asked { (count(get(t))) }
-                        (count(hits)) (count(stands)) (count(asked.iter().map(|(_, get)| get(t)).sum()))
+                        @for (_, d) in &asked { (count(t.decisions[*d])) }
+                        (count(hits)) (count(stands)) (count(asked.iter().map(|(_, d)| t.decisions[*d]).sum()))
                     }
                 }
             }
