@@ -6,7 +6,7 @@
 
 use pitboss_engine::{FnPlayer, Outcome, Rules, TableEvent};
 use pitboss_sdk::{Action, Decision, event_kind};
-use pitboss_tests::{Script, boxed, faults, play_stacked, settlements};
+use pitboss_tests::{Script, boxed, faults, pitboss, play_stacked, settlements};
 
 fn na() -> Rules {
     Rules::north_american()
@@ -99,6 +99,70 @@ fn surrender_is_refused_after_a_split_and_double_after_split_is_offered() {
     // The refused surrender became a stand on 8+2; both hands win when the
     // dealer busts 6+T+K.
     assert_eq!(settlements(&events), [(0, 0, 2, 4, Outcome::Win), (0, 1, 2, 4, Outcome::Win)]);
+}
+
+#[test]
+fn with_surrender_after_split_a_split_hand_may_surrender() {
+    // The shoe of the test above, under the league rule
+    // `surrender_after_split = true`: the split hand 8+2 surrenders (half
+    // back), the other draws 3 and K and wins when the dealer busts.
+    let rules = Rules { surrender_after_split: true, ..na() };
+    let bot = Script::new(2, &[Action::Split, Action::Surrender, Action::Stand]);
+    let (events, balances) = play_stacked(rules, "8 6 8 T  2 3 K", vec![boxed(bot.clone())], 1);
+    assert_eq!(faults(&events), []);
+    let seen = bot.seen.lock().unwrap();
+    let acts: Vec<_> = seen.iter().filter(|s| s.0 == Decision::Act).collect();
+    assert!(acts[1..].iter().all(|act| act.1.contains(Action::Surrender)), "{acts:?}");
+    assert_eq!(settlements(&events), [(0, 0, 2, 1, Outcome::Surrender), (0, 1, 2, 4, Outcome::Win)]);
+    assert_eq!(balances, [1001]);
+}
+
+/// A league setting `surrender_after_split`, end to end through the
+/// command: `pitboss rules --league` words it, `pitboss run` plays it and
+/// records it; without it a results file says nothing of it (as before
+/// the field existed); where there is no late surrender it is refused
+/// pointing at its line.
+#[test]
+fn a_league_may_allow_surrender_after_a_split() {
+    let dir = std::env::temp_dir().join(format!("pitboss-split-surrender-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let league = |rules: &str| {
+        format!(
+            "name = \"t\"\nvariant = \"north-american\"\nrounds = 200\nseed = 3\nbankroll = 10000\n\n[rules]\n{rules}\n\n[[bot]]\nname = \"basic\"\nbuiltin = \"basic\"\n"
+        )
+    };
+    std::fs::write(dir.as_path().join("split.toml"), league("surrender_after_split = true")).unwrap();
+    std::fs::write(dir.as_path().join("plain.toml"), league("")).unwrap();
+    let rules = pitboss(dir.as_path(), &["rules", "--league", "split.toml"]);
+    assert_eq!(rules.code, Some(0), "{}", rules.stderr);
+    assert!(rules.stdout.contains("- late surrender after a split: yes"), "{}", rules.stdout);
+    let plain = pitboss(dir.as_path(), &["rules", "--league", "plain.toml"]);
+    assert!(!plain.stdout.contains("surrender after a split"), "{}", plain.stdout);
+
+    for name in ["split", "plain"] {
+        let ran = pitboss(dir.as_path(), &["run", &format!("{name}.toml"), "--json", &format!("{name}.json")]);
+        assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    }
+    let read = |name: &str| std::fs::read_to_string(dir.as_path().join(name)).unwrap();
+    let (split, plain) = (read("split.json"), read("plain.json"));
+    assert!(split.contains("\"surrender_after_split\": true"), "the results record the rule");
+    assert!(!plain.contains("surrender_after_split"), "a league without it writes results as before");
+    let results = pitboss_results::parse(&split, "split.json").unwrap();
+    assert!(results.league.parsed.rules.rules("north-american").unwrap().surrender_after_split);
+
+    std::fs::write(
+        dir.as_path().join("swedish.toml"),
+        league("surrender_after_split = true").replace("north-american", "swedish"),
+    )
+    .unwrap();
+    let refused = pitboss(dir.as_path(), &["run", "swedish.toml"]);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        refused.stderr.contains("swedish.toml:8:25: rule `surrender_after_split`: needs late_surrender"),
+        "{}",
+        refused.stderr
+    );
 }
 
 #[test]

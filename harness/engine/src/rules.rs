@@ -82,6 +82,8 @@ pub struct Rules {
     pub insurance_up_to_half: bool,
     /// Late surrender on an original two-card hand.
     pub late_surrender: bool,
+    /// Late surrender on a split hand's first two cards as well.
+    pub surrender_after_split: bool,
     /// Bit `t` set: a two-card hand of hard total `t` may double.
     pub double_totals: u32,
     /// A soft two-card hand may double (if its hard total qualifies).
@@ -158,6 +160,7 @@ impl Rules {
             insurance_on: InsuranceOn::AceOrTen,
             insurance_up_to_half: false,
             late_surrender: true,
+            surrender_after_split: false,
             double_totals: RulesBlock::DOUBLE_ANY,
             double_soft: true,
             aces_low_after_soft_double: false,
@@ -399,6 +402,9 @@ impl Rules {
                 "bet_unit",
                 format!("{} is odd, so half a bet (insurance, surrender) is no whole chip", self.bet_unit),
             );
+        }
+        if self.surrender_after_split && !self.late_surrender {
+            return err("surrender_after_split", "needs late_surrender".to_string());
         }
         if self.late_surrender && self.bet_unit % 2 != 0 {
             return err("bet_unit", format!("{} is odd, so a surrender refund is no whole chip", self.bet_unit));

@@ -32,6 +32,10 @@ macro_rules! rule_fields {
             insurance: Insurance, String = "\"ace\"", "where insurance is offered: \"never\", \"ace\", \"ace-or-ten\"" => insurance;
             insurance_up_to_half: bool, bool = "false", "insurance up to half the bet (false: exactly half)" => plain;
             late_surrender: bool, bool = "false", "late surrender on an original two-card hand" => plain;
+            /// Late surrender on a split hand's first two cards too.
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            surrender_after_split: bool, bool = "true", "with late_surrender: a split hand's first two cards may surrender too" => plain,
+                describe: |r: &Rules| r.surrender_after_split.then(|| "late surrender after a split: yes, on a split hand's first two cards".to_string());
             /// Two-card hard totals that may double; `null`: any.
             double_totals: Option<Vec<u8>>, Vec<u8> = "[9, 10, 11]", "two-card hard totals (aces 1) that may double; omit for any" => double_totals;
             double_after_split: bool, bool = "true", "doubling after a split" => plain;

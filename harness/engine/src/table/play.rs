@@ -52,7 +52,8 @@ impl Table {
             if can_split {
                 legal = legal.with(Action::Split);
             }
-            if self.rules.late_surrender && !hand.from_split && bx.hands.len() == 1 {
+            let original = !hand.from_split && bx.hands.len() == 1;
+            if self.rules.late_surrender && (original || self.rules.surrender_after_split) {
                 legal = legal.with(Action::Surrender);
             }
         }
