@@ -113,9 +113,13 @@ fn the_report_is_self_contained_and_shows_every_part() {
         assert_eq!(hands, by_up, "{}", s["name"]);
         assert!(hands > 0);
     }
+    the_viewer_shows_what_replay_logs(&d, &html, results);
+}
 
-    // The viewer's rounds are exactly what `pitboss replay --log` writes.
-    let data = hand_data(&html);
+/// The viewer's rounds in `html`, the report of session 1 of the results
+/// at `results`, are exactly what `pitboss replay --log` writes.
+fn the_viewer_shows_what_replay_logs(d: &std::path::Path, html: &str, results: std::path::PathBuf) {
+    let data = hand_data(html);
     assert_eq!(data["session"], 1);
     let rounds = data["rounds"].as_array().unwrap();
     assert!(rounds.len() >= 4, "deciding hands and opening rounds: {}", rounds.len());

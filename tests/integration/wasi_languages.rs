@@ -64,8 +64,12 @@ fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_cou
     assert!(logs[0].starts_with("decision 1: coin ") && logs[0].ends_with('\n'), "{:?}", logs[0]);
     assert_eq!(run(7), logs, "the same seed, the same bytes and clock");
     assert_ne!(run(8), logs, "another seed, other coins");
+    a_league_of_it_plays_alike_on_any_thread_count_and_replays(&wasm);
+}
 
-    // A league of it, on one thread and on three: identical results.
+/// A league of the bot at `wasm`, on one thread and on three: identical
+/// results; a replayed round logs what the league stored.
+fn a_league_of_it_plays_alike_on_any_thread_count_and_replays(wasm: &std::path::Path) {
     let dir = wasm.parent().unwrap();
     let league = dir.join("league.toml");
     std::fs::write(

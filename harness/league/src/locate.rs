@@ -96,21 +96,7 @@ pub fn bots(
         if Path::new(&source.file).file_name().is_none_or(|f| f != source.file.as_str()) {
             bail!("bot `{}`: `{}` is not a plain file name", source.name, source.file);
         }
-        let mut mismatch = None;
-        let mut hit = None;
-        for dir in &folders {
-            let path = dir.join(&source.file);
-            if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
-                continue;
-            }
-            let bytes = files::read_regular(&path, files::Kind::Bot)?;
-            let actual = sha256_hex(&bytes);
-            if actual == *expected {
-                hit = Some((path, bytes));
-                break;
-            }
-            mismatch.get_or_insert((path, actual));
-        }
+        let (mut hit, mismatch) = by_name(&folders, &source.file, expected)?;
         if hit.is_none()
             && let Some(dir) = bots_dir
         {
@@ -153,6 +139,31 @@ pub fn bots(
             Found::File(path, bytes) => Ok((name, Bot::Wasm(sandbox.load(&path.display().to_string(), &bytes)?))),
         })
         .collect()
+}
+
+/// The first file named `file` in `folders` whose SHA-256 is `expected`
+/// (with its bytes), and otherwise the first of that name that differs
+/// (with its hash), for the message.
+#[expect(clippy::type_complexity)]
+fn by_name(
+    folders: &[PathBuf],
+    file: &str,
+    expected: &str,
+) -> Result<(Option<(PathBuf, Vec<u8>)>, Option<(PathBuf, String)>)> {
+    let mut mismatch = None;
+    for dir in folders {
+        let path = dir.join(file);
+        if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let bytes = files::read_regular(&path, files::Kind::Bot)?;
+        let actual = sha256_hex(&bytes);
+        if actual == expected {
+            return Ok((Some((path, bytes)), mismatch));
+        }
+        mismatch.get_or_insert((path, actual));
+    }
+    Ok((None, mismatch))
 }
 
 /// Where to look for a bot file by name: the results file's folder, then

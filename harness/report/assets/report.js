@@ -1,4 +1,4 @@
-// The report page's script (charts' controls and the hand viewer), included by page.rs after `const EV`, the event names from Rust.
+// The report page's script (charts' controls and the hand viewer), included by page.rs after `const EV`, `const ACT` and `const WORDS`, the event names and the words for outcomes and actions from Rust; rule-set facts come in the viewer's data.
 (function(){
 var pick=document.getElementById('series-pick'),fullRange=document.getElementById('full-range');
 function setRange(){document.querySelectorAll('svg.zoomable').forEach(function(svg){var full=fullRange.checked;svg.classList.toggle('zoomed',!full);var p=svg.querySelector('svg.plot');p.setAttribute('viewBox',full?p.dataset.full:p.dataset.zoom);});}
@@ -15,8 +15,7 @@ if(data.unavailable){felt.textContent='Hand viewer unavailable: '+data.unavailab
 data.rounds.forEach(function(r,i){var o=document.createElement('option');o.value=i;o.textContent=r.label;sel.appendChild(o);});
 var ri=0,step=0;
 function rank(c){return c==='T'?'10':c;}
-var OUT={dealerblackjack:'dealer blackjack',evenmoney:'even money'};
-function outcome(o){return OUT[o]||o;}
+function outcome(o){return WORDS.outcomes[o]||o;}
 function who(r,box){var names=data.tables[r.table]||[];var n=names[Math.floor(box/data.per)];return (n||'?')+(data.per>1?' · box '+box:'');}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=text;return e;}
 function card(c){var d=el('div','card'+(c.down?' back':'')+(c.hidden?' hidden':'')+(c.fresh?' new':''));d.appendChild(el('span','r',rank(c.c)));d.appendChild(el('span','m',rank(c.c)));if(c.hidden)d.title='face down: only observers see it';return d;}
@@ -31,7 +30,7 @@ function describe(r,e){var b=e.box!==undefined?who(r,e.box):(e.seat!==undefined&
  case EV.HIDDEN_CARD:return (e.seat===null?'The banker':b)+' takes a card face down ('+rank(e.card)+').';
  case EV.REVEALED:return b+' shows the hidden '+rank(e.card)+'.';
  case EV.ASKED:return b+' is asked: '+e.decision+(e.legal&&e.legal.length?' ('+e.legal.join(', ')+')':'')+' → '+(e.answer===null?'no answer':e.answer)+'.';
- case EV.ACTED:return b+' '+(e.action==='hit'?'hits':e.action==='stand'?'stands':e.action==='double'?'doubles':e.action==='split'?'splits':'surrenders')+'.';
+ case EV.ACTED:return b+' '+(WORDS.acts[e.action]||e.action)+'.';
  case EV.SETTLED:return b+(data.per>1||e.hand>0?' hand '+e.hand:'')+': '+outcome(e.outcome)+', bet '+e.bet+', '+e.returned+' back ('+(e.returned-e.bet>=0?'+':'')+(e.returned-e.bet)+').';
  case EV.INSURANCE:return b+' insures for '+e.amount+'.';
  case EV.INSURANCE_SETTLED:return b+': insurance returns '+e.returned+'.';
@@ -62,7 +61,7 @@ function render(){
   case EV.HOLE_REVEALED:var d=dealer.filter(function(c){return c.down;})[0];if(d){d.down=false;d.fresh=fresh;}else dealer.push({c:e.card,fresh:fresh});break;
   case EV.HIDDEN_CARD:if(e.seat===null)dealer.push({c:e.card,down:true,fresh:fresh});else hand(box(e.seat),0).cards.push({c:e.card,hidden:true,fresh:fresh});break;
   case EV.REVEALED:var hc=hand(box(e.seat),0).cards.filter(function(c){return c.hidden;})[0];if(hc){hc.hidden=false;hc.fresh=fresh;}break;
-  case EV.ACTED:var bx=box(e.box);if(e.action==='split'){var hh=hand(bx,e.hand);var moved=hh.cards.pop();bx.hands.splice(e.hand+1,0,{cards:[moved],res:null});}else if(e.action==='double'){hand(bx,e.hand).doubled=true;}break;
+  case EV.ACTED:var bx=box(e.box);if(e.action===ACT.SPLIT){var hh=hand(bx,e.hand);var moved=hh.cards.pop();bx.hands.splice(e.hand+1,0,{cards:[moved],res:null});}else if(e.action===ACT.DOUBLE){hand(bx,e.hand).doubled=true;}break;
   case EV.SETTLED:hand(box(e.box),e.hand).res={o:e.outcome,net:e.returned-e.bet};break;
   case EV.INSURANCE:box(e.box).notes.push('insured '+e.amount);break;
   case EV.INSURANCE_SETTLED:box(e.box).notes.push('insurance returns '+e.returned);break;
@@ -75,9 +74,9 @@ function render(){
   case EV.BANKER_DOUBLED:doubled=true;break;
   }}
  felt.textContent='';
- var dl=el('div','dealer');var dn=data.variant==='norwegian-home'?(banker===null?'Banker: the house':'Banker: '+who(r,banker))+(doubled?' (doubled)':''):'Dealer';dl.appendChild(el('span','who',dn));
+ var dl=el('div','dealer');var dn=data.banker_game?(banker===null?'Banker: the house':'Banker: '+who(r,banker))+(doubled?' (doubled)':''):'Dealer';dl.appendChild(el('span','who',dn));
  var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);felt.appendChild(dl);
- var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];if(data.variant==='norwegian-home'&&banker===+i)return;var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
+ var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];if(data.banker_game&&banker===+i)return;var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
   bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);
    if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),outcome(h.res.o)+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
    d.appendChild(hd);});

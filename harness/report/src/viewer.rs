@@ -56,6 +56,7 @@ pub fn data(results: &ResultsFile, path: &Path, session: u64, opening_rounds: u6
     Ok(serde_json::json!({
         "session": session,
         "variant": results.result.variant,
+        "banker_game": rules.game == pitboss_engine::Game::Banker,
         "per": rules.boxes_per_player,
         "tables": tables,
         "rounds": rounds,
@@ -64,11 +65,25 @@ pub fn data(results: &ResultsFile, path: &Path, session: u64, opening_rounds: u6
 
 /// `const EV={"ACTED":"acted",…};`: the event names `report.js` switches
 /// on, under the names of their Rust constants, so the script and the
-/// hand history cannot drift apart.
+/// hand history cannot drift apart; then `const WORDS={…};`, the words
+/// it writes for each outcome and action by its name in the history, and
+/// `const ACT={"SPLIT":"split",…};`, the actions' names.
 pub fn event_names_js() -> String {
-    let names: serde_json::Map<String, Value> =
-        pitboss_results::names::event::ALL.iter().map(|(key, name)| ((*key).into(), (*name).into())).collect();
-    format!("const EV={};\n", Value::Object(names))
+    use pitboss_engine::Outcome;
+    use pitboss_results::counts::Counted;
+    use pitboss_results::names;
+    let events: serde_json::Map<String, Value> =
+        names::event::ALL.iter().map(|(key, name)| ((*key).into(), (*name).into())).collect();
+    let outcomes: serde_json::Map<String, Value> = <Outcome as Counted>::ORDER
+        .iter()
+        .map(|&o| (names::outcome(o).0.into(), names::outcome_words(o).into()))
+        .collect();
+    let acts: serde_json::Map<String, Value> =
+        pitboss_sdk::Action::ALL.iter().map(|&a| (a.name().into(), names::action_verb(a).into())).collect();
+    let act_names: serde_json::Map<String, Value> =
+        pitboss_sdk::Action::ALL.iter().map(|&a| (a.name().to_uppercase(), a.name().into())).collect();
+    let words = serde_json::json!({ "outcomes": outcomes, "acts": acts });
+    format!("const EV={};\nconst ACT={};\nconst WORDS={};\n", Value::Object(events), Value::Object(act_names), words)
 }
 
 /// Text for a `<script>` element: no `<` at all inside it, since
@@ -106,9 +121,23 @@ mod tests {
         for key in used {
             assert!(keys.contains(&key), "report.js uses EV.{key}, which no event has");
         }
-        // No event name spelt out as a string instead.
+        // No event name spelt out as a string instead, nor an outcome,
+        // an action or a rule set's name.
         for (_, name) in pitboss_results::names::event::ALL {
             assert!(!js.contains(&format!("case '{name}'")), "report.js spells out '{name}'");
+        }
+        for o in <pitboss_engine::Outcome as pitboss_results::counts::Counted>::ORDER {
+            let name = pitboss_results::names::outcome(*o).0;
+            assert!(
+                !js.contains(&format!("{name}:")) && !js.contains(&format!("=='{name}'")),
+                "report.js spells out {name}"
+            );
+        }
+        for a in pitboss_sdk::Action::ALL {
+            assert!(!js.contains(&format!("=='{}'", a.name())), "report.js spells out '{}'", a.name());
+        }
+        for v in pitboss_sdk::Variant::ALL {
+            assert!(!js.contains(v.id()), "report.js names the rule set {}", v.id());
         }
     }
 

@@ -79,3 +79,30 @@ pub fn side(side: SideBet) -> (&'static str, &'static str) {
         SideBet::Under => ("under", "Under"),
     }
 }
+
+/// An outcome in words for people (`dealer blackjack`), as the report's
+/// hand viewer writes it.
+pub fn outcome_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "win",
+        Outcome::Blackjack => "blackjack",
+        Outcome::EvenMoney => "even money",
+        Outcome::Push => "push",
+        Outcome::Lose => "lose",
+        Outcome::Bust => "bust",
+        Outcome::Surrender => "surrender",
+        Outcome::DealerBlackjack => "dealer blackjack",
+    }
+}
+
+/// What a hand does, in a sentence's verb (`splits`).
+pub fn action_verb(action: pitboss_sdk::Action) -> &'static str {
+    use pitboss_sdk::Action;
+    match action {
+        Action::Stand => "stands",
+        Action::Hit => "hits",
+        Action::Double => "doubles",
+        Action::Split => "splits",
+        Action::Surrender => "surrenders",
+    }
+}
