@@ -96,7 +96,8 @@ fn anyone_with_the_invite_code_registers_by_the_api_or_the_page_and_gets_a_token
     assert_eq!((status, me["name"].as_str()), (200, Some("zoe")), "the new token works: {me}");
     assert_eq!(register(r#"{"name":"mallory","invite_code":"guess"}"#).0, 403, "a wrong code is refused");
     assert_eq!(register(r#"{"name":"mallory"}"#).0, 403, "no code is refused");
-    assert_eq!(register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#).0, 400, "a taken name is refused");
+    assert_eq!(register(r#"{"name":"zoe","invite_code":"letmein-2026"}"#).0, 409, "a taken name is refused");
+    assert_eq!(register(r#"{"name":"ZOE","invite_code":"letmein-2026"}"#).0, 409, "in any letter case");
     assert_eq!(register(r#"{"name":"<script>","invite_code":"letmein-2026"}"#).0, 400, "a bad name is refused");
 
     // The page: a form whose CSRF token rides in a SameSite=Strict cookie.
@@ -124,5 +125,5 @@ fn anyone_with_the_invite_code_registers_by_the_api_or_the_page_and_gets_a_token
     let me = html(&url, &login(&url, &token), "/me");
     assert!(me.contains("<h1>yann</h1>"), "the shown token logs in: {me}");
     let (status, page) = post(&csrf, "yann", "letmein-2026");
-    assert!(status == 400 && page.contains("already an entrant named"), "{status} {page}");
+    assert!(status == 409 && page.contains("already an entrant named"), "{status} {page}");
 }

@@ -24,9 +24,31 @@ pub fn excerpt(text: &str, max: usize) -> String {
     out
 }
 
+/// Outside text shown as lines (a verdict, a check report, a log): as
+/// [`excerpt`], but line breaks stay breaks.
+pub fn printable(text: &str, max: usize) -> String {
+    let mut left = max;
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let n = line.chars().count();
+        out.push(excerpt(line, left));
+        if n >= left {
+            break;
+        }
+        left -= n + 1;
+    }
+    out.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::excerpt;
+    use super::{excerpt, printable};
+
+    #[test]
+    fn printable_text_keeps_its_line_breaks_only() {
+        assert_eq!(printable("a\nb\u{1b}[2J\r\n", 80), "a\nb\\u{1b}[2J\\u{d}\n");
+        assert_eq!(printable("abc\ndef", 5), "abc\nd…");
+    }
 
     #[test]
     fn control_bytes_are_escaped_and_long_text_cut() {

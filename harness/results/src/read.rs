@@ -142,6 +142,18 @@ fn old_schema(label: &str, version: Option<u32>) -> Error {
 }
 
 impl ResultsFile {
+    /// This file for the public: every bot's `log` events taken out of
+    /// the stored hands (a bot's log may reveal its strategy; the
+    /// organiser's copy and the run's bundle keep them). Everything else,
+    /// standings and faults included, is unchanged.
+    pub fn without_logs(&self) -> ResultsFile {
+        let mut public = self.clone();
+        for hand in public.sessions.iter_mut().filter_map(|s| s.hands.as_mut()).flatten() {
+            hand.events.retain(|e| e.get("event").and_then(|v| v.as_str()) != Some(crate::names::event::LOG));
+        }
+        public
+    }
+
     /// Refuses a results file that is out of the bounds any league
     /// produces or that contradicts itself: readers would otherwise draw
     /// or replay whatever they are given (a file with a million series

@@ -2,70 +2,30 @@
 //! cookie is never accepted here, so no other site can make a browser
 //! call it): uploads and their verdicts, one's own submissions and
 //! faults, the leaderboard, runs and their files, and the organiser's
-//! entrant and run controls.
+//! entrant and run controls. Who may call a handler is its extractor
+//! ([`crate::auth`]); its database and file work runs off the async
+//! threads ([`App::blocking`]).
 
 use std::path::Path;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path as UrlPath, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::app::{Failure, Shared, Who, debounce, new_entrant};
-use crate::db::{Entrant, Outcome};
-use crate::verdict::{Upload, Verdict, judge};
-use crate::worker::{Summary, run_dir};
+use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
+use crate::db::Outcome;
+use crate::entrants::{self, Action};
+use crate::routes::REPORT_POLICY;
+use crate::state::{App, Failure, Shared};
+use crate::uploads::{ApiUpload, judge_upload};
+use crate::worker::{PUBLIC, Summary, run_dir};
 use crate::{Error, auth};
 
 type Answer = Result<Response, Failure>;
-
-fn unauthorized() -> Failure {
-    Failure::new(StatusCode::UNAUTHORIZED, "a valid token is needed: Authorization: Bearer TOKEN")
-}
-
-/// The entrant making the request (the organiser is refused: they have
-/// no bot).
-fn entrant(app: &Shared, headers: &HeaderMap) -> Result<Entrant, Failure> {
-    match app.bearer(headers)? {
-        Some(Who::Entrant(e)) => Ok(e),
-        Some(Who::Admin) => {
-            Err(Failure::new(StatusCode::FORBIDDEN, "the organiser's token has no bot; use an entrant's"))
-        }
-        None => Err(unauthorized()),
-    }
-}
-
-fn admin(app: &Shared, headers: &HeaderMap) -> Result<(), Failure> {
-    match app.bearer(headers)? {
-        Some(Who::Admin) => Ok(()),
-        Some(Who::Entrant(_)) => Err(Failure::new(StatusCode::FORBIDDEN, "only the organiser may do this")),
-        None => Err(unauthorized()),
-    }
-}
-
-/// Judges an upload off the request threads, at most one check per core
-/// at once; the active bots changing queues a run after the debounce.
-pub async fn judge_upload(app: &Shared, who: Entrant, file_name: String, bytes: Bytes) -> Result<Verdict, Failure> {
-    let permit =
-        app.checks.acquire().await.map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
-    let worker_app = app.clone();
-    let verdict = tokio::task::spawn_blocking(move || {
-        let up = Upload { entrant: &who, file_name: &file_name, bytes: &bytes };
-        judge(&worker_app.dir, &worker_app.db, &worker_app.competition, &worker_app.checker, &up)
-    })
-    .await
-    .map_err(|e| Error::League(format!("the check stopped: {e}")))??;
-    drop(permit);
-    if verdict.outcome == Outcome::Passed
-        && let Some(d) = debounce(app)
-    {
-        app.bell.changed(d);
-    }
-    Ok(verdict)
-}
 
 #[derive(Deserialize)]
 pub struct UploadQuery {
@@ -74,76 +34,98 @@ pub struct UploadQuery {
 
 /// `POST /api/submissions[?name=FILE]`, the module as the raw body:
 /// 201 with the verdict when it passed, 422 when it failed or was refused.
-pub async fn upload(State(app): State<Shared>, headers: HeaderMap, q: Query<UploadQuery>, body: Bytes) -> Answer {
-    let who = entrant(&app, &headers)?;
+/// The token and the upload slot are settled before the body is read.
+pub async fn upload(State(app): State<Shared>, up: ApiUpload, q: Query<UploadQuery>, body: Bytes) -> Answer {
     let name = q.0.name.unwrap_or_else(|| "upload.wasm".into());
-    let verdict = judge_upload(&app, who, name, body).await?;
+    let verdict = judge_upload(&app, up.entrant, up.slot, name, body).await?;
     let status =
         if verdict.outcome == Outcome::Passed { StatusCode::CREATED } else { StatusCode::UNPROCESSABLE_ENTITY };
     Ok((status, Json(verdict)).into_response())
 }
 
 /// `GET /api/submissions`: one's own submissions, newest first.
-pub async fn submissions(State(app): State<Shared>, headers: HeaderMap) -> Answer {
-    let who = entrant(&app, &headers)?;
-    Ok(Json(app.db.submissions(who.id)?).into_response())
+pub async fn submissions(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) -> Answer {
+    let subs = app.blocking(move |app| app.db.submissions(who.id)).await?;
+    Ok(Json(subs).into_response())
 }
 
 /// `GET /api/submissions/ID`: one of one's own submissions (another's is
 /// "not found", as if it did not exist).
-pub async fn submission(State(app): State<Shared>, headers: HeaderMap, UrlPath(id): UrlPath<i64>) -> Answer {
-    let who = entrant(&app, &headers)?;
-    let found = app.db.submissions(who.id)?.into_iter().find(|s| s.id == id);
+pub async fn submission(
+    State(app): State<Shared>,
+    EntrantCaller(who): EntrantCaller,
+    UrlPath(id): UrlPath<i64>,
+) -> Answer {
+    let found = app.blocking(move |app| Ok(app.db.submissions(who.id)?.into_iter().find(|s| s.id == id))).await?;
     found
         .map(|s| Json(s).into_response())
         .ok_or_else(|| Failure::new(StatusCode::NOT_FOUND, "no such submission of yours"))
 }
 
 /// `POST /api/submissions/ID/activate`: play this (passed) submission.
-pub async fn activate(State(app): State<Shared>, headers: HeaderMap, UrlPath(id): UrlPath<i64>) -> Answer {
-    let who = entrant(&app, &headers)?;
-    if !app.db.choose(who.id, id)? {
+pub async fn activate(
+    State(app): State<Shared>,
+    EntrantCaller(who): EntrantCaller,
+    UrlPath(id): UrlPath<i64>,
+) -> Answer {
+    if !app.blocking(move |app| app.db.choose(who.id, id)).await? {
         return Err(Failure::new(StatusCode::NOT_FOUND, "no such submission of yours that passed its check"));
     }
-    if let Some(d) = debounce(&app) {
-        app.bell.changed(d);
-    }
+    app.changed();
     Ok(Json(json!({ "active": id })).into_response())
 }
 
 /// `GET /api/me`: one's name, active submission, and one's bot's faults
 /// and log lines in the latest run (see [`crate::mine`]).
-pub async fn me(State(app): State<Shared>, headers: HeaderMap) -> Answer {
-    let who = entrant(&app, &headers)?;
-    let active = app.db.active_submission(who.id)?;
-    let own = crate::mine::latest(&app, &who.name)?;
+pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) -> Answer {
+    let name = who.name.clone();
+    let (active, own) = app
+        .blocking(move |app| {
+            let active = app.db.active_submission(who.id)?;
+            Ok((active, crate::mine::latest(&app.dir, &app.db, &who.name)?))
+        })
+        .await?;
     let active = active.map(|(id, sha)| json!({"id": id, "sha256": sha}));
-    Ok(Json(json!({ "name": who.name, "active": active, "faults": own.faults, "logs": own.logs })).into_response())
+    Ok(Json(json!({ "name": name, "active": active, "faults": own.faults, "logs": own.logs })).into_response())
+}
+
+/// The latest finished run's summary and the recent runs (blocking).
+pub fn latest_and_runs(app: &App, runs: u32) -> Result<(Option<Summary>, Vec<crate::db::Run>), Error> {
+    let latest = match app.db.latest_done()? {
+        Some((_, s)) => Some(serde_json::from_str(&s)?),
+        None => None,
+    };
+    Ok((latest, app.db.runs(runs)?))
 }
 
 /// `GET /api/leaderboard`: the latest finished run's standings, per
 /// league and overall, and the recent runs. Public.
 pub async fn leaderboard(State(app): State<Shared>) -> Answer {
-    let latest: Option<Summary> = match app.db.latest_done()? {
-        Some((_, s)) => Some(serde_json::from_str(&s).map_err(Error::from)?),
-        None => None,
-    };
-    let runs = app.db.runs(50)?;
+    let (latest, runs) = app.blocking(|app| latest_and_runs(app, 50)).await?;
+    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
     Ok(Json(json!({ "competition": app.competition.name, "latest": latest, "runs": runs })).into_response())
+}
+
+/// A run as anyone may see it: a failed run's error without the server's
+/// paths.
+pub fn public_run(app: &App, mut run: crate::db::Run) -> crate::db::Run {
+    run.error = run.error.map(|e| app.public_text(&e));
+    run
 }
 
 /// `GET /api/runs`: recent runs. Public.
 pub async fn runs(State(app): State<Shared>) -> Answer {
-    Ok(Json(app.db.runs(50)?).into_response())
+    let runs = app.blocking(|app| app.db.runs(50)).await?;
+    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    Ok(Json(runs).into_response())
 }
 
 /// `POST /api/runs`: the organiser queues a run now.
-pub async fn start_run(State(app): State<Shared>, headers: HeaderMap) -> Answer {
-    admin(&app, &headers)?;
+pub async fn start_run(State(app): State<Shared>, _: AdminCaller) -> Answer {
     if !app.competition.runs.on_demand {
         return Err(Failure::new(StatusCode::CONFLICT, "this competition runs only on its schedule"));
     }
-    let id = app.db.queue_run("on demand")?;
+    let id = app.blocking(|app| app.db.queue_run("on demand")).await?;
     app.bell.wake();
     Ok((StatusCode::ACCEPTED, Json(json!({ "run": id }))).into_response())
 }
@@ -155,51 +137,110 @@ pub struct NewEntrant {
     invite_code: Option<String>,
 }
 
+/// `GET /api/entrants`: the organiser's list: name, disabled, active
+/// submission.
+pub async fn entrants(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    let list = app
+        .blocking(|app| {
+            let mut out = Vec::new();
+            for e in app.db.entrants()? {
+                let active = app.db.active_submission(e.id)?.map(|(id, sha)| json!({"id": id, "sha256": sha}));
+                out.push(json!({ "name": e.name, "disabled": e.disabled, "active": active }));
+            }
+            Ok(out)
+        })
+        .await?;
+    Ok(Json(list).into_response())
+}
+
 /// `POST /api/entrants {"name": …}`: the organiser registers an entrant;
 /// the answer holds their token (shown once).
-pub async fn add_entrant(State(app): State<Shared>, headers: HeaderMap, Json(body): Json<NewEntrant>) -> Answer {
-    admin(&app, &headers)?;
-    register_name(&app, &body.name)
+pub async fn add_entrant(State(app): State<Shared>, _: AdminCaller, Json(body): Json<NewEntrant>) -> Answer {
+    register_name(&app, body.name).await
 }
 
 /// `POST /api/register {"name": …, "invite_code": …}`: self-registration
-/// with the competition's invite code.
-pub async fn register(State(app): State<Shared>, Json(body): Json<NewEntrant>) -> Answer {
+/// with the competition's invite code, at most `registrations_per_hour`
+/// an address; wrong codes count as wrong tokens.
+pub async fn register(State(app): State<Shared>, Client(ip): Client, Json(body): Json<NewEntrant>) -> Answer {
     let Some(code) = &app.competition.invite_code else {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition has no self-registration"));
     };
+    app.guards.not_refused(ip)?;
+    app.guards.register(ip)?;
     if !body.invite_code.as_deref().is_some_and(|c| auth::same(c, code)) {
-        return Err(Failure::new(StatusCode::FORBIDDEN, "wrong invite code"));
+        return Err(app.guards.wrong_secret(ip, Failure::new(StatusCode::FORBIDDEN, "wrong invite code")));
     }
-    register_name(&app, &body.name)
+    register_name(&app, body.name).await
 }
 
-fn register_name(app: &Shared, name: &str) -> Answer {
-    match new_entrant(&app.db, name) {
-        Ok(token) => Ok((StatusCode::CREATED, Json(json!({ "name": name, "token": token }))).into_response()),
-        Err(e @ (Error::BadName(_) | Error::Taken(_))) => Err(Failure::new(StatusCode::BAD_REQUEST, e.to_string())),
-        Err(e) => Err(e.into()),
+/// The status of a registration that did not happen.
+pub fn refused_registration(e: &Error) -> Option<StatusCode> {
+    match e {
+        Error::BadName(_) => Some(StatusCode::BAD_REQUEST),
+        Error::Taken(_) => Some(StatusCode::CONFLICT),
+        Error::Full(_) => Some(StatusCode::FORBIDDEN),
+        _ => None,
     }
 }
 
-/// Whether this request may read runs' results and reports: anyone when
-/// the competition's reports are public, else the organiser (by token or
-/// session).
-fn may_read_reports(app: &Shared, headers: &HeaderMap) -> Result<bool, Failure> {
-    if app.competition.public_reports {
-        return Ok(true);
+async fn register_name(app: &Shared, name: String) -> Answer {
+    let shown = name.clone();
+    let max = app.competition.max_entrants;
+    match app.blocking(move |app| Ok(entrants::register(&app.db, &name, max))).await? {
+        Ok(token) => Ok((StatusCode::CREATED, Json(json!({ "name": shown, "token": token }))).into_response()),
+        Err(e) => match refused_registration(&e) {
+            Some(status) => Err(Failure::new(status, e.to_string())),
+            None => Err(e.into()),
+        },
     }
-    let admin_session = matches!(app.session(headers)?, Some((Who::Admin, _)));
-    Ok(admin_session || matches!(app.bearer(headers)?, Some(Who::Admin)))
 }
 
-/// `GET /runs/ID/league-K/(results.json|report.html|league.toml)`.
+/// `DELETE /api/entrants/NAME`: removes an entrant, their submissions
+/// and modules (finished runs keep theirs).
+pub async fn remove_entrant(State(app): State<Shared>, _: AdminCaller, UrlPath(name): UrlPath<String>) -> Answer {
+    manage(&app, name, Action::Remove).await
+}
+
+/// `POST /api/entrants/NAME/disable`: their token stops working and their
+/// bot plays no more runs.
+pub async fn disable_entrant(State(app): State<Shared>, _: AdminCaller, UrlPath(name): UrlPath<String>) -> Answer {
+    manage(&app, name, Action::Disable).await
+}
+
+/// `POST /api/entrants/NAME/enable`.
+pub async fn enable_entrant(State(app): State<Shared>, _: AdminCaller, UrlPath(name): UrlPath<String>) -> Answer {
+    manage(&app, name, Action::Enable).await
+}
+
+/// `POST /api/entrants/NAME/token`: a new token (shown once); the old one
+/// and the entrant's sessions stop working.
+pub async fn rotate_token(State(app): State<Shared>, _: AdminCaller, UrlPath(name): UrlPath<String>) -> Answer {
+    manage(&app, name, Action::NewToken).await
+}
+
+async fn manage(app: &Shared, name: String, action: Action) -> Answer {
+    match app.blocking(move |app| entrants::manage(app, &name, action)).await? {
+        None => Err(Failure::new(StatusCode::NOT_FOUND, "no such entrant")),
+        Some((e, token)) => {
+            let mut answer = json!({ "name": e.name, "done": format!("{action:?}").to_lowercase() });
+            if let Some(token) = token {
+                answer["token"] = json!(token);
+            }
+            Ok(Json(answer).into_response())
+        }
+    }
+}
+
+/// `GET /runs/ID/league-K/(results.json|report.html|league.toml)`: the
+/// organiser gets the run's own files; anyone else, when the
+/// competition's reports are public, the public copies (no log lines).
 pub async fn run_file(
     State(app): State<Shared>,
-    headers: HeaderMap,
+    IsOrganiser(organiser): IsOrganiser,
     UrlPath((id, league, file)): UrlPath<(i64, String, String)>,
 ) -> Answer {
-    if !may_read_reports(&app, &headers)? {
+    if !organiser && !app.competition.public_reports {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition's reports are for the organiser"));
     }
     let kind = match file.as_str() {
@@ -208,34 +249,51 @@ pub async fn run_file(
         "league.toml" => "text/plain; charset=utf-8",
         _ => return Err(Failure::new(StatusCode::NOT_FOUND, "no such file")),
     };
-    let well_formed =
-        league.strip_prefix("league-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    if !well_formed || app.db.run_state(id)?.as_deref() != Some("done") {
+    let well_formed = league
+        .strip_prefix("league-")
+        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()));
+    if !well_formed {
         return Err(Failure::new(StatusCode::NOT_FOUND, "no such finished run"));
     }
-    let path = run_dir(&app.dir, id).join(&league).join(&file);
-    let bytes = tokio::task::spawn_blocking(move || std::fs::read(path))
-        .await
-        .map_err(|e| Error::League(e.to_string()))?
-        .map_err(|_| Failure::new(StatusCode::NOT_FOUND, "no such file"))?;
-    Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
+    let folder = run_dir(&app.dir, id).join(&league);
+    let path = if organiser || file == "league.toml" { folder.join(&file) } else { folder.join(PUBLIC).join(&file) };
+    let bytes = app
+        .blocking(move |app| {
+            if app.db.run_state(id)?.as_deref() != Some("done") {
+                return Ok(None);
+            }
+            Ok(std::fs::read(path).ok())
+        })
+        .await?
+        .ok_or_else(|| Failure::new(StatusCode::NOT_FOUND, "no such file of a finished run"))?;
+    let mut response = ([(header::CONTENT_TYPE, kind)], bytes).into_response();
+    if file == "report.html" {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(REPORT_POLICY));
+    }
+    Ok(response)
 }
 
-/// `GET /api/runs/ID/bundle.tar`: the organiser downloads a finished run
-/// (league files, bots, results, reports) as `run-ID/league-K/…`;
-/// `pitboss verify run-ID/league-K/results.json` re-runs it.
-pub async fn bundle(State(app): State<Shared>, headers: HeaderMap, UrlPath(id): UrlPath<i64>) -> Answer {
-    // The organiser's page links here: its session cookie counts too.
-    if !matches!(app.session(&headers)?, Some((Who::Admin, _))) {
-        admin(&app, &headers)?;
+/// `GET /api/runs/ID/bundle.tar`: the organiser (by token or session)
+/// downloads a finished run (league files, bots, results, reports) as
+/// `run-ID/league-K/…`; `pitboss verify run-ID/league-K/results.json`
+/// re-runs it.
+pub async fn bundle(
+    State(app): State<Shared>,
+    IsOrganiser(organiser): IsOrganiser,
+    UrlPath(id): UrlPath<i64>,
+) -> Answer {
+    if !organiser {
+        return Err(Failure::new(StatusCode::FORBIDDEN, "only the organiser may download a run"));
     }
-    if app.db.run_state(id)?.as_deref() != Some("done") {
-        return Err(Failure::new(StatusCode::NOT_FOUND, "no such finished run"));
-    }
-    let dir = run_dir(&app.dir, id);
-    let tar = tokio::task::spawn_blocking(move || tar_folder(&dir, &format!("run-{id}")))
-        .await
-        .map_err(|e| Error::League(format!("the bundle stopped: {e}")))??;
+    let tar = app
+        .blocking(move |app| {
+            if app.db.run_state(id)?.as_deref() != Some("done") {
+                return Ok(None);
+            }
+            tar_folder(&run_dir(&app.dir, id), &format!("run-{id}")).map(Some)
+        })
+        .await?
+        .ok_or_else(|| Failure::new(StatusCode::NOT_FOUND, "no such finished run"))?;
     let disposition = format!("attachment; filename=\"run-{id}.tar\"");
     Ok((
         [(header::CONTENT_TYPE, "application/x-tar".to_string()), (header::CONTENT_DISPOSITION, disposition)],

@@ -1,24 +1,27 @@
-//! Starting the server: the data folder, the admin token at first start,
-//! the entrants the competition file lists, the worker, and the HTTP
-//! routes on a tokio runtime until SIGTERM or Ctrl-C (then graceful: no
-//! new connections, requests in flight answered, the worker stopped).
+//! Starting the server: the data folder made private and cleaned of what
+//! a kill left behind, the admin token at first start, the entrants the
+//! competition file lists, the worker, and the listener ([`crate::net`])
+//! with the routes ([`crate::routes`]) on a tokio runtime until SIGTERM or
+//! Ctrl-C (then graceful: no new connections, requests in flight
+//! answered, the worker stopped).
+//!
+//! **Invariant:** everything the server writes is its own user's only:
+//! the process's umask is `077` from the start, so the data folder is
+//! `0700` and every file in it `0600` (an older folder is tightened at
+//! start).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-
-use crate::competition::{self, Competition, valid_name};
-use crate::db::{Db, Entrant};
+use crate::competition::{self, Competition};
+use crate::db::Db;
+use crate::guards::Guards;
+use crate::state::App;
 use crate::verdict::Checker;
-use crate::worker::{self, Bell};
-use crate::{Error, api, auth, pages};
+use crate::worker::{self, Bell, run_dir};
+use crate::{Error, auth, entrants, net, routes, store};
 
 /// How to start.
 #[derive(Clone, Debug)]
@@ -31,97 +34,39 @@ pub struct Options {
     pub listen: String,
 }
 
-/// Everything a request handler reads.
-pub struct App {
-    pub dir: PathBuf,
-    pub db: Arc<Db>,
-    pub competition: Arc<Competition>,
-    pub checker: Checker,
-    pub bell: Arc<Bell>,
-    /// Checks at once: one per core, so a burst of uploads queues rather
-    /// than starving the pages.
-    pub checks: tokio::sync::Semaphore,
-    /// SHA-256 of the organiser's token.
-    admin_hash: String,
-}
+/// Descriptors kept for everything but connections (database, modules,
+/// runs, the listener).
+const SPARE_FILES: u64 = 128;
 
-/// Shared state of the routes.
-pub type Shared = Arc<App>;
-
-/// Who made a request.
-#[derive(Clone, Debug)]
-pub enum Who {
-    /// The organiser.
-    Admin,
-    /// An entrant.
-    Entrant(Entrant),
-}
-
-impl App {
-    /// Who a token belongs to, if anyone.
-    pub fn token_owner(&self, token: &str) -> Result<Option<Who>, Error> {
-        let hash = auth::hash(token);
-        if auth::same(&hash, &self.admin_hash) {
-            return Ok(Some(Who::Admin));
-        }
-        Ok(self.db.entrant_by_token(&hash)?.map(Who::Entrant))
-    }
-
-    /// Who a request's bearer token belongs to.
-    pub fn bearer(&self, headers: &HeaderMap) -> Result<Option<Who>, Error> {
-        match headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(auth::bearer) {
-            Some(token) => self.token_owner(token),
-            None => Ok(None),
-        }
-    }
-
-    /// The request's browser session: who, and the session's CSRF token.
-    pub fn session(&self, headers: &HeaderMap) -> Result<Option<(Who, String)>, Error> {
-        let Some(id) =
-            headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(auth::session_cookie)
-        else {
-            return Ok(None);
-        };
-        let Some((entrant, csrf)) = self.db.session(&auth::hash(id))? else { return Ok(None) };
-        Ok(match entrant {
-            None => Some((Who::Admin, csrf)),
-            Some(id) => self.db.entrant(id)?.map(|e| (Who::Entrant(e), csrf)),
-        })
+/// New files and folders of this process: for its own user only.
+fn private_umask() {
+    // SAFETY: umask only sets the process's file-mode mask; it cannot fail.
+    unsafe {
+        libc::umask(0o077);
     }
 }
 
-/// An error answer: a status and one line of text (JSON for the API).
-#[derive(Debug)]
-pub struct Failure(pub StatusCode, pub String);
-
-impl Failure {
-    pub fn new(status: StatusCode, text: impl Into<String>) -> Failure {
-        Failure(status, text.into())
+/// Makes `path` (a file or folder) its owner's only.
+fn make_private(path: &Path, mode: u32) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt as _;
+    match std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Data(path.to_path_buf(), e.to_string())),
+        _ => Ok(()),
     }
 }
 
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        eprintln!("pitboss serve: error: {e}");
-        Failure(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error; the organiser can see it in the server's log".into(),
-        )
-    }
-}
-
-impl IntoResponse for Failure {
-    fn into_response(self) -> Response {
-        (self.0, axum::Json(serde_json::json!({ "error": self.1 }))).into_response()
-    }
-}
-
-/// Opens the data folder: creates it, the database, and at first start
-/// the organiser's token (printed) and the listed entrants (each token
-/// printed once).
+/// Opens the data folder: creates it (`0700`), the database (`0600`), and
+/// at first start the organiser's token (printed) and the listed
+/// entrants (each token printed once).
 pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, String), Error> {
-    std::fs::create_dir_all(&options.data).map_err(|e| Error::Data(options.data.clone(), e.to_string()))?;
-    let db = Db::open(&options.data)?;
+    private_umask();
+    let data = &options.data;
+    std::fs::create_dir_all(data).map_err(|e| Error::Data(data.clone(), e.to_string()))?;
+    make_private(data, 0o700)?;
+    let db = Db::open(data)?;
+    for file in ["pitboss.db", "pitboss.db-wal", "pitboss.db-shm"] {
+        make_private(&data.join(file), 0o600)?;
+    }
     let admin_hash = match db.meta("admin_token_hash")? {
         Some(hash) => hash,
         None => {
@@ -134,7 +79,7 @@ pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, 
     };
     for name in &competition.entrants {
         if !db.has_entrant(name)? {
-            let token = new_entrant(&db, name)?;
+            let token = entrants::register(&db, name, competition.max_entrants)?;
             say(&format!("entrant {name}: {token}"));
         }
     }
@@ -142,23 +87,11 @@ pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, 
 }
 
 /// Prints a line to stdout at once (a supervisor or test reads it).
-fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
     let _ = out.flush();
-}
-
-/// Registers `name`; returns their token (shown once).
-pub fn new_entrant(db: &Db, name: &str) -> Result<String, Error> {
-    if !valid_name(name) {
-        return Err(Error::BadName(pitboss_host::text::excerpt(name, 40)));
-    }
-    let token = auth::new_secret("pbe_")?;
-    match db.add_entrant(name, &auth::hash(&token))? {
-        Some(_) => Ok(token),
-        None => Err(Error::Taken(name.to_string())),
-    }
 }
 
 /// `pitboss serve --add-entrant NAME`: registers an entrant in the data
@@ -166,13 +99,71 @@ pub fn new_entrant(db: &Db, name: &str) -> Result<String, Error> {
 pub fn add_entrant(options: &Options, name: &str) -> Result<String, Error> {
     let competition = competition::read(&options.competition)?;
     let (db, _) = open(options, &competition)?;
-    new_entrant(&db, name)
+    entrants::register(&db, name, competition.max_entrants)
+}
+
+/// What a kill left behind, deleted at start: modules no passed
+/// submission names, folders of runs that never finished, import
+/// staging folders; older files made private.
+fn clean(dir: &Path, db: &Db) -> Result<(), Error> {
+    let removed = store::sweep(dir, db)?;
+    if removed > 0 {
+        eprintln!("pitboss serve: removed {removed} module file(s) no passed submission names");
+    }
+    for id in db.unfinished_runs()? {
+        let folder = run_dir(dir, id);
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder)?;
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(dir.join("runs")) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(".import-") {
+                std::fs::remove_dir_all(entry.path())?;
+            }
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(dir.join("modules")) {
+        make_private(&dir.join("modules"), 0o700)?;
+        for entry in entries.flatten() {
+            make_private(&entry.path(), 0o600)?;
+        }
+    }
+    Ok(())
+}
+
+/// Raises the open-files limit to what `max_connections` needs, or says
+/// which setting to lower.
+fn enough_files(max_connections: u64) -> Result<(), Error> {
+    let need = max_connections + SPARE_FILES;
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit read and write the struct we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return Ok(());
+    }
+    if limit.rlim_cur >= need {
+        return Ok(());
+    }
+    if limit.rlim_max >= need {
+        let raised = libc::rlimit { rlim_cur: need, rlim_max: limit.rlim_max };
+        // SAFETY: as above.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            return Ok(());
+        }
+    }
+    Err(Error::Competition(format!(
+        "[server] max_connections = {max_connections} needs {need} open files, but this process may open at most {}: \
+         lower max_connections or raise the limit (ulimit -n)",
+        limit.rlim_max
+    )))
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
 pub fn serve(options: &Options) -> Result<(), Error> {
     let competition = Arc::new(competition::read(&options.competition)?);
+    enough_files(competition.server.max_connections)?;
     let (db, admin_hash) = open(options, &competition)?;
+    clean(&options.data, &db)?;
     let db = Arc::new(db);
     let sandbox = pitboss_league::sandbox().map_err(|e| Error::League(format!("{e:#}")))?;
     if let Some(why) = pitboss_league::cache_warning(&sandbox) {
@@ -192,10 +183,11 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     let app = Arc::new(App {
         dir,
         db,
+        guards: Arc::new(Guards::new(&competition.server, cores)),
         competition,
         checker,
         bell: bell.clone(),
-        checks: tokio::sync::Semaphore::new(cores),
+        modules: store::Checking::default(),
         admin_hash,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
@@ -206,15 +198,25 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     if worker.is_finished() {
         let _ = worker.join();
     }
+    // Checks still running on blocking threads are not waited for either.
+    runtime.shutdown_timeout(Duration::from_secs(1));
     served
 }
 
-async fn listen(app: Shared, addr: &str) -> Result<(), Error> {
+async fn listen(app: Arc<App>, addr: &str) -> Result<(), Error> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let local: SocketAddr = listener.local_addr()?;
     say(&format!("listening on http://{local}"));
-    let router = routes(app);
-    axum::serve(listener, router).with_graceful_shutdown(shutdown()).await?;
+    let guards = app.guards.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            every.tick().await;
+            guards.prune();
+        }
+    });
+    let policy = app.competition.server;
+    net::serve(listener, routes::routes(app), &policy, shutdown()).await;
     say("pitboss serve: stopped");
     Ok(())
 }
@@ -224,7 +226,6 @@ async fn shutdown() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    #[cfg(unix)]
     let term = async {
         match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
             Ok(mut s) => {
@@ -233,51 +234,11 @@ async fn shutdown() {
             Err(_) => std::future::pending::<()>().await,
         }
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
 }
 
-/// Every route. Uploads may be as big as the competition allows (and a
-/// little more, so an oversized file gets a recorded refusal, not a bare
-/// 413); every other body is small.
-fn routes(app: Shared) -> Router {
-    let upload_limit = app.competition.uploads.max_bytes * 2 + (64 << 10);
-    let uploads = Router::new()
-        .route("/api/submissions", post(api::upload).get(api::submissions))
-        .route("/me/upload", post(pages::upload))
-        .layer(DefaultBodyLimit::max(upload_limit));
-    Router::new()
-        .route("/api/submissions/{id}", get(api::submission))
-        .route("/api/submissions/{id}/activate", post(api::activate))
-        .route("/api/me", get(api::me))
-        .route("/api/leaderboard", get(api::leaderboard))
-        .route("/api/runs", get(api::runs).post(api::start_run))
-        .route("/api/runs/{id}/bundle.tar", get(api::bundle))
-        .route("/api/entrants", post(api::add_entrant))
-        .route("/api/register", post(api::register))
-        .route("/runs/{id}/{league}/{file}", get(api::run_file))
-        .route("/", get(pages::leaderboard))
-        .route("/login", get(pages::login_form).post(pages::login))
-        .route("/logout", post(pages::logout))
-        .route("/register", get(pages::register_form).post(pages::register))
-        .route("/me", get(pages::me))
-        .route("/me/activate", post(pages::activate))
-        .route("/admin", get(pages::admin))
-        .route("/admin/entrants", post(pages::admin_add))
-        .route("/admin/runs", post(pages::admin_run))
-        .layer(DefaultBodyLimit::max(16 << 10))
-        .merge(uploads)
-        .with_state(app)
-}
-
-/// The debounce after a change of active bots, if changes start runs.
-pub fn debounce(app: &App) -> Option<Duration> {
-    app.competition.runs.debounce_secs.map(Duration::from_secs)
-}
-
-/// Whether `dir` is inside the data folder's `runs/` (a path built from
-/// request parts is checked before it is read).
+/// Whether `path` is inside `root` (a path built from request parts is
+/// checked before it is read).
 pub fn inside(root: &Path, path: &Path) -> bool {
     path.starts_with(root) && !path.components().any(|c| matches!(c, std::path::Component::ParentDir))
 }

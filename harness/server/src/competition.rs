@@ -23,6 +23,12 @@ pub const MAX_UPLOAD_KIB: u64 = 16 << 10;
 pub const MAX_UPLOADS_PER_HOUR: u64 = 1_000;
 /// Most leagues in one competition.
 pub const MAX_LEAGUES: usize = 16;
+/// Most entrants a competition may allow (the league's own bot cap,
+/// [`pitboss_results::league::MAX_BOTS`], is the other bound).
+pub const MAX_ENTRANTS: u64 = 1_000;
+/// Entrants allowed when the file does not say: well under the league's
+/// bot cap, so a flood of registrations cannot make every run fail.
+pub const DEFAULT_MAX_ENTRANTS: u64 = 200;
 
 /// A parsed, checked competition.
 #[derive(Clone, Debug)]
@@ -42,8 +48,61 @@ pub struct Competition {
     /// Whether every results file and report is readable by anyone (they
     /// show every bot's faults); otherwise by the organiser only.
     pub public_reports: bool,
+    /// Most entrants (registered by any means).
+    pub max_entrants: u64,
+    /// Connections, timeouts and rate limits.
+    pub server: ServerPolicy,
     /// The leagues, in file order.
     pub leagues: Vec<LeagueTemplate>,
+}
+
+/// What the server lets one client, one entrant and everyone do:
+/// `[server]` in the competition file. Every value has a default and a
+/// range; README's deployment section lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerPolicy {
+    /// Open connections at once; more are answered 503 and closed.
+    pub max_connections: u64,
+    /// Seconds a connection may take to send a request's headers, and
+    /// may stay idle between requests.
+    pub header_timeout_secs: u64,
+    /// Seconds a whole request may take, body and check included (408).
+    pub request_timeout_secs: u64,
+    /// Uploads received or checked at once, all entrants together (503
+    /// past it); each entrant has one at a time (429 past it).
+    pub uploads_at_once: u64,
+    /// Registrations per client address per hour.
+    pub registrations_per_hour: u64,
+    /// Login attempts per client address per minute.
+    pub logins_per_minute: u64,
+    /// Wrong tokens, invite codes or session cookies per client address
+    /// per minute before the address is refused for a while.
+    pub bad_tokens_per_minute: u64,
+    /// Requests per entrant per minute.
+    pub requests_per_minute: u64,
+    /// Refused uploads recorded per entrant per hour (more are answered
+    /// 429, not recorded).
+    pub refused_per_hour: u64,
+    /// Take the client's address from the last `X-Forwarded-For` entry
+    /// (only behind a reverse proxy of one's own, which sets it).
+    pub forwarded_for: bool,
+}
+
+impl Default for ServerPolicy {
+    fn default() -> Self {
+        ServerPolicy {
+            max_connections: 512,
+            header_timeout_secs: 10,
+            request_timeout_secs: 120,
+            uploads_at_once: 8,
+            registrations_per_hour: 30,
+            logins_per_minute: 30,
+            bad_tokens_per_minute: 10,
+            requests_per_minute: 600,
+            refused_per_hour: 30,
+            forwarded_for: false,
+        }
+    }
 }
 
 /// When the worker plays the leagues.
@@ -110,6 +169,8 @@ struct Raw {
     entrants: RawEntrants,
     #[serde(default = "yes")]
     public_reports: bool,
+    #[serde(default)]
+    server: RawServer,
     #[serde(rename = "league", default)]
     leagues: Vec<Spanned<toml::Table>>,
 }
@@ -146,6 +207,23 @@ struct RawEntrants {
     #[serde(default)]
     names: Vec<Spanned<String>>,
     invite_code: Option<Spanned<String>>,
+    max: Option<Spanned<u64>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    max_connections: Option<Spanned<u64>>,
+    header_timeout_secs: Option<Spanned<u64>>,
+    request_timeout_secs: Option<Spanned<u64>>,
+    uploads_at_once: Option<Spanned<u64>>,
+    registrations_per_hour: Option<Spanned<u64>>,
+    logins_per_minute: Option<Spanned<u64>>,
+    bad_tokens_per_minute: Option<Spanned<u64>>,
+    requests_per_minute: Option<Spanned<u64>>,
+    refused_per_hour: Option<Spanned<u64>>,
+    #[serde(default)]
+    forwarded_for: bool,
 }
 
 fn yes() -> bool {
@@ -195,7 +273,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
                 format!("entrant name `{}` is not 1 to 32 letters, digits, - or _", name.get_ref()),
             ));
         }
-        if entrants.contains(name.get_ref()) {
+        if entrants.iter().any(|e| e.eq_ignore_ascii_case(name.get_ref())) {
             return Err(at(name.span().start, format!("entrant `{}` is listed twice", name.get_ref())));
         }
         entrants.push(name.get_ref().clone());
@@ -205,6 +283,44 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
     {
         return Err(at(code.span().start, "invite_code must be at least 8 characters".into()));
     }
+    let max_entrants = number(&raw.entrants.max, "max", 1..=MAX_ENTRANTS, DEFAULT_MAX_ENTRANTS)?;
+    if entrants.len() as u64 > max_entrants {
+        return Err(at(0, format!("{} entrants are listed, over [entrants] max = {max_entrants}", entrants.len())));
+    }
+    let d = ServerPolicy::default();
+    let r = &raw.server;
+    let server = ServerPolicy {
+        max_connections: number(&r.max_connections, "max_connections", 16..=65_536, d.max_connections)?,
+        header_timeout_secs: number(&r.header_timeout_secs, "header_timeout_secs", 1..=300, d.header_timeout_secs)?,
+        request_timeout_secs: number(
+            &r.request_timeout_secs,
+            "request_timeout_secs",
+            5..=3_600,
+            d.request_timeout_secs,
+        )?,
+        uploads_at_once: number(&r.uploads_at_once, "uploads_at_once", 1..=256, d.uploads_at_once)?,
+        registrations_per_hour: number(
+            &r.registrations_per_hour,
+            "registrations_per_hour",
+            1..=10_000,
+            d.registrations_per_hour,
+        )?,
+        logins_per_minute: number(&r.logins_per_minute, "logins_per_minute", 1..=10_000, d.logins_per_minute)?,
+        bad_tokens_per_minute: number(
+            &r.bad_tokens_per_minute,
+            "bad_tokens_per_minute",
+            1..=10_000,
+            d.bad_tokens_per_minute,
+        )?,
+        requests_per_minute: number(
+            &r.requests_per_minute,
+            "requests_per_minute",
+            10..=100_000,
+            d.requests_per_minute,
+        )?,
+        refused_per_hour: number(&r.refused_per_hour, "refused_per_hour", 1..=10_000, d.refused_per_hour)?,
+        forwarded_for: r.forwarded_for,
+    };
     let leagues = leagues(&raw.leagues, text, origin)?;
     Ok(Competition {
         name: raw.name,
@@ -214,6 +330,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
         entrants,
         invite_code: raw.entrants.invite_code.map(Spanned::into_inner),
         public_reports: raw.public_reports,
+        max_entrants,
+        server,
         leagues,
     })
 }

@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS entrants (
     name TEXT NOT NULL UNIQUE,
     token_hash TEXT NOT NULL UNIQUE,
     created INTEGER NOT NULL,
-    chosen INTEGER
+    chosen INTEGER,
+    disabled INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS submissions (
     id INTEGER PRIMARY KEY,
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     verdict TEXT NOT NULL,
     report TEXT NOT NULL
 );
+CREATE UNIQUE INDEX IF NOT EXISTS entrants_by_name_nocase ON entrants(name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS submissions_by_entrant ON submissions(entrant, created);
 CREATE TABLE IF NOT EXISTS sessions (
     id_hash TEXT PRIMARY KEY,
@@ -88,6 +90,25 @@ impl Outcome {
 pub struct Entrant {
     pub id: i64,
     pub name: String,
+    /// Disabled by the organiser: their token is refused and their bot
+    /// plays in no run until re-enabled.
+    pub disabled: bool,
+}
+
+/// The columns [`entrant_row`] reads, in its order.
+const ENTRANT: &str = "id, name, disabled";
+
+fn entrant_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entrant> {
+    Ok(Entrant { id: r.get(0)?, name: r.get(1)?, disabled: r.get::<_, i64>(2)? != 0 })
+}
+
+/// Why an entrant could not be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotAdded {
+    /// The name is taken (letter case aside).
+    Taken,
+    /// The competition has its most entrants.
+    Full,
 }
 
 /// A submission, as its entrant sees it.
@@ -149,6 +170,16 @@ impl Db {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // Before the schema: its index needs the column on older files.
+        let has_table: bool = conn
+            .query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'entrants'", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)?;
+        let has_disabled = has_table && conn.prepare("SELECT disabled FROM entrants LIMIT 0").is_ok();
+        if has_table && !has_disabled {
+            conn.execute_batch("ALTER TABLE entrants ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;")?;
+        }
         conn.execute_batch(SCHEMA)?;
         Ok(Db { conn: Mutex::new(conn) })
     }
@@ -170,38 +201,107 @@ impl Db {
         Ok(())
     }
 
-    /// Adds an entrant; `Ok(None)` when the name is taken.
-    pub fn add_entrant(&self, name: &str, token_hash: &str) -> Result<Option<i64>, Error> {
-        let conn = self.lock();
-        let done = conn.execute(
-            "INSERT OR IGNORE INTO entrants (name, token_hash, created) VALUES (?1, ?2, ?3)",
+    /// Adds an entrant unless the name is taken (letter case aside) or
+    /// the competition already has `max` entrants; one transaction, so
+    /// registrations at once cannot pass the cap together.
+    pub fn add_entrant(&self, name: &str, token_hash: &str, max: u64) -> Result<Result<i64, NotAdded>, Error> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let taken: i64 =
+            tx.query_row("SELECT COUNT(*) FROM entrants WHERE name = ?1 COLLATE NOCASE", [name], |r| r.get(0))?;
+        if taken > 0 {
+            return Ok(Err(NotAdded::Taken));
+        }
+        let count: i64 = tx.query_row("SELECT COUNT(*) FROM entrants", [], |r| r.get(0))?;
+        if count as u64 >= max {
+            return Ok(Err(NotAdded::Full));
+        }
+        tx.execute(
+            "INSERT INTO entrants (name, token_hash, created) VALUES (?1, ?2, ?3)",
             params![name, token_hash, now() as i64],
         )?;
-        Ok((done == 1).then(|| conn.last_insert_rowid()))
+        let id = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(Ok(id))
     }
 
-    /// Whether an entrant of this name exists.
+    /// Whether an entrant of this name exists (letter case aside).
     pub fn has_entrant(&self, name: &str) -> Result<bool, Error> {
-        let found: Option<i64> =
-            self.lock().query_row("SELECT id FROM entrants WHERE name = ?1", [name], |r| r.get(0)).optional()?;
-        Ok(found.is_some())
+        Ok(self.entrant_by_name(name)?.is_some())
+    }
+
+    /// The entrant of this name (letter case aside).
+    pub fn entrant_by_name(&self, name: &str) -> Result<Option<Entrant>, Error> {
+        let sql = format!("SELECT {ENTRANT} FROM entrants WHERE name = ?1 COLLATE NOCASE");
+        Ok(self.lock().query_row(&sql, [name], entrant_row).optional()?)
     }
 
     /// The entrant whose token hashes to `token_hash`.
     pub fn entrant_by_token(&self, token_hash: &str) -> Result<Option<Entrant>, Error> {
-        Ok(self
-            .lock()
-            .query_row("SELECT id, name FROM entrants WHERE token_hash = ?1", [token_hash], |r| {
-                Ok(Entrant { id: r.get(0)?, name: r.get(1)? })
-            })
-            .optional()?)
+        let sql = format!("SELECT {ENTRANT} FROM entrants WHERE token_hash = ?1");
+        Ok(self.lock().query_row(&sql, [token_hash], entrant_row).optional()?)
+    }
+
+    /// Disables or re-enables an entrant; false when there is none.
+    pub fn set_disabled(&self, id: i64, disabled: bool) -> Result<bool, Error> {
+        let conn = self.lock();
+        let done = conn.execute("UPDATE entrants SET disabled = ?2 WHERE id = ?1", params![id, i64::from(disabled)])?;
+        if disabled {
+            conn.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
+        }
+        Ok(done == 1)
+    }
+
+    /// Gives an entrant a new token (the old one stops working at once,
+    /// and so do their browser sessions).
+    pub fn set_token(&self, id: i64, token_hash: &str) -> Result<bool, Error> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let done = tx.execute("UPDATE entrants SET token_hash = ?2 WHERE id = ?1", params![id, token_hash])?;
+        tx.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
+        tx.commit()?;
+        Ok(done == 1)
+    }
+
+    /// Removes an entrant, their submissions and sessions (finished runs
+    /// keep their files); returns the SHA-256 of their modules.
+    pub fn remove_entrant(&self, id: i64) -> Result<Vec<String>, Error> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let shas: Vec<String> = {
+            let mut stmt =
+                tx.prepare("SELECT DISTINCT sha256 FROM submissions WHERE entrant = ?1 AND sha256 IS NOT NULL")?;
+            stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?
+        };
+        tx.execute("DELETE FROM submissions WHERE entrant = ?1", [id])?;
+        tx.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
+        tx.execute("DELETE FROM entrants WHERE id = ?1", [id])?;
+        tx.commit()?;
+        Ok(shas)
+    }
+
+    /// Whether any passed submission is of the module with this SHA-256.
+    pub fn module_in_use(&self, sha256: &str) -> Result<bool, Error> {
+        let n: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM submissions WHERE sha256 = ?1 AND outcome = 'passed'",
+            [sha256],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
+    /// Runs that are not `done` (their folders are partial).
+    pub fn unfinished_runs(&self) -> Result<Vec<i64>, Error> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare("SELECT id FROM runs WHERE state != 'done'")?;
+        Ok(stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
     }
 
     /// Every entrant, by name.
     pub fn entrants(&self) -> Result<Vec<Entrant>, Error> {
         let conn = self.lock();
-        let mut stmt = conn.prepare("SELECT id, name FROM entrants ORDER BY name")?;
-        let rows = stmt.query_map([], |r| Ok(Entrant { id: r.get(0)?, name: r.get(1)? }))?;
+        let mut stmt = conn.prepare(&format!("SELECT {ENTRANT} FROM entrants ORDER BY name"))?;
+        let rows = stmt.query_map([], entrant_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -225,15 +325,15 @@ impl Db {
         Ok(conn.last_insert_rowid())
     }
 
-    /// Uploads an entrant made since `since` that were checked (refusals
-    /// for the rate itself do not count against it).
-    pub fn uploads_since(&self, entrant: i64, since: u64) -> Result<u64, Error> {
-        let n: i64 = self.lock().query_row(
-            "SELECT COUNT(*) FROM submissions WHERE entrant = ?1 AND created >= ?2 AND outcome != 'refused'",
+    /// Uploads an entrant made since `since`: `(checked, refused)`.
+    pub fn uploads_since(&self, entrant: i64, since: u64) -> Result<(u64, u64), Error> {
+        let (checked, refused): (i64, i64) = self.lock().query_row(
+            "SELECT COALESCE(SUM(outcome != 'refused'), 0), COALESCE(SUM(outcome = 'refused'), 0)
+             FROM submissions WHERE entrant = ?1 AND created >= ?2",
             params![entrant, since as i64],
-            |r| r.get(0),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        Ok(n as u64)
+        Ok((checked as u64, refused as u64))
     }
 
     /// An entrant's submissions, newest first, the active one marked.
@@ -296,10 +396,11 @@ impl Db {
         Ok(done == 1)
     }
 
-    /// Every entrant with an active bot: `(name, sha256)`, by name.
+    /// Every entrant with an active bot, but the disabled:
+    /// `(name, sha256)`, by name.
     pub fn active_bots(&self) -> Result<Vec<(String, String)>, Error> {
         let mut out = Vec::new();
-        for e in self.entrants()? {
+        for e in self.entrants()?.into_iter().filter(|e| !e.disabled) {
             if let Some((_, sha)) = self.active_submission(e.id)? {
                 out.push((e.name, sha));
             }
@@ -338,12 +439,8 @@ impl Db {
 
     /// An entrant by id.
     pub fn entrant(&self, id: i64) -> Result<Option<Entrant>, Error> {
-        Ok(self
-            .lock()
-            .query_row("SELECT id, name FROM entrants WHERE id = ?1", [id], |r| {
-                Ok(Entrant { id: r.get(0)?, name: r.get(1)? })
-            })
-            .optional()?)
+        let sql = format!("SELECT {ENTRANT} FROM entrants WHERE id = ?1");
+        Ok(self.lock().query_row(&sql, [id], entrant_row).optional()?)
     }
 
     /// Queues a run unless one is already queued; returns the queued id.

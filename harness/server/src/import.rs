@@ -141,9 +141,6 @@ fn write_files(dir: &Path, to: &Path, path: &Path, results: &ResultsFile) -> Res
     for sha in results.bots.iter().filter_map(|b| b.sha256.as_deref()) {
         store::copy_out(dir, sha, &to.join("bots").join(format!("{sha}.wasm")))?;
     }
-    let copy = to.join("results.json");
-    std::fs::copy(path, &copy)?;
-    let request = pitboss_report::ReportRequest { results: copy, session: 0, opening_rounds: 5 };
-    pitboss_report::write_report(&request, &to.join("report.html")).map_err(|e| Error::League(format!("{e:#}")))?;
-    Ok(())
+    std::fs::copy(path, to.join("results.json"))?;
+    crate::worker::write_reports(to, results)
 }

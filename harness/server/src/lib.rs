@@ -6,11 +6,14 @@
 //! The design in one breath: state lives in SQLite in the data folder
 //! (`db`), uploaded modules once each by SHA-256 (`store`), runs as
 //! ordinary league folders that `pitboss verify` re-runs (`worker`). The
-//! HTTP side (`app`) is axum on tokio: a JSON API authenticated by
-//! `Authorization: Bearer TOKEN` (`api`), and HTML pages behind a session
-//! cookie whose forms carry a CSRF token (`pages`). Checks and runs are
-//! blocking work kept off the request threads, so a run never blocks an
-//! upload or a page.
+//! HTTP side is hyper and axum on tokio: our own accept loop with a
+//! connection cap and timeouts (`net`), every route and its layers
+//! (`routes`), who a caller is decided from headers before any body byte
+//! (`auth`), rate limits and slots (`guards`), a JSON API authenticated
+//! by `Authorization: Bearer TOKEN` (`api`), and HTML pages behind a
+//! session cookie whose forms carry a CSRF token (`pages`). Checks, runs
+//! and database work are blocking work kept off the async threads
+//! (`state::App::blocking`), so a run never blocks an upload or a page.
 //!
 //! **Invariant:** an entrant reads and changes only their own
 //! submissions; tokens are stored only as hashes.
@@ -31,10 +34,18 @@ pub mod app;
 pub mod auth;
 pub mod competition;
 pub mod db;
+pub mod entrants;
+pub mod guards;
 pub mod import;
+pub mod login;
 pub mod mine;
+pub mod net;
+pub mod organiser;
 pub mod pages;
+pub mod routes;
+pub mod state;
 pub mod store;
+pub mod uploads;
 pub mod verdict;
 pub mod worker;
 
@@ -76,6 +87,12 @@ pub enum Error {
     /// A results file that cannot be imported (one line: why).
     #[error("{0}")]
     Import(String),
+    /// Over a rate limit: what, and the seconds to wait.
+    #[error("{0}")]
+    Limited(String, u64),
+    /// The competition has its most entrants.
+    #[error("this competition has its most entrants ({0}); the organiser may raise [entrants] max")]
+    Full(u64),
     /// The data folder cannot be used.
     #[error("data folder {0}: {1}")]
     Data(PathBuf, String),

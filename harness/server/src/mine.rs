@@ -7,11 +7,13 @@
 //! the results file alone) maps to a bot. Only the entrant's own bot's
 //! lines are returned: another bot's logs may reveal its strategy.
 
+use std::path::Path;
+
 use pitboss_results::ResultsFile;
 use serde_json::{Value, json};
 
 use crate::Error;
-use crate::app::Shared;
+use crate::db::Db;
 use crate::worker::{Summary, run_dir};
 
 /// Most faults shown per league.
@@ -30,13 +32,14 @@ pub struct Own {
 }
 
 /// The entrant `name`'s bot's faults and log lines in the latest finished
-/// run (a league whose results cannot be read is left out).
-pub fn latest(app: &Shared, name: &str) -> Result<Own, Error> {
-    let Some((id, summary)) = app.db.latest_done()? else { return Ok(Own::default()) };
+/// run of the data folder `dir` (a league whose results cannot be read is
+/// left out). Blocking: reads the run's results files.
+pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
+    let Some((id, summary)) = db.latest_done()? else { return Ok(Own::default()) };
     let summary: Summary = serde_json::from_str(&summary)?;
     let mut own = Own::default();
     for league in &summary.leagues {
-        let path = run_dir(&app.dir, id).join(&league.folder).join("results.json");
+        let path = run_dir(dir, id).join(&league.folder).join("results.json");
         let Ok(results) = pitboss_results::read(&path) else { continue };
         let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else { continue };
         let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();

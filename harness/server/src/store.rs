@@ -2,11 +2,109 @@
 //! each written whole or not at all (`pitboss_host::files::write_atomic`:
 //! a uniquely named temporary file renamed into place), so a reader never
 //! sees half a module and two uploads of one module at once do not collide.
+//!
+//! Only modules that passed are kept: a module whose check failed is
+//! deleted once no check of the same bytes is in flight
+//! ([`Checking`]), and modules that no passed submission names (a kill
+//! mid-check, an entrant removed) are deleted at start ([`sweep`]).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::Error;
+use crate::db::Db;
+
+/// The modules being checked now, by SHA-256, with how many checks.
+#[derive(Default)]
+pub struct Checking(Mutex<BTreeMap<String, usize>>);
+
+impl Checking {
+    fn with<T>(&self, f: impl FnOnce(&mut BTreeMap<String, usize>) -> T) -> T {
+        f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Stores `bytes` and marks them as being checked.
+    pub fn start(&self, dir: &Path, sha256: &str, bytes: &[u8]) -> Result<PathBuf, Error> {
+        self.with(|m| *m.entry(sha256.to_string()).or_default() += 1);
+        let stored = put(dir, sha256, bytes);
+        if stored.is_err() {
+            self.with(|m| release(m, sha256));
+        }
+        stored
+    }
+
+    /// The check of `sha256` ended: unless it or another passed, or
+    /// another check of it is in flight, the module is deleted.
+    pub fn finish(&self, dir: &Path, db: &Db, sha256: &str, passed: bool) -> Result<(), Error> {
+        self.with(|m| {
+            let last = release(m, sha256);
+            if last && !passed && !db.module_in_use(sha256)? {
+                remove(dir, sha256)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+impl Checking {
+    /// Deletes those of `shas` that no passed submission names and no
+    /// check is using (after an entrant is removed).
+    pub fn forget(&self, dir: &Path, db: &Db, shas: &[String]) -> Result<(), Error> {
+        self.with(|m| {
+            for sha in shas {
+                if !m.contains_key(sha) && !db.module_in_use(sha)? {
+                    remove(dir, sha)?;
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// One check fewer of `sha256`; whether it was the last.
+fn release(m: &mut BTreeMap<String, usize>, sha256: &str) -> bool {
+    match m.get_mut(sha256) {
+        Some(n) if *n > 1 => {
+            *n -= 1;
+            false
+        }
+        _ => {
+            m.remove(sha256);
+            true
+        }
+    }
+}
+
+/// Deletes a stored module (gone already is fine).
+fn remove(dir: &Path, sha256: &str) -> Result<(), Error> {
+    match std::fs::remove_file(module_path(dir, sha256)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// At start: deletes every file in `DIR/modules/` that is not the module
+/// of a passed submission (orphans of a kill mid-check, temporary files,
+/// modules of removed entrants); returns how many.
+pub fn sweep(dir: &Path, db: &Db) -> Result<usize, Error> {
+    let Ok(entries) = std::fs::read_dir(dir.join("modules")) else { return Ok(0) };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let keep = match name.strip_suffix(".wasm") {
+            Some(sha) if sha.len() == 64 && sha.bytes().all(|b| b.is_ascii_hexdigit()) => db.module_in_use(sha)?,
+            _ => false,
+        };
+        if !keep {
+            std::fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
 
 /// Where the module with this SHA-256 is kept.
 pub fn module_path(dir: &Path, sha256: &str) -> PathBuf {

@@ -2,7 +2,10 @@
 //! deadline, too big, over the hourly rate, not a wasm module), or stored
 //! by SHA-256 and checked with `pitboss check` against exactly what each
 //! league plays (its rules under its limits). Every upload is recorded,
-//! refusals too.
+//! refusals too, up to `refused_per_hour` refusals an hour an entrant
+//! (past it: 429, not recorded). An entrant has one upload in flight at a
+//! time ([`crate::guards::UploadSlot`]), so counting their uploads of the
+//! hour and recording this one cannot be raced.
 
 use std::path::{Path, PathBuf};
 
@@ -11,9 +14,10 @@ use pitboss_host::text::excerpt;
 use pitboss_league::check::{self, CheckReport, Plan};
 use serde::Serialize;
 
+use crate::Error;
 use crate::competition::Competition;
 use crate::db::{Db, Entrant, NewSubmission, Outcome, now};
-use crate::{Error, store};
+use crate::state::App;
 
 /// The check plans, one per league.
 pub struct Checker {
@@ -62,13 +66,8 @@ pub struct Upload<'a> {
 }
 
 /// Judges and records an upload (blocking: the check plays bots).
-pub fn judge(
-    dir: &Path,
-    db: &Db,
-    competition: &Competition,
-    checker: &Checker,
-    up: &Upload<'_>,
-) -> Result<Verdict, Error> {
+pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
+    let (dir, db, checker) = (app.dir.as_path(), app.db.as_ref(), &app.checker);
     let file_name = excerpt(up.file_name, 100);
     let record = |outcome: Outcome, sha: Option<&str>, verdict: &str, report: &str| -> Result<Verdict, Error> {
         let id = db.add_submission(&NewSubmission {
@@ -82,29 +81,47 @@ pub fn judge(
         })?;
         Ok(Verdict { id, outcome, sha256: sha.map(str::to_string), verdict: verdict.into(), report: report.into() })
     };
-    if let Some(why) = refusal(db, competition, up)? {
+    if let Some(why) = refusal(db, &app.competition, up)? {
         return record(Outcome::Refused, None, &why, "");
     }
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
-    let path = store::put(dir, &sha, up.bytes)?;
+    let path = app.modules.start(dir, &sha, up.bytes)?;
+    let verdict = check_all(checker, &path, &file_name);
+    let recorded = record(verdict.0, Some(&sha), &verdict.1, &verdict.2);
+    app.modules.finish(dir, db, &sha, verdict.0 == Outcome::Passed && recorded.is_ok())?;
+    recorded
+}
+
+/// Checks the module at `path` against every league's plan: the
+/// outcome, one line per league, and the full reports.
+fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
     let mut lines = Vec::new();
     let mut reports = Vec::new();
     let mut passed = true;
     for (name, plan) in &checker.plans {
-        let mut report: CheckReport = check::check(&path, plan);
-        report.file = file_name.clone();
+        let mut report: CheckReport = check::check(path, plan);
+        report.file = file_name.to_string();
         passed &= report.passed;
         let prefix = if checker.plans.len() > 1 { format!("{name}: ") } else { String::new() };
         lines.push(format!("{prefix}{}", report.line(0)));
         reports.push(format!("{prefix}{}", report.render()));
     }
     let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
-    record(outcome, Some(&sha), &lines.join("\n"), &reports.join("\n"))
+    (outcome, lines.join("\n"), reports.join("\n"))
 }
 
 /// Why an upload is refused before it is checked, if it is.
 fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option<String>, Error> {
     let now = now();
+    let per_hour = competition.uploads.per_hour;
+    let (checked, refused) = db.uploads_since(up.entrant.id, now.saturating_sub(3600))?;
+    let refused_cap = competition.server.refused_per_hour;
+    if refused >= refused_cap {
+        return Err(Error::Limited(
+            format!("{refused} refused uploads in the last hour (at most {refused_cap} are recorded); try later"),
+            600,
+        ));
+    }
     if let Some(deadline) = competition.deadline
         && now > deadline
     {
@@ -115,8 +132,7 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     if up.bytes.len() > max {
         return Ok(Some(format!("refused: {} bytes is over this competition's limit of {max} bytes", up.bytes.len())));
     }
-    let per_hour = competition.uploads.per_hour;
-    if db.uploads_since(up.entrant.id, now.saturating_sub(3600))? >= per_hour {
+    if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
     }
     if !up.bytes.starts_with(b"\0asm") {

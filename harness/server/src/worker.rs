@@ -3,7 +3,9 @@
 //! queues runs itself after submissions change (debounced) and on a
 //! schedule. A run's files go to `DIR/runs/N/league-K/`: the league file,
 //! its bots under `bots/` by SHA-256, `results.json` and `report.html`,
-//! so `pitboss verify` re-runs it from that folder alone.
+//! so `pitboss verify` re-runs it from that folder alone; and the public
+//! copies under `public/` (results and report without any bot's log
+//! lines), which are all anyone but the organiser may read.
 //!
 //! **Invariant:** a run is marked `done` only after every file of it is
 //! written; a run found `running` at start (the server was killed) is
@@ -50,10 +52,13 @@ impl Bell {
         self.with(|s| s.wake = true);
     }
 
-    /// The active bots changed: queue a run `debounce` from now (a later
-    /// change moves it later).
+    /// The active bots changed: queue a run `debounce` from now, unless
+    /// one is due already (a later change never moves it later, so a
+    /// stream of changes cannot put a run off for ever).
     pub fn changed(&self, debounce: Duration) {
-        self.with(|s| s.due = Some(Instant::now() + debounce));
+        self.with(|s| {
+            s.due.get_or_insert_with(|| Instant::now() + debounce);
+        });
     }
 
     /// Stop when the current run (if any) ends.
@@ -185,6 +190,10 @@ impl Work {
             Ok(summary) => self.db.finish_run(id, Ok(summary)),
             Err(e) => self.db.finish_run(id, Err(&e.to_string())),
         };
+        if outcome.is_err() {
+            // A failed run leaves no partial folder behind.
+            let _ = std::fs::remove_dir_all(run_dir(&self.dir, id));
+        }
         match (outcome, recorded) {
             (_, Err(e)) => eprintln!("pitboss serve: error: run {id} could not be recorded: {e}"),
             (Ok(_), Ok(())) => eprintln!("pitboss serve: run {id} done"),
@@ -232,13 +241,29 @@ impl Work {
             .or_else(|| Some(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
         let (result, results_file) =
             pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?;
-        let results = dir.join("results.json");
-        pitboss_results::output::write_json(&results, &results_file)?;
-        let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
-        pitboss_report::write_report(&request, &dir.join("report.html")).map_err(league_err)?;
+        pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
+        write_reports(dir, &results_file)?;
         Ok((result.name, result.variant, result.standings, result.rounds, result.sessions))
     }
 }
+
+/// Beside a league folder's `results.json` (already written): its report,
+/// and the public copies of both without log lines in `public/`.
+pub fn write_reports(dir: &Path, results: &pitboss_results::ResultsFile) -> Result<(), Error> {
+    let report = |results: PathBuf, out: PathBuf| {
+        let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
+        pitboss_report::write_report(&request, &out).map_err(|e| Error::League(format!("{e:#}")))
+    };
+    report(dir.join("results.json"), dir.join("report.html"))?;
+    let public = dir.join(PUBLIC);
+    std::fs::create_dir_all(&public)?;
+    pitboss_results::output::write_json(&public.join("results.json"), &results.without_logs())?;
+    report(public.join("results.json"), public.join("report.html"))?;
+    Ok(())
+}
+
+/// The folder of a league's public copies.
+pub const PUBLIC: &str = "public";
 
 /// Where run `id` keeps its files.
 pub fn run_dir(dir: &Path, id: i64) -> PathBuf {

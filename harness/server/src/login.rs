@@ -1,0 +1,208 @@
+//! Logging in, out and registering in the browser. A login makes a
+//! session cookie (HttpOnly, SameSite=Strict). The login and registration
+//! forms have no session yet, so they carry a CSRF token that must match
+//! a cookie set with the form (double submit), and their posts must come
+//! from this server's own pages (`Origin`); attempts are rate-limited per
+//! address and a wrong token or invite code counts against it.
+
+use std::net::IpAddr;
+
+use axum::Form;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::html;
+use serde::Deserialize;
+
+use crate::api::refused_registration;
+use crate::auth::{self, Client, Visitor, same_origin};
+use crate::db::now;
+use crate::entrants;
+use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
+use crate::state::{Failure, Shared, Who};
+
+/// Cookie of the login and registration forms' CSRF token.
+const FORM_COOKIE: &str = "pitboss_form";
+
+/// A page with a fresh form token: the token goes into the form and, as
+/// a cookie, beside it.
+fn with_form_token(make: impl FnOnce(&str) -> Response) -> Answer {
+    let csrf = auth::new_secret("")?;
+    let mut response = make(&csrf);
+    let cookie = format!("{FORM_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/; Max-Age=3600");
+    let value =
+        HeaderValue::from_str(&cookie).map_err(|e| Failure::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    response.headers_mut().append(header::SET_COOKIE, value);
+    Ok(response)
+}
+
+/// Whether a form post without a session is genuine: from our own pages,
+/// carrying the token its form cookie holds.
+fn form_ok(headers: &HeaderMap, given: &str) -> bool {
+    let cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';').map(str::trim))
+        .find_map(|kv| kv.strip_prefix(FORM_COOKIE)?.strip_prefix('='));
+    same_origin(headers) && cookie.is_some_and(|c| !c.is_empty() && auth::same(c, given))
+}
+
+/// `GET /login`.
+pub async fn login_form(State(app): State<Shared>) -> Answer {
+    with_form_token(|csrf| {
+        let body = html! {
+            h1 { "Log in to " (app.competition.name) }
+            form method="post" action="/login" {
+                input type="hidden" name="csrf" value=(csrf);
+                label for="token" { "Your token" }
+                input id="token" type="password" name="token" autocomplete="current-password" required;
+                button id="login" { "Log in" }
+            }
+            @if app.competition.invite_code.is_some() { p { "Have an invite code? " a href="/register" { "Register" } } }
+        };
+        page("Log in", None, body)
+    })
+}
+
+#[derive(Deserialize)]
+pub struct LoginForm {
+    #[serde(default)]
+    csrf: String,
+    token: String,
+}
+
+/// `POST /login` (`csrf`, `token`): a token becomes a session cookie.
+pub async fn login(
+    State(app): State<Shared>,
+    Client(ip): Client,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Answer {
+    app.guards.not_refused(ip)?;
+    app.guards.login(ip)?;
+    if !form_ok(&headers, &form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let token = form.token.trim().to_string();
+    let who = match app.blocking(move |app| app.token_owner(&token)).await? {
+        None => return Ok(wrong(&app, ip, StatusCode::UNAUTHORIZED, "That token is not known here.")),
+        Some(Who::Entrant(e)) if e.disabled => {
+            return Ok(refuse(StatusCode::FORBIDDEN, "The organiser has disabled this entrant."));
+        }
+        Some(who) => who,
+    };
+    let id = auth::new_secret("")?;
+    let csrf = auth::new_secret("")?;
+    let entrant = match &who {
+        Who::Entrant(e) => Some(e.id),
+        Who::Admin => None,
+    };
+    let id_hash = auth::hash(&id);
+    app.blocking(move |app| app.db.add_session(&id_hash, entrant, &csrf, now() + auth::SESSION_SECS)).await?;
+    let https = headers.get("x-forwarded-proto").is_some_and(|v| v.as_bytes() == b"https");
+    let cookie = format!(
+        "{}={id}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
+        auth::COOKIE,
+        auth::SESSION_SECS,
+        if https { "; Secure" } else { "" }
+    );
+    let mut response = Redirect::to(if entrant.is_some() { "/me" } else { "/admin" }).into_response();
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    Ok(response)
+}
+
+/// A wrong secret from `ip`: the page saying so with `status`, or 429
+/// once it has sent too many.
+fn wrong(app: &Shared, ip: IpAddr, status: StatusCode, text: &str) -> Response {
+    let failure = app.guards.wrong_secret(ip, Failure::new(status, text));
+    if failure.status == StatusCode::TOO_MANY_REQUESTS {
+        return failure.into_response();
+    }
+    refuse(failure.status, text)
+}
+
+/// `POST /logout` (`csrf`).
+pub async fn logout(State(app): State<Shared>, Visitor(session): Visitor, Form(form): Form<CsrfForm>) -> Answer {
+    let Some(session) = session else { return Ok(Redirect::to("/").into_response()) };
+    if !session.csrf_ok(&form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let id_hash = auth::hash(&session.id);
+    app.blocking(move |app| app.db.end_session(&id_hash)).await?;
+    let mut response = Redirect::to("/").into_response();
+    let clear = format!("{}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0", auth::COOKIE);
+    if let Ok(v) = HeaderValue::from_str(&clear) {
+        response.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    Ok(response)
+}
+
+/// `GET /register`: name and invite code (only when the competition has
+/// one).
+pub async fn register_form(State(app): State<Shared>) -> Answer {
+    if app.competition.invite_code.is_none() {
+        return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
+    }
+    with_form_token(|csrf| {
+        let body = html! {
+            h1 { "Register for " (app.competition.name) }
+            form method="post" action="/register" {
+                input type="hidden" name="csrf" value=(csrf);
+                label for="name" { "Your name (1 to 32 letters, digits, - or _)" }
+                input id="name" name="name" required maxlength="32";
+                label for="invite_code" { "Invite code" }
+                input id="invite_code" type="password" name="invite_code" required;
+                button id="register" { "Register" }
+            }
+        };
+        page("Register", None, body)
+    })
+}
+
+#[derive(Deserialize)]
+pub struct RegisterForm {
+    csrf: String,
+    name: String,
+    invite_code: String,
+}
+
+/// `POST /register` (`csrf`, `name`, `invite_code`): the new entrant's
+/// token, shown once.
+pub async fn register(
+    State(app): State<Shared>,
+    Client(ip): Client,
+    headers: HeaderMap,
+    Form(form): Form<RegisterForm>,
+) -> Answer {
+    let Some(code) = &app.competition.invite_code else {
+        return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
+    };
+    app.guards.not_refused(ip)?;
+    app.guards.register(ip)?;
+    if !form_ok(&headers, &form.csrf) {
+        return Ok(bad_csrf());
+    }
+    if !auth::same(form.invite_code.trim(), code) {
+        return Ok(wrong(&app, ip, StatusCode::FORBIDDEN, "Wrong invite code."));
+    }
+    let name = form.name.trim().to_string();
+    let shown = name.clone();
+    let max = app.competition.max_entrants;
+    let token = match app.blocking(move |app| Ok(entrants::register(&app.db, &name, max))).await? {
+        Ok(token) => token,
+        Err(e) => match refused_registration(&e) {
+            Some(status) => return Ok(refuse(status, &e.to_string())),
+            None => return Err(e.into()),
+        },
+    };
+    let body = html! {
+        h1 { "Welcome, " (shown) }
+        p { "Your token, shown only this once: keep it, it is how you log in and submit." }
+        p { code id="token" { (token) } }
+        p { a href="/login" { "Log in" } }
+    };
+    Ok(page("Registered", None, body))
+}

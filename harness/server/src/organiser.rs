@@ -1,0 +1,109 @@
+//! The organiser's page: the entrants, with buttons to disable, re-enable
+//! or remove one and to give one a new token; a form to add one; a button
+//! to run now; and the runs with their reports and bundles. Every form
+//! carries the session's CSRF token.
+
+use axum::Form;
+use axum::extract::State;
+use axum::http::StatusCode;
+use maud::{Markup, html};
+use pitboss_host::text::excerpt;
+
+use crate::api::refused_registration;
+use crate::auth::{AdminVisitor, Session};
+use crate::entrants::{self, Action};
+use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
+use crate::state::Shared;
+
+/// `GET /admin`.
+pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisitor) -> Answer {
+    admin_page(&app, &session, None).await
+}
+
+async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
+    let (entrants, runs) = app.blocking(|app| Ok((app.db.entrants()?, app.db.runs(50)?))).await?;
+    let csrf = &session.csrf;
+    let manage = |name: &str, action: &str, label: &str| {
+        html! { form.inline method="post" action="/admin/entrant" {
+        input type="hidden" name="csrf" value=(csrf); input type="hidden" name="name" value=(name);
+        input type="hidden" name="action" value=(action); button { (label) } } }
+    };
+    let body = html! {
+        h1 { "Organiser" }
+        @if let Some(note) = note { div.note { (note) } }
+        form method="post" action="/admin/entrants" { input type="hidden" name="csrf" value=(csrf);
+            label for="name" { "New entrant" } input id="name" name="name" required; button { "Add" } }
+        form method="post" action="/admin/runs" { input type="hidden" name="csrf" value=(csrf); button id="run" { "Run now" } }
+        h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
+        div.scroll { table id="entrants" { tbody { @for e in &entrants { tr id=(format!("entrant-{}", e.name)) {
+            td.name { (e.name) @if e.disabled { " " span.disabled { "DISABLED" } } }
+            td {
+                @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
+                (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
+            }
+        } } } } }
+        h2 { "Runs" }
+        div.scroll { table { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
+            tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) } } td { (r.reason) }
+                td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } } } } } } } }
+    };
+    Ok(page("Organiser", Some(session), body))
+}
+
+/// `POST /admin/entrants` (`csrf`, `name`): the new token is shown once.
+pub async fn admin_add(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    Form(form): Form<CsrfForm>,
+) -> Answer {
+    if !session.csrf_ok(&form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let name = form.name.unwrap_or_default();
+    let shown = name.clone();
+    let max = app.competition.max_entrants;
+    let note = match app.blocking(move |app| Ok(entrants::register(&app.db, &name, max))).await? {
+        Ok(token) => html! { p { "Entrant " (shown) "'s token (shown once): " code id="token" { (token) } } },
+        Err(e) if refused_registration(&e).is_some() => html! { p.error { (e.to_string()) } },
+        Err(e) => return Err(e.into()),
+    };
+    admin_page(&app, &session, Some(note)).await
+}
+
+/// `POST /admin/entrant` (`csrf`, `name`, `action`: `disable`, `enable`,
+/// `remove` or `token`).
+pub async fn admin_entrant(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    Form(form): Form<CsrfForm>,
+) -> Answer {
+    if !session.csrf_ok(&form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let Some(action) = form.action.as_deref().and_then(Action::parse) else {
+        return Ok(refuse(StatusCode::BAD_REQUEST, "No such action: disable, enable, remove or token."));
+    };
+    let name = form.name.unwrap_or_default();
+    let note = match app.blocking(move |app| entrants::manage(app, &name, action)).await? {
+        None => html! { p.error { "No such entrant." } },
+        Some((e, Some(token))) => {
+            html! { p { "Entrant " (e.name) "'s new token (shown once): " code id="token" { (token) } } }
+        }
+        Some((e, None)) => html! { p { "Entrant " (e.name) ": " (format!("{action:?}").to_lowercase()) " done." } },
+    };
+    admin_page(&app, &session, Some(note)).await
+}
+
+/// `POST /admin/runs` (`csrf`): queue a run now.
+pub async fn admin_run(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    Form(form): Form<CsrfForm>,
+) -> Answer {
+    if !session.csrf_ok(&form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let id = app.blocking(|app| app.db.queue_run("on demand")).await?;
+    app.bell.wake();
+    admin_page(&app, &session, Some(html! { p { "Run " (id) " queued." } })).await
+}

@@ -1,0 +1,84 @@
+//! Every route, and the layers every request passes, declared once: a
+//! time limit on the whole request (`408`), a body limit per route
+//! (`413` from the `Content-Length` alone, before any byte is read), and
+//! security headers on every answer (pages: a strict
+//! `Content-Security-Policy`; reports set their own, which lets their
+//! inline script run).
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::routing::{get, post};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use crate::state::Shared;
+use crate::{api, login, organiser, pages};
+
+/// Largest body of any request but an upload, in bytes.
+pub const SMALL_BODY: usize = 16 << 10;
+
+/// The pages' policy: our own inline CSS, no script, forms to
+/// ourselves, never framed.
+pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
+     form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// A report's policy: its inline CSS, SVG and script, nothing fetched.
+pub const REPORT_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
+     img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The largest upload body: the module (a little over the limit still
+/// gets a recorded refusal, not a bare 413) and the form's framing.
+pub fn upload_limit(max_bytes: usize) -> usize {
+    max_bytes * 2 + (64 << 10)
+}
+
+/// Every route of `app`, with its layers.
+pub fn routes(app: Shared) -> Router {
+    let timeout = Duration::from_secs(app.competition.server.request_timeout_secs);
+    let uploads = Router::new()
+        .route("/api/submissions", post(api::upload).get(api::submissions))
+        .route("/me/upload", post(pages::upload))
+        .layer(RequestBodyLimitLayer::new(upload_limit(app.competition.uploads.max_bytes)))
+        .layer(DefaultBodyLimit::disable());
+    let small = Router::new()
+        .route("/api/submissions/{id}", get(api::submission))
+        .route("/api/submissions/{id}/activate", post(api::activate))
+        .route("/api/me", get(api::me))
+        .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/runs", get(api::runs).post(api::start_run))
+        .route("/api/runs/{id}/bundle.tar", get(api::bundle))
+        .route("/api/entrants", get(api::entrants).post(api::add_entrant))
+        .route("/api/entrants/{name}", axum::routing::delete(api::remove_entrant))
+        .route("/api/entrants/{name}/disable", post(api::disable_entrant))
+        .route("/api/entrants/{name}/enable", post(api::enable_entrant))
+        .route("/api/entrants/{name}/token", post(api::rotate_token))
+        .route("/api/register", post(api::register))
+        .route("/runs/{id}/{league}/{file}", get(api::run_file))
+        .route("/", get(pages::leaderboard))
+        .route("/login", get(login::login_form).post(login::login))
+        .route("/logout", post(login::logout))
+        .route("/register", get(login::register_form).post(login::register))
+        .route("/me", get(pages::me))
+        .route("/me/activate", post(pages::activate))
+        .route("/admin", get(organiser::admin))
+        .route("/admin/entrants", post(organiser::admin_add))
+        .route("/admin/entrant", post(organiser::admin_entrant))
+        .route("/admin/runs", post(organiser::admin_run))
+        .layer(RequestBodyLimitLayer::new(SMALL_BODY));
+    let header = |name: HeaderName, value: &'static str| {
+        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
+    small
+        .merge(uploads)
+        .with_state(app)
+        .layer(header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
+        .layer(header(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header(header::REFERRER_POLICY, "same-origin"))
+        .layer(header(header::CACHE_CONTROL, "no-store"))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+}
