@@ -36,9 +36,11 @@ mod properties;
 mod report;
 /// `pitboss serve`: uploads, verdicts, access, runs, crash, load.
 mod server;
+mod server_attacks;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;
+mod server_soak;
 /// Honest standings: EV over own rounds, bots out of play, league-wide
 /// DQ, legend, verdict, season rule.
 mod standings;

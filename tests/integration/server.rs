@@ -67,6 +67,11 @@ impl Server {
         self.printed.iter().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_else(|| panic!("no token for {who}")).into()
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends SIGTERM and waits for the exit status.
     pub fn terminate(mut self) -> std::process::ExitStatus {
         // SAFETY: kill(2) on our own child's pid.
@@ -514,12 +519,13 @@ fn artifacts() -> PathBuf {
 }
 
 /// A bot that logs `text` at every decision, bets the minimum and stands.
-fn logging_bot(text: &str) -> Vec<u8> {
+pub fn logging_bot(text: &str) -> Vec<u8> {
+    let data: String = text.bytes().map(|b| format!("\\{b:02x}")).collect();
     let wat = format!(
         r#"(module
   (import "pitboss" "log" (func $log (param i32 i32)))
   (memory (export "memory") 1)
-  (data (i32.const 8192) "{text}")
+  (data (i32.const 8192) "{data}")
   (func (export "pitboss_abi_version") (result i32) i32.const 1)
   (func (export "pitboss_buffer") (result i32) i32.const 1024)
   (func (export "pitboss_decide") (param $kind i32) (result i64)

@@ -1,16 +1,21 @@
 //! `pitboss serve`: a league exported from a run's bundle, played as
 //! shards and merged with the real binary, imported back as a finished
-//! run (and a foreign results file refused); self-registration with the
-//! invite code, by the API and by the page.
+//! run (and a foreign results file refused); forged, partial and swapped
+//! runs refused by the import's proof; self-registration with the invite
+//! code, by the API and by the page.
 
-use pitboss_tests::pitboss;
+use std::path::{Path, PathBuf};
+
+use pitboss_tests::{Ran, pitboss};
+use serde_json::Value;
 
 use crate::server::{Server, agent, bytes, call, competition, html, login, scratch, unpack_bundle, wait_for_run};
 
-#[test]
-fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
-    let dir = scratch("import");
-    let comp = competition(&dir, &["alice", "bob"], 300, 10);
+/// A server whose entrants alice (basic) and bob (hilo) played run 1 of a
+/// two-session league; that league exported from the run's bundle, played
+/// as two shards and merged into `results.json` in the returned folder.
+fn played_as_shards(dir: &Path) -> (Server, i64, PathBuf) {
+    let comp = competition(dir, &["alice", "bob"], 300, 10);
     let server = Server::start(&comp, &dir.join("data"));
     let (url, admin) = (server.url.clone(), server.token("admin"));
     let (s1, _) = call("POST", &format!("{url}/api/submissions"), Some(&server.token("alice")), Some(&bytes("basic")));
@@ -20,7 +25,6 @@ fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
     let first = run["run"].as_i64().unwrap();
     wait_for_run(&url, first, "done", 300);
 
-    // Export: the bundle's league file and bots; two shards; merged.
     let cluster = dir.join("cluster");
     unpack_bundle(&url, &admin, first, &cluster);
     let league = cluster.join(format!("run-{first}/league-1"));
@@ -33,16 +37,35 @@ fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
     }
     let ran = pitboss(&league, &["merge", "shard-0.json", "shard-1.json", "--json", "results.json"]);
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    (server, first, league)
+}
 
-    // Imported beside the running server: on the leaderboard and in the history.
+/// `pitboss serve competition.toml --data data --import-run FILE --league
+/// K` in `dir`, with `more` arguments.
+fn import(dir: &Path, file: &str, k: &str, more: &[&str]) -> Ran {
+    let mut args = vec!["serve", "competition.toml", "--data", "data", "--import-run", file, "--league", k];
+    args.extend(more);
+    pitboss(dir, &args)
+}
+
+#[test]
+fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
+    let dir = scratch("import");
+    let (server, first, league) = played_as_shards(&dir);
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+
+    // Imported beside the running server: on the leaderboard and in the
+    // history, after every session was replayed (two, fewer than the
+    // sample of four).
     let results = league.join("results.json").display().to_string();
-    let import = |file: &str, k: &str| {
-        pitboss(&dir, &["serve", "competition.toml", "--data", "data", "--import-run", file, "--league", k])
-    };
-    let ran = import(&results, "1");
+    let import_k = |file: &str, k: &str| import(&dir, file, k, &[]);
+    let ran = import_k(&results, "1");
     assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
     let id = first + 1;
-    assert_eq!(ran.stdout.trim(), format!("imported run {id}: league 1 (`Main`), 2 bots"));
+    assert_eq!(
+        ran.stdout.trim(),
+        format!("imported run {id}: league 1 (`Main`), 2 bots; all 2 session(s) replayed, identical byte for byte")
+    );
     let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
     assert_eq!(board["latest"]["run"], id, "{board}");
     assert_eq!(board["latest"]["leagues"][0]["rows"].as_array().unwrap().len(), 2, "{board}");
@@ -66,7 +89,7 @@ fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
         (results.as_str(), "2", "this competition has no league 2"),
         (&league.join("shard-0.json").display().to_string(), "1", "shard"),
     ] {
-        let ran = import(file, k);
+        let ran = import_k(file, k);
         assert_ne!(ran.code, Some(0), "{file} was imported");
         assert_eq!(ran.stderr.trim().lines().count(), 1, "one line: {}", ran.stderr);
         assert!(ran.stderr.contains(why), "{why}: {}", ran.stderr);
@@ -75,6 +98,105 @@ fn a_league_played_as_shards_elsewhere_is_imported_and_a_foreign_one_refused() {
     assert_eq!(board["latest"]["run"], id, "nothing recorded by a refusal: {board}");
     let left: Vec<_> = std::fs::read_dir(dir.join("data/runs")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 2, "no staging folder left behind: {left:?}");
+}
+
+#[test]
+fn forged_partial_and_swapped_runs_are_refused_by_the_import_in_one_line() {
+    let dir = scratch("import-forged");
+    let (server, first, league) = played_as_shards(&dir);
+    let url = server.url.clone();
+
+    // The league played with a subset of the entrants, with their modules
+    // swapped, and with a stranger.
+    let text = std::fs::read_to_string(league.join("league.toml")).unwrap();
+    let paths: Vec<&str> = text.lines().filter(|l| l.starts_with("path = ")).collect();
+    assert_eq!(paths.len(), 2, "{text}");
+    let swapped = text.replacen(paths[0], "@", 1).replacen(paths[1], paths[0], 1).replacen('@', paths[1], 1);
+    let subset = text[..text.find("\n[[bot]]\nname = \"bob\"").unwrap()].to_string();
+    let stranger = format!("{text}\n[[bot]]\nname = \"carol\"\nbuiltin = \"basic\"\n");
+    let mut cases: Vec<(String, Vec<&str>, &str)> = Vec::new();
+    for (name, league_text, why) in [
+        ("subset", subset, "entrant `bob`'s active bot did not play"),
+        ("swapped", swapped, "not entrant `alice`'s active module"),
+        ("stranger", stranger, "bot `carol` is not an enabled entrant"),
+    ] {
+        std::fs::write(league.join(format!("{name}.toml")), league_text).unwrap();
+        let ran = pitboss(&league, &["run", &format!("{name}.toml"), "--json", &format!("{name}.json")]);
+        assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+        cases.push((league.join(format!("{name}.json")).display().to_string(), vec![], why));
+    }
+
+    // The genuine results edited: a derived figure alone; every session's
+    // net shifted with its balance samples, tally and standings so that
+    // the file adds up; the chips wagered cut to make the EV a hundredfold.
+    let genuine: Value = serde_json::from_str(&std::fs::read_to_string(league.join("results.json")).unwrap()).unwrap();
+    let forge = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v = genuine.clone();
+        edit(&mut v);
+        let path = league.join(name);
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        path.display().to_string()
+    };
+    let tally = forge("tally.json", &|v| *v.pointer_mut("/standings/0/tally/hands/win").unwrap() = (1_000_000).into());
+    let shifted = forge("shifted.json", &shift_every_session_of_the_leader);
+    let cheap = forge("cheap.json", &|v| {
+        let top = &mut v["standings"][0];
+        let wagered = top["wagered"].as_i64().unwrap() / 100;
+        set_ev(top, wagered);
+    });
+    let added = "its figures do not add up: standings[0].tally.hands.win: 1000000 in the file";
+    cases.push((tally, vec![], added));
+    cases.push((shifted.clone(), vec!["--verify-sessions", "1"], "differs from its replay: sessions["));
+    cases.push((shifted, vec!["--verify-all"], "differs from its replay: sessions["));
+    cases.push((cheap, vec!["--verify-sessions", "1"], "but the 1 replayed session(s) alone bet"));
+    for (file, more, why) in &cases {
+        let ran = import(&dir, file, "1", more);
+        assert_ne!(ran.code, Some(0), "{file} was imported: {}", ran.stdout);
+        assert_eq!(ran.stderr.trim().lines().count(), 1, "one line: {}", ran.stderr);
+        assert!(ran.stderr.contains(why), "{file}: {why}: {}", ran.stderr);
+    }
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["latest"]["run"], first, "nothing recorded by a refusal: {board}");
+
+    // The genuine file passes a sample of one session, drawn at random.
+    let results = league.join("results.json").display().to_string();
+    let ran = import(&dir, &results, "1", &["--verify-sessions", "1"]);
+    assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("(1 of 2, chosen at random) replayed, identical"), "{}", ran.stdout);
+    let left: Vec<_> = std::fs::read_dir(dir.join("data/runs")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 2, "no staging folder left behind: {left:?}");
+}
+
+/// Adds 50 chips to the leading bot's net in every session, with its last
+/// balance sample and its tally (hands against an ace), and the sums to
+/// its standing: a file that adds up, but not what was played.
+fn shift_every_session_of_the_leader(v: &mut Value) {
+    let leader = v["standings"][0]["name"].clone();
+    let i = v["bots"].as_array().unwrap().iter().position(|b| b["name"] == leader).unwrap();
+    let add = |x: &mut Value, d: i64| *x = (x.as_i64().unwrap() + d).into();
+    let sessions = v["sessions"].as_array().unwrap().len() as i64;
+    for s in v["sessions"].as_array_mut().unwrap() {
+        let b = &mut s["bots"][i];
+        add(&mut b["net"], 50);
+        add(b["series"].as_array_mut().unwrap().last_mut().unwrap(), 50);
+        add(&mut b["tally"]["by-dealer-up"][0]["net"], 50);
+    }
+    let top = &mut v["standings"][0];
+    for field in ["net", "balance"] {
+        add(&mut top[field], 50 * sessions);
+    }
+    add(&mut top["tally"]["by-dealer-up"][0]["net"], 50 * sessions);
+    let wagered = top["wagered"].as_i64().unwrap();
+    set_ev(top, wagered);
+}
+
+/// Sets a standing's chips wagered, and its EV to match (as Pitboss
+/// computes it: net over wagered).
+fn set_ev(standing: &mut Value, wagered: i64) {
+    let ev = standing["net"].as_i64().unwrap() as f64 / wagered as f64;
+    standing["wagered"] = wagered.into();
+    standing["ev"] = ev.into();
+    standing["ev_pct"] = (ev * 100.0).into();
 }
 
 #[test]

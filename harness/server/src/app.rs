@@ -20,7 +20,7 @@ use crate::db::Db;
 use crate::guards::Guards;
 use crate::state::App;
 use crate::verdict::Checker;
-use crate::worker::{self, Bell, run_dir};
+use crate::worker::{self, Bell};
 use crate::{Error, auth, entrants, net, routes, store};
 
 /// How to start.
@@ -103,23 +103,26 @@ pub fn add_entrant(options: &Options, name: &str) -> Result<String, Error> {
 }
 
 /// What a kill left behind, deleted at start: modules no passed
-/// submission names, folders of runs that never finished, import
-/// staging folders; older files made private.
+/// submission names, every folder in `runs/` but those of finished runs
+/// (runs that never finished, import staging folders); older files made
+/// private.
 fn clean(dir: &Path, db: &Db) -> Result<(), Error> {
     let removed = store::sweep(dir, db)?;
     if removed > 0 {
         eprintln!("pitboss serve: removed {removed} module file(s) no passed submission names");
     }
-    for id in db.unfinished_runs()? {
-        let folder = run_dir(dir, id);
-        if folder.exists() {
-            std::fs::remove_dir_all(&folder)?;
-        }
-    }
     if let Ok(entries) = std::fs::read_dir(dir.join("runs")) {
         for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(".import-") {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let finished = match name.parse::<i64>() {
+                Ok(id) => db.run_state(id)?.as_deref() == Some("done"),
+                // Import staging folders and anything else.
+                Err(_) => false,
+            };
+            if !finished && entry.file_type()?.is_dir() {
                 std::fs::remove_dir_all(entry.path())?;
+            } else if !finished {
+                std::fs::remove_file(entry.path())?;
             }
         }
     }
@@ -235,10 +238,4 @@ async fn shutdown() {
         }
     };
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
-}
-
-/// Whether `path` is inside `root` (a path built from request parts is
-/// checked before it is read).
-pub fn inside(root: &Path, path: &Path) -> bool {
-    path.starts_with(root) && !path.components().any(|c| matches!(c, std::path::Component::ParentDir))
 }

@@ -290,13 +290,6 @@ impl Db {
         Ok(n > 0)
     }
 
-    /// Runs that are not `done` (their folders are partial).
-    pub fn unfinished_runs(&self) -> Result<Vec<i64>, Error> {
-        let conn = self.lock();
-        let mut stmt = conn.prepare("SELECT id FROM runs WHERE state != 'done'")?;
-        Ok(stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
-    }
-
     /// Every entrant, by name.
     pub fn entrants(&self) -> Result<Vec<Entrant>, Error> {
         let conn = self.lock();

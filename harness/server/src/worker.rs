@@ -186,14 +186,14 @@ impl Work {
     /// Plays run `id` and records how it ended.
     fn play(&self, id: i64) {
         let outcome = self.play_leagues(id).and_then(|s| Ok(serde_json::to_string(&s)?));
-        let recorded = match &outcome {
-            Ok(summary) => self.db.finish_run(id, Ok(summary)),
-            Err(e) => self.db.finish_run(id, Err(&e.to_string())),
-        };
         if outcome.is_err() {
             // A failed run leaves no partial folder behind.
             let _ = std::fs::remove_dir_all(run_dir(&self.dir, id));
         }
+        let recorded = match &outcome {
+            Ok(summary) => self.db.finish_run(id, Ok(summary)),
+            Err(e) => self.db.finish_run(id, Err(&e.to_string())),
+        };
         match (outcome, recorded) {
             (_, Err(e)) => eprintln!("pitboss serve: error: run {id} could not be recorded: {e}"),
             (Ok(_), Ok(())) => eprintln!("pitboss serve: run {id} done"),

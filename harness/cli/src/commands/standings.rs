@@ -1,7 +1,10 @@
 //! `pitboss standings --server URL`: a competition server's leaderboard,
-//! the latest finished run per league and overall.
+//! the latest finished run per league and overall. Every text the server
+//! sends is shown through [`shown`]: a hostile server cannot move the
+//! terminal's cursor or hide a line.
 
 use anyhow::{Context, Result, bail};
+use pitboss_host::text::excerpt;
 use serde_json::Value;
 
 use super::submit::{agent, base};
@@ -24,28 +27,28 @@ pub fn run(args: Args) -> Result<()> {
     let body: Value =
         answer.body_mut().read_json().with_context(|| format!("the server answered {status} without JSON"))?;
     if !status.is_success() {
-        bail!("the server answered {status}: {}", body.get("error").and_then(Value::as_str).unwrap_or("?"));
+        bail!("the server answered {status}: {}", shown(&body["error"], 500));
     }
-    out!("{}", body["competition"].as_str().unwrap_or("competition"));
+    out!("{}", shown(&body["competition"], 200));
     let latest = &body["latest"];
     if latest.is_null() {
         out!("no run has finished yet");
         return Ok(());
     }
-    out!("run {}", latest["run"]);
+    out!("run {}", latest["run"].as_i64().unwrap_or(0));
     for league in latest["leagues"].as_array().into_iter().flatten() {
         out!();
-        out!("{} ({})", league["name"].as_str().unwrap_or("?"), league["variant"].as_str().unwrap_or("?"));
+        out!("{} ({})", shown(&league["name"], 200), shown(&league["variant"], 60));
         for row in league["rows"].as_array().into_iter().flatten() {
             out!(
                 "{:>3} {:<5} {:<32} {:>+8.2} ± {:<6.2} {:<1}  faults {}",
-                row["rank"],
-                row["status"].as_str().unwrap_or(""),
-                row["name"].as_str().unwrap_or("?"),
+                row["rank"].as_u64().unwrap_or(0),
+                shown(&row["status"], 10),
+                shown(&row["name"], 64),
                 row["ev_pct"].as_f64().unwrap_or(0.0),
                 row["ev_ci95_pct"].as_f64().unwrap_or(0.0),
-                row["mark"].as_str().unwrap_or(""),
-                row["faults"]
+                shown(&row["mark"], 4),
+                row["faults"].as_u64().unwrap_or(0)
             );
         }
     }
@@ -56,11 +59,17 @@ pub fn run(args: Args) -> Result<()> {
         for row in overall {
             out!(
                 "{:>3} {:<32} {:.2}",
-                row["rank"],
-                row["name"].as_str().unwrap_or("?"),
+                row["rank"].as_u64().unwrap_or(0),
+                shown(&row["name"], 64),
                 row["mean_rank"].as_f64().unwrap_or(0.0)
             );
         }
     }
     Ok(())
+}
+
+/// A text field of the server's answer, control characters escaped and
+/// cut at `max` characters (`?` when it is not text).
+fn shown(value: &Value, max: usize) -> String {
+    excerpt(value.as_str().unwrap_or("?"), max)
 }

@@ -51,12 +51,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .send(&bytes[..])
         .with_context(|| format!("cannot reach {}", base(&args.server)))?;
     let status = answer.status();
+    let retry_after = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let body: serde_json::Value =
         answer.body_mut().read_json().with_context(|| format!("the server answered {status} without JSON"))?;
     if let Some(error) = body.get("error").and_then(|e| e.as_str()) {
-        bail!("the server refused: {error} ({status})");
+        let error = pitboss_host::text::excerpt(error, 500);
+        match retry_after {
+            Some(secs) => bail!("the server refused: {error} ({status}); try again in {secs} s"),
+            None => bail!("the server refused: {error} ({status})"),
+        }
     }
-    let text = |key: &str| body.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+    // The server's texts, shown with their control characters escaped.
+    let text =
+        |key: &str| pitboss_host::text::printable(body.get(key).and_then(|v| v.as_str()).unwrap_or_default(), 100_000);
     let report = text("report");
     if report.is_empty() {
         out!("{}", text("verdict"));
