@@ -16,10 +16,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::answer::REPORT_POLICY;
 use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
 use crate::db::Outcome;
 use crate::entrants::{self, Action};
-use crate::routes::REPORT_POLICY;
 use crate::state::{App, Failure, Shared};
 use crate::uploads::{ApiUpload, judge_upload};
 use crate::worker::{PUBLIC, Summary, run_dir};

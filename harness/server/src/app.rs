@@ -18,8 +18,8 @@ use std::time::Duration;
 use crate::competition::{self, Competition};
 use crate::db::Db;
 use crate::guards::Guards;
+use crate::plans::Checker;
 use crate::state::App;
-use crate::verdict::Checker;
 use crate::worker::{self, Bell};
 use crate::{Error, auth, entrants, net, routes, store};
 

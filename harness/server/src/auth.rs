@@ -17,33 +17,15 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use sha2::{Digest, Sha256};
 
-use crate::Error;
 use crate::db::Entrant;
+pub use crate::secret::{hash, hex, new_secret, same};
 use crate::state::{Failure, Shared, Who};
 
 /// Name of the session cookie.
 pub const COOKIE: &str = "pitboss_session";
 /// How long a browser session lasts, in seconds (12 hours).
 pub const SESSION_SECS: u64 = 12 * 3600;
-
-/// A fresh secret: `prefix` and 32 random bytes in hex.
-pub fn new_secret(prefix: &str) -> Result<String, Error> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|e| Error::Io(std::io::Error::other(format!("no randomness: {e}"))))?;
-    Ok(format!("{prefix}{}", hex(&bytes)))
-}
-
-/// The SHA-256 of a secret, in hex: what the database keeps.
-pub fn hash(secret: &str) -> String {
-    hex(&Sha256::digest(secret.as_bytes()))
-}
-
-/// Bytes as lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// The token of an `Authorization: Bearer TOKEN` header value.
 pub fn bearer_token(header: &str) -> Option<&str> {
@@ -54,11 +36,6 @@ pub fn bearer_token(header: &str) -> Option<&str> {
 /// The session id in a `Cookie` header value.
 pub fn session_cookie(header: &str) -> Option<&str> {
     header.split(';').map(str::trim).find_map(|kv| kv.strip_prefix(COOKIE)?.strip_prefix('='))
-}
-
-/// Compares two secrets in time independent of where they differ.
-pub fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The client's address: the peer's, or with `forwarded_for` the last

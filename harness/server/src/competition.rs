@@ -451,6 +451,25 @@ mod tests {
     }
 
     #[test]
+    fn server_limits_and_the_entrant_cap_have_defaults_and_ranges() {
+        let c = parse(GOOD, "c.toml").unwrap();
+        assert_eq!((c.server, c.max_entrants), (ServerPolicy::default(), DEFAULT_MAX_ENTRANTS));
+        let set = GOOD.replace(
+            "[[league]]",
+            "[server]\nmax_connections = 64\nforwarded_for = true\n[entrants]\nmax = 5\n[[league]]",
+        );
+        let c = parse(&set, "c.toml").unwrap();
+        assert_eq!((c.server.max_connections, c.server.forwarded_for, c.max_entrants), (64, true, 5));
+        let bad = GOOD.replace("[[league]]", "[server]\nheader_timeout_secs = 0\n[[league]]");
+        let e = parse(&bad, "c.toml").unwrap_err().to_string();
+        assert_eq!(e, "c.toml:3: header_timeout_secs = 0 is outside 1..=300");
+        let bad = GOOD.replace("[[league]]", "[entrants]\nnames = [\"a\", \"b\"]\nmax = 1\n[[league]]");
+        assert!(parse(&bad, "c.toml").unwrap_err().to_string().contains("over [entrants] max = 1"));
+        let bad = GOOD.replace("[[league]]", "[entrants]\nnames = [\"Ann\", \"ann\"]\n[[league]]");
+        assert!(parse(&bad, "c.toml").is_err(), "names differing only in letter case");
+    }
+
+    #[test]
     fn times_round_trip() {
         let t = parse_time("2026-06-30T23:59:07Z").unwrap();
         assert_eq!(format_time(t), "2026-06-30 23:59:07 UTC");

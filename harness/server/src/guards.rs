@@ -20,8 +20,8 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::answer::Failure;
 use crate::competition::ServerPolicy;
-use crate::state::Failure;
 
 /// Most client addresses remembered as refused at once.
 pub const MAX_TRACKED: usize = 100_000;

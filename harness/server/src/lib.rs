@@ -29,6 +29,7 @@
 //! # Ok::<(), pitboss_server::Error>(())
 //! ```
 
+pub mod answer;
 pub mod api;
 pub mod app;
 pub mod auth;
@@ -42,7 +43,9 @@ pub mod mine;
 pub mod net;
 pub mod organiser;
 pub mod pages;
+pub mod plans;
 pub mod routes;
+pub mod secret;
 pub mod state;
 pub mod store;
 pub mod uploads;

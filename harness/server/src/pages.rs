@@ -2,8 +2,8 @@
 //! construction; outside text is also shown with its control characters
 //! escaped): the leaderboard and an entrant's page (upload form,
 //! submissions with verdicts, faults and log lines from the latest run).
-//! Logging in and registering are in [`crate::login`], the organiser's
-//! page in [`crate::organiser`]. Every form that changes something
+//! Logging in and registering are in `login.rs`, the organiser's page in
+//! `organiser.rs`. Every form that changes something
 //! carries the session's CSRF token, checked before anything is done.
 
 use axum::Form;

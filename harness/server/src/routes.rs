@@ -15,20 +15,12 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 
+use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
 use crate::{api, login, organiser, pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
-
-/// The pages' policy: our own inline CSS, no script, forms to
-/// ourselves, never framed.
-pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
-     form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-/// A report's policy: its inline CSS, SVG and script, nothing fetched.
-pub const REPORT_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
-     img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /// The largest upload body: the module (a little over the limit still
 /// gets a recorded refusal, not a bare 413) and the form's framing.

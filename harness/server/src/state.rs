@@ -1,20 +1,20 @@
 //! What every request handler reads: the shared [`App`], who a caller is
-//! ([`Who`]), and the one error answer ([`Failure`]). Blocking work
+//! ([`Who`]), and the one error answer ([`Failure`], from
+//! [`crate::answer`]). Blocking work
 //! (SQLite, files, checks) goes through [`App::blocking`], never on the
 //! async threads.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-
 use crate::competition::Competition;
 use crate::db::{Db, Entrant};
 use crate::guards::Guards;
-use crate::verdict::Checker;
+use crate::plans::Checker;
 use crate::worker::Bell;
-use crate::{Error, auth};
+
+pub use crate::answer::Failure;
+use crate::{Error, secret};
 
 /// Everything a request handler reads.
 pub struct App {
@@ -60,8 +60,8 @@ impl App {
 
     /// Who a token belongs to, if anyone (blocking).
     pub fn token_owner(&self, token: &str) -> Result<Option<Who>, Error> {
-        let hash = auth::hash(token);
-        if auth::same(&hash, &self.admin_hash) {
+        let hash = secret::hash(token);
+        if secret::same(&hash, &self.admin_hash) {
             return Ok(Some(Who::Admin));
         }
         Ok(self.db.entrant_by_token(&hash)?.map(Who::Entrant))
@@ -70,7 +70,7 @@ impl App {
     /// The live browser session with this id: who, and its CSRF token
     /// (blocking).
     pub fn session(&self, id: &str) -> Result<Option<(Who, String)>, Error> {
-        let Some((entrant, csrf)) = self.db.session(&auth::hash(id))? else { return Ok(None) };
+        let Some((entrant, csrf)) = self.db.session(&secret::hash(id))? else { return Ok(None) };
         Ok(match entrant {
             None => Some((Who::Admin, csrf)),
             Some(id) => self.db.entrant(id)?.filter(|e| !e.disabled).map(|e| (Who::Entrant(e), csrf)),
@@ -97,46 +97,5 @@ impl App {
             }
         }
         out
-    }
-}
-
-/// An error answer: a status, one line of text (as JSON), and how long
-/// to wait before trying again where that is known.
-#[derive(Debug)]
-pub struct Failure {
-    pub status: StatusCode,
-    pub text: String,
-    /// Seconds, sent as `Retry-After`.
-    pub retry_after: Option<u64>,
-}
-
-impl Failure {
-    pub fn new(status: StatusCode, text: impl Into<String>) -> Failure {
-        Failure { status, text: text.into(), retry_after: None }
-    }
-
-    /// A 429 or 503 that says when to come back.
-    pub fn busy(status: StatusCode, text: impl Into<String>, retry_after: u64) -> Failure {
-        Failure { status, text: text.into(), retry_after: Some(retry_after.max(1)) }
-    }
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Failure {
-        if let Error::Limited(text, secs) = e {
-            return Failure::busy(StatusCode::TOO_MANY_REQUESTS, text, secs);
-        }
-        eprintln!("pitboss serve: error: {}", pitboss_host::text::excerpt(&e.to_string(), 2_000));
-        Failure::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error; the organiser can see it in the server's log")
-    }
-}
-
-impl IntoResponse for Failure {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, axum::Json(serde_json::json!({ "error": self.text }))).into_response();
-        if let Some(secs) = self.retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
-        }
-        response
     }
 }

@@ -7,41 +7,17 @@
 //! time ([`crate::guards::UploadSlot`]), so counting their uploads of the
 //! hour and recording this one cannot be raced.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use pitboss_host::Sandbox;
 use pitboss_host::text::excerpt;
-use pitboss_league::check::{self, CheckReport, Plan};
+use pitboss_league::check::{self, CheckReport};
 use serde::Serialize;
 
 use crate::Error;
 use crate::competition::Competition;
 use crate::db::{Db, Entrant, NewSubmission, Outcome, now};
+use crate::plans::Checker;
 use crate::state::App;
-
-/// The check plans, one per league.
-pub struct Checker {
-    plans: Vec<(String, Plan)>,
-}
-
-impl Checker {
-    /// A plan per league of `competition`, from its league file with a
-    /// placeholder bot written to `DIR/leagues/` (a plan is read from a
-    /// league file; its bots are not).
-    pub fn new(dir: &Path, competition: &Competition, sandbox: &Sandbox) -> Result<Checker, Error> {
-        let folder = dir.join("leagues");
-        std::fs::create_dir_all(&folder)?;
-        let mut plans = Vec::new();
-        for (i, league) in competition.leagues.iter().enumerate() {
-            let path: PathBuf = folder.join(format!("league-{}.toml", i + 1));
-            let text = league.with_bots([("placeholder", String::new())]).replace("path = \"\"", "builtin = \"basic\"");
-            std::fs::write(&path, text)?;
-            let plan = Plan::league(&path, sandbox).map_err(|e| Error::League(format!("{e:#}")))?;
-            plans.push((league.name.clone(), plan));
-        }
-        Ok(Checker { plans })
-    }
-}
 
 /// What an upload got, as the API returns it and `pitboss submit` prints.
 #[derive(Clone, Debug, Serialize)]
