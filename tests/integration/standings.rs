@@ -182,3 +182,35 @@ fn a_season_never_rewards_skipping_a_league() {
     assert_eq!(once.league_ranks, [Some(1), None, None, None]);
     assert!(pitboss_league::season::table(&season).contains("Points: in each league"));
 }
+
+#[test]
+fn merge_replays_a_sample_and_refuses_a_shard_shifted_consistently() {
+    let d = dir().join("merge-verify");
+    std::fs::create_dir_all(&d).unwrap();
+    let league = "name = \"m\"\nvariant = \"north-american\"\nrounds = 500\nsessions = 4\nseed = 3\nbankroll = 10000\n\
+                  format = \"solo\"\n[[bot]]\nname = \"basic\"\nbuiltin = \"basic\"\n[[bot]]\nname = \"hilo\"\nbuiltin = \"hilo\"\n";
+    std::fs::write(d.join("m.toml"), league).unwrap();
+    let run = |args: &[&str]| pitboss(&d, args);
+    for i in 0..2 {
+        let ran = run(&["run", "m.toml", "--shard", &format!("{i}/2"), "--json", &format!("part{i}.json")]);
+        assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    }
+    let ran = run(&["merge", "part0.json", "part1.json", "--json", "merged.json", "--verify-sessions", "1"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(ran.stdout.contains("verified: session(s)") && ran.stdout.contains("(1 of 4;"), "{}", ran.stdout);
+    // One bot's net shifted with its integer sum and last balance sample:
+    // every check of the shard still adds up, so only a replay finds it.
+    let text = std::fs::read_to_string(d.join("part0.json")).unwrap();
+    let mut shard: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let bot = &mut shard["sessions"][0]["bots"][0];
+    let net = bot["net"].as_i64().unwrap() + 50;
+    bot["net"] = net.into();
+    bot["stats"][2] = net.to_string().into();
+    *bot["series"].as_array_mut().unwrap().last_mut().unwrap() = net.into();
+    std::fs::write(d.join("forged.json"), serde_json::to_string(&shard).unwrap()).unwrap();
+    let ran = run(&["merge", "forged.json", "part1.json", "--json", "forged-merged.json"]);
+    assert_eq!(ran.code, Some(0), "without a replay the shift goes through: {}", ran.stderr);
+    let ran = run(&["merge", "forged.json", "part1.json", "--json", "forged-merged.json", "--verify-sessions", "4"]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stdout);
+    assert!(ran.stderr.contains("a merged session differs from its replay: sessions[0].bots[0].net"), "{}", ran.stderr);
+}

@@ -4,6 +4,7 @@
 //! byte, or names the first difference. A changed bot file is refused by
 //! its hash; an edited number is a difference.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
@@ -103,4 +104,49 @@ pub fn verify(req: &VerifyRequest, total: &dyn Fn(u64), progress: &(dyn Fn(u64) 
         list.join(", "),
         wanted.len()
     )))
+}
+
+/// `k` distinct sessions of `0..count`, ascending (all of them when
+/// `k >= count`), drawn uniformly from the operating system's randomness
+/// (Floyd's algorithm): a sample to replay that whoever made the file
+/// cannot know in advance.
+pub fn random_sessions(count: u64, k: u64) -> Result<Vec<u64>> {
+    if k >= count {
+        return Ok((0..count).collect());
+    }
+    let mut chosen = BTreeSet::new();
+    for j in count - k..count {
+        let t = below(j + 1)?;
+        if !chosen.insert(t) {
+            chosen.insert(j);
+        }
+    }
+    Ok(chosen.into_iter().collect())
+}
+
+/// A random number in `0..n` (`n > 0`); the bias of the widening multiply
+/// is below n / 2^64.
+fn below(n: u64) -> Result<u64> {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).map_err(|e| anyhow::anyhow!("no randomness from the operating system: {e}"))?;
+    Ok(((u128::from(u64::from_le_bytes(bytes)) * u128::from(n)) >> 64) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_is_that_many_distinct_sessions_of_the_league() {
+        for (count, k) in [(2, 1), (10, 4), (10, 9), (10_000, 4)] {
+            let s = random_sessions(count, k).unwrap();
+            assert_eq!(s.len() as u64, k, "{s:?}");
+            assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&x| x < count), "{s:?}");
+        }
+        let mut seen = BTreeSet::new();
+        for _ in 0..200 {
+            seen.extend(random_sessions(5, 1).unwrap());
+        }
+        assert_eq!(seen.len(), 5, "every session can be drawn: {seen:?}");
+    }
 }

@@ -41,7 +41,6 @@
 //!    same database transaction that records it `done`, so a failed
 //!    import leaves nothing.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use pitboss_engine::{Stats, derive_seed};
@@ -366,7 +365,9 @@ fn close(a: f64, b: f64) -> bool {
 fn replay_sessions(staged: &Path, results: &ResultsFile, replay: Replay, label: &str) -> Result<Vec<u64>, Error> {
     let count = results.sessions.len() as u64;
     let sessions = match replay {
-        Replay::Sample(k) if k < count => sample(count, k.max(1))?,
+        Replay::Sample(k) if k < count => {
+            pitboss_league::verify::random_sessions(count, k.max(1)).map_err(|e| Error::Import(format!("{e:#}")))?
+        }
         _ => return replay_all(staged, count, label),
     };
     replay_sample(staged, results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
@@ -441,27 +442,6 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
     Ok(())
 }
 
-/// `k` distinct sessions of `0..count` (`k < count`), ascending, drawn
-/// uniformly from the operating system's randomness (Floyd's algorithm).
-fn sample(count: u64, k: u64) -> Result<Vec<u64>, Error> {
-    let mut chosen = BTreeSet::new();
-    for j in count - k..count {
-        let t = below(j + 1)?;
-        if !chosen.insert(t) {
-            chosen.insert(j);
-        }
-    }
-    Ok(chosen.into_iter().collect())
-}
-
-/// A random number in `0..n` (`n > 0`); the bias of the widening multiply
-/// is below n / 2^64.
-fn below(n: u64) -> Result<u64, Error> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).map_err(|e| Error::Io(std::io::Error::other(format!("no randomness: {e}"))))?;
-    Ok(((u128::from(u64::from_le_bytes(bytes)) * u128::from(n)) >> 64) as u64)
-}
-
 /// Writes a run's league folder at `to`: the league file, its bots, the
 /// results file as given, and its report.
 fn write_files(dir: &Path, to: &Path, path: &Path, results: &ResultsFile) -> Result<(), Error> {
@@ -477,20 +457,6 @@ fn write_files(dir: &Path, to: &Path, path: &Path, results: &ResultsFile) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_sample_is_that_many_distinct_sessions_of_the_league() {
-        for (count, k) in [(2, 1), (10, 4), (10, 9), (10_000, 4)] {
-            let s = sample(count, k).unwrap();
-            assert_eq!(s.len() as u64, k, "{s:?}");
-            assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&x| x < count), "{s:?}");
-        }
-        let mut seen = BTreeSet::new();
-        for _ in 0..200 {
-            seen.extend(sample(5, 1).unwrap());
-        }
-        assert_eq!(seen.len(), 5, "every session can be drawn: {seen:?}");
-    }
 
     #[test]
     fn close_allows_a_rounded_last_digit_only() {
