@@ -154,6 +154,14 @@ impl FromRequestParts<Shared> for Visitor {
         app.guards.not_refused(ip)?;
         let lookup = id.clone();
         let found = app.blocking(move |app| app.session(&lookup)).await?;
+        if found.is_none() {
+            // An unknown session id is a guess, or a stale cookie: the
+            // page is shown as to anyone, but guessing meets 429.
+            let counted = app.guards.wrong_secret(ip, Failure::new(StatusCode::OK, ""));
+            if counted.status == StatusCode::TOO_MANY_REQUESTS {
+                return Err(counted);
+            }
+        }
         if let Some((Who::Entrant(e), _)) = &found {
             app.guards.request(e.id)?;
         }
