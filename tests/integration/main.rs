@@ -41,6 +41,7 @@ mod server_attacks;
 /// self-registration with the invite code.
 mod server_import;
 mod server_soak;
+mod server_status;
 /// Honest standings: EV over own rounds, bots out of play, league-wide
 /// DQ, legend, verdict, season rule.
 mod standings;

@@ -492,6 +492,11 @@ fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chrom
     let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
     assert_eq!(wide, json!(true), "the leaderboard fits a phone's width");
     std::fs::write(artifacts.join("server-leaderboard-phone.png"), browser.screenshot().unwrap()).unwrap();
+    browser.goto(&format!("{url}/me")).unwrap();
+    wait_for(&browser, ".banner", "by final chips");
+    let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
+    assert_eq!(wide, json!(true), "an entrant's page, status banner and verdicts fit a phone's width");
+    std::fs::write(artifacts.join("server-entrant-phone.png"), browser.screenshot().unwrap()).unwrap();
 }
 
 /// Waits up to 20 s for the first `css` element to contain `text` (a

@@ -86,7 +86,9 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
         })
         .await?;
     let active = active.map(|(id, sha)| json!({"id": id, "sha256": sha}));
-    Ok(Json(json!({ "name": name, "active": active, "faults": own.faults, "logs": own.logs })).into_response())
+    let answer =
+        json!({ "name": name, "active": active, "status": own.status, "faults": own.faults, "logs": own.logs });
+    Ok(Json(answer).into_response())
 }
 
 /// The latest finished run's summary and the recent runs (blocking).

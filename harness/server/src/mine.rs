@@ -29,6 +29,12 @@ pub struct Own {
     /// `{league, total, first}` per league: `first` holds up to
     /// [`SHOWN_LOGS`] lines `{session, table, round, decision, text}`.
     pub logs: Vec<Value>,
+    /// The bot's standing per league of the latest run, status first:
+    /// `{league, run, state, rank, of, net, ev_pct, faults, why}` where
+    /// `state` is `played`, `broke`, `disqualified` or `not in the run`,
+    /// and `why` the fault that disqualified it (session, table, round,
+    /// decision, message) when it is among the logged faults.
+    pub status: Vec<Value>,
 }
 
 /// The entrant `name`'s bot's faults and log lines in the latest finished
@@ -41,7 +47,11 @@ pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
     for league in &summary.leagues {
         let path = run_dir(dir, id).join(&league.folder).join("results.json");
         let Ok(results) = pitboss_results::read(&path) else { continue };
-        let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else { continue };
+        let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else {
+            own.status.push(json!({ "league": league.name, "run": id, "state": "not in the run" }));
+            continue;
+        };
+        own.status.push(status(&results, bot, &league.name, id));
         let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();
         own.faults.push(json!({ "league": league.name, "total": bot.result.faults, "first": faults }));
         let lines = log_lines(&results, name);
@@ -49,6 +59,34 @@ pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
         own.logs.push(json!({ "league": league.name, "total": lines.len(), "first": first }));
     }
     Ok(own)
+}
+
+/// One league's status line of `bot`: how it ended, its rank, and what
+/// disqualified it.
+fn status(results: &ResultsFile, bot: &pitboss_results::Standing, league: &str, run: i64) -> Value {
+    let r = &bot.result;
+    let state = if r.disqualified {
+        "disqualified"
+    } else if r.broke {
+        "broke"
+    } else {
+        "played"
+    };
+    let limit = results.league.parsed.fault_limit;
+    let why = (r.disqualified && limit > 0)
+        .then(|| r.fault_log.get(usize::try_from(limit - 1).unwrap_or(usize::MAX)).or(r.fault_log.last()))
+        .flatten();
+    json!({
+        "league": league,
+        "run": run,
+        "state": state,
+        "rank": bot.rank,
+        "of": results.result.standings.len(),
+        "net": r.net,
+        "ev_pct": bot.ev_pct,
+        "faults": r.faults,
+        "why": why,
+    })
 }
 
 /// Every log line of bot `name` in the stored hands of `results`, by

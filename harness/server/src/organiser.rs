@@ -1,6 +1,7 @@
-//! The organiser's page: the entrants, with buttons to disable, re-enable
-//! or remove one and to give one a new token; a form to add one; a button
-//! to run now; and the runs with their reports and bundles. Every form
+//! The organiser's page: the entrants (active bot, last upload and its
+//! outcome), with buttons to disable, re-enable or remove one and to give
+//! one a new token; a form to add one; a button to run now; and the runs
+//! with their reports and bundles. Every form
 //! carries the session's CSRF token.
 
 use axum::Form;
@@ -11,6 +12,7 @@ use pitboss_host::text::excerpt;
 
 use crate::api::refused_registration;
 use crate::auth::{AdminVisitor, Session};
+use crate::competition::format_time;
 use crate::entrants::{self, Action};
 use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
 use crate::state::Shared;
@@ -21,7 +23,29 @@ pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisito
 }
 
 async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
-    let (entrants, runs) = app.blocking(|app| Ok((app.db.entrants()?, app.db.runs(50)?))).await?;
+    let leagues = app.competition.leagues.len();
+    let (entrants, runs) = app
+        .blocking(move |app| {
+            let mut rows = Vec::new();
+            for e in app.db.entrants()? {
+                let active = app.db.active_submission(e.id)?;
+                let last = app.db.submissions(e.id)?.into_iter().next();
+                rows.push((e, active, last));
+            }
+            let mut runs = Vec::new();
+            for r in app.db.runs(50)? {
+                let reports: Vec<String> = (1..=leagues)
+                    .map(|k| format!("league-{k}"))
+                    .filter(|l| {
+                        r.state == "done"
+                            && crate::worker::run_dir(&app.dir, r.id).join(l).join("report.html").is_file()
+                    })
+                    .collect();
+                runs.push((r, reports));
+            }
+            Ok((rows, runs))
+        })
+        .await?;
     let csrf = &session.csrf;
     let manage = |name: &str, action: &str, label: &str| {
         html! { form.inline method="post" action="/admin/entrant" {
@@ -35,17 +59,21 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             label for="name" { "New entrant" } input id="name" name="name" required; button { "Add" } }
         form method="post" action="/admin/runs" { input type="hidden" name="csrf" value=(csrf); button id="run" { "Run now" } }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
-        div.scroll { table id="entrants" { tbody { @for e in &entrants { tr id=(format!("entrant-{}", e.name)) {
+        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "" } } }
+            tbody { @for (e, active, last) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { (e.name) @if e.disabled { " " span.disabled { "DISABLED" } } }
+            td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
+            td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
             td {
                 @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
                 (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
             }
         } } } } }
         h2 { "Runs" }
-        div.scroll { table { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
-            tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) } } td { (r.reason) }
-                td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } } } } } } } }
+        div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
+            tbody { @for (r, reports) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) } } td { (r.reason) }
+                td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } }
+                    @for l in reports { " · " a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } } } } } } } }
     };
     Ok(page("Organiser", Some(session), body))
 }

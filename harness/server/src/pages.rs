@@ -89,8 +89,9 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
                 p { "Run " (s.run) ", finished " (format_time(s.finished)) ", " (s.bots.len()) " bots." }
                 @if s.leagues.len() > 1 { (overall(s)) }
                 @for league in &s.leagues { (league_table(s.run, league, links)) }
-                p.legend { "EV: net chips per 100 staked, ± its 95 % interval. "
-                    "“>”: significantly ahead of the next bot; “≈”: not." }
+                p.legend { "Ranked by final chips (Net, summed over the sessions); an out-of-play bot (broke, DQ) below those in play. "
+                    "EV: net chips per 100 staked, ± its 95 % interval. "
+                    "“>”: significantly ahead of the next bot; “≈”: not. Overall: the mean of the league ranks." }
             }
         }
         h2 { "Runs" }
@@ -144,6 +145,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor) -> Answer {
     let csrf = visitor.session.csrf.clone();
     let body = html! {
         h1 { (visitor.entrant.name) }
+        (banners(&own.status))
         form id="upload" method="post" action="/me/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(csrf);
             label for="bot" { "Upload a bot (.wasm, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
@@ -153,18 +155,65 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor) -> Answer {
         h2 { "Submissions" }
         @if subs.is_empty() { p { "None yet." } }
         @for s in &subs { (submission(s, &csrf)) }
-        h2 { "Faults in the latest run" }
-        @if own.faults.is_empty() { p id="faults" { "None recorded." } }
-        @for f in &own.faults { pre.faults { (printable(&serde_json::to_string_pretty(f).unwrap_or_default(), SHOWN_TEXT)) } }
+        (fault_tables(&own.faults))
         (logs(&own.logs))
     };
     Ok(page(&visitor.entrant.name, Some(&visitor.session), body))
 }
 
+/// The text of a JSON string field, control characters escaped.
+fn text(v: &serde_json::Value, max: usize) -> String {
+    pitboss_host::text::excerpt(v.as_str().unwrap_or(""), max)
+}
+
+/// Status first: one banner per league of the latest run (see
+/// [`crate::mine::Own::status`]).
+fn banners(status: &[serde_json::Value]) -> Markup {
+    html! {
+        @if status.is_empty() { p.banner.none id="status" { "No run has finished with your bot yet." } }
+        @for s in status {
+            @let state = s["state"].as_str().unwrap_or("");
+            @let class = match state { "disqualified" => "banner dq", "broke" => "banner broke", "played" => "banner passed", _ => "banner none" };
+            p class=(class) {
+                strong { (text(&s["league"], 100)) ": " }
+                @match state {
+                    "not in the run" => { "your bot was not in run " (s["run"]) " (no passing submission then)." }
+                    _ => {
+                        (state) " in run " (s["run"]) " — rank " (s["rank"]) " of " (s["of"]) " by final chips, net "
+                        (format!("{:+}", s["net"].as_i64().unwrap_or(0))) " chips, EV "
+                        (format!("{:+.2} %", s["ev_pct"].as_f64().unwrap_or(0.0))) ", " (s["faults"]) " fault(s)."
+                        @if let Some(why) = s["why"].as_object() {
+                            " Disqualified at session " (why["session"]) ", table " (why["table"]) ", round " (why["round"])
+                            " (" (text(&why["decision"], 40)) "): " (text(&why["message"], 500))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One's bot's faults in the latest run, per league, as a table.
+fn fault_tables(leagues: &[serde_json::Value]) -> Markup {
+    let rows = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
+    html! {
+        h2 { "Faults in the latest run" }
+        @if leagues.iter().all(|l| rows(l).is_empty()) { p id="faults" { "None recorded." } }
+        @for l in leagues.iter().filter(|l| !rows(l).is_empty()) {
+            p.small { (text(&l["league"], 100)) ": " (l["total"]) " fault(s)"
+                @if l["total"].as_u64() > Some(crate::mine::SHOWN_FAULTS as u64) { ", the first " (crate::mine::SHOWN_FAULTS) } }
+            div.scroll { table.faults { thead { tr { th { "Session" } th { "Table" } th { "Round" } th { "Decision" } th { "Kind" } th { "Message" } } }
+                tbody { @for f in rows(l) { tr {
+                    td.num { (f["session"]) } td.num { (f["table"]) } td.num { (f["round"]) }
+                    td { (text(&f["decision"], 40)) } td { (text(&f["kind"], 40)) } td.message { (text(&f["message"], 2_000)) }
+                } } } } }
+        }
+    }
+}
+
 /// One's bot's log lines in the latest run's stored hands, per league.
 fn logs(leagues: &[serde_json::Value]) -> Markup {
     let lines = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
-    let text = |v: &serde_json::Value| pitboss_host::text::excerpt(v.as_str().unwrap_or(""), 2_000);
     html! {
         h2 { "Your bot's log lines in the latest run" }
         @if leagues.iter().all(|l| lines(l).is_empty()) { p id="logs" { "None in the stored hands." } }
@@ -173,7 +222,7 @@ fn logs(leagues: &[serde_json::Value]) -> Markup {
                 @if l["total"].as_u64() > Some(crate::mine::SHOWN_LOGS as u64) { ", the first " (crate::mine::SHOWN_LOGS) } }
             pre.logs { @for line in lines(l) {
                 "session " (line["session"]) " · table " (line["table"]) " · round " (line["round"]) " · "
-                (text(&line["decision"])) ": " (text(&line["text"])) "\n"
+                (text(&line["decision"], 100)) ": " (text(&line["text"], 2_000)) "\n"
             } }
         }
     }

@@ -10,8 +10,9 @@ use serde_json::Value;
 use super::submit::{agent, base};
 
 /// Print a competition server's leaderboard: the latest finished run's
-/// standings per league (EV with its 95 % interval, `>` where a bot is
-/// significantly ahead of the next) and overall.
+/// standings per league, ranked by final chips (net chips, EV with its 95 %
+/// interval, `>` where a bot is significantly ahead of the next) and
+/// overall (the mean of the league ranks).
 #[derive(clap::Args)]
 pub struct Args {
     /// The server, e.g. https://pitboss.example.edu
@@ -35,16 +36,20 @@ pub fn run(args: Args) -> Result<()> {
         out!("no run has finished yet");
         return Ok(());
     }
-    out!("run {}", latest["run"].as_i64().unwrap_or(0));
+    out!(
+        "run {}; ranked by final chips (net over the sessions), then EV ± its 95 % interval",
+        latest["run"].as_i64().unwrap_or(0)
+    );
     for league in latest["leagues"].as_array().into_iter().flatten() {
         out!();
         out!("{} ({})", shown(&league["name"], 200), shown(&league["variant"], 60));
         for row in league["rows"].as_array().into_iter().flatten() {
             out!(
-                "{:>3} {:<5} {:<32} {:>+8.2} ± {:<6.2} {:<1}  faults {}",
+                "{:>3} {:<5} {:<32} {:>+12} chips {:>+8.2} ± {:<6.2} {:<1}  faults {}",
                 row["rank"].as_u64().unwrap_or(0),
                 shown(&row["status"], 10),
                 shown(&row["name"], 64),
+                row["net"].as_i64().unwrap_or(0),
                 row["ev_pct"].as_f64().unwrap_or(0.0),
                 row["ev_ci95_pct"].as_f64().unwrap_or(0.0),
                 shown(&row["mark"], 4),

@@ -1,0 +1,71 @@
+//! An entrant's status first: a banner per league of the latest run
+//! (played, broke, disqualified and why, not in the run), their faults as
+//! a table, the leaderboard saying what it ranks by, and the organiser's
+//! page with each entrant's active bot, last upload and the runs' reports.
+
+use crate::server::{Server, bytes, call, competition, html, login, scratch, wait_for_run};
+
+/// A bot that bets the minimum and stands, until its 20,001st decision of
+/// a session: from then on every answer is illegal. A check (2,000 rounds)
+/// never gets there; a long session does.
+fn late_trapper() -> Vec<u8> {
+    wat::parse_str(
+        r#"(module
+  (memory (export "memory") 1)
+  (global $n (mut i32) (i32.const 0))
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (global.set $n (i32.add (global.get $n) (i32.const 1)))
+    (if (i32.gt_u (global.get $n) (i32.const 20000)) (then (return (i64.const 999))))
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0)))))"#,
+    )
+    .expect("the trapper assembles")
+}
+
+#[test]
+fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_state() {
+    let dir = scratch("status");
+    let comp = competition(&dir, &["alice", "bob", "carol"], 12_000, 10);
+    let text = std::fs::read_to_string(&comp)
+        .unwrap()
+        .replace("bankroll = 1000000\n", "bankroll = 1000000\nfault_limit = 5\n");
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (alice, bob) = (server.token("alice"), server.token("bob"));
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&alice), Some(&late_trapper()));
+    assert_eq!(status, 201, "the check does not reach the trap: {verdict}");
+    assert_eq!(call("POST", &format!("{url}/api/submissions"), Some(&bob), Some(&bytes("basic"))).0, 201);
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let id = run["run"].as_i64().unwrap();
+    wait_for_run(&url, id, "done", 300);
+
+    let (_, me) = call("GET", &format!("{url}/api/me"), Some(&alice), None);
+    let status = &me["status"][0];
+    assert_eq!((status["state"].as_str(), status["run"].as_i64()), (Some("disqualified"), Some(id)), "{me}");
+    assert!(status["why"]["round"].as_u64().unwrap() > 2_000, "the round it was disqualified at: {me}");
+    assert!(!status["why"]["message"].as_str().unwrap().is_empty(), "{me}");
+    let page = html(&url, &login(&url, &alice), "/me");
+    assert!(page.contains(r#"class="banner dq""#) && page.contains("Disqualified at session"), "{page}");
+    assert!(
+        page.contains(r#"<table class="faults">"#) && page.contains("<td>illegal</td>"),
+        "faults as a table: {page}"
+    );
+    let page = html(&url, &login(&url, &bob), "/me");
+    assert!(page.contains(r#"class="banner passed""#) && page.contains("rank 1 of 2 by final chips"), "{page}");
+    let page = html(&url, &login(&url, &server.token("carol")), "/me");
+    assert!(page.contains("not in run") || page.contains("No run has finished with your bot"), "{page}");
+
+    let board = html(&url, "x=y", "/");
+    assert!(board.contains("Ranked by final chips"), "the leaderboard says what it ranks by");
+    let ran = pitboss_tests::pitboss(&dir, &["standings", "--server", &url]);
+    assert!(ran.stdout.contains("ranked by final chips") && ran.stdout.contains(" chips "), "{}", ran.stdout);
+
+    let page = html(&url, &login(&url, &admin), "/admin");
+    for shown in ["entrant-alice", "entrant-carol", "never", "passed", "league-1 report"] {
+        assert!(page.contains(shown), "the organiser's page shows {shown}: {page}");
+    }
+}
