@@ -61,6 +61,20 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
 
     let board = html(&url, "x=y", "/");
     assert!(board.contains("Ranked by final chips"), "the leaderboard says what it ranks by");
+    assert!(board.contains(&format!("/runs/{id}/league-1/report.html")), "each run links its report");
+    let mut csv = crate::server::agent().get(&format!("{url}/api/leaderboard.csv")).call().unwrap();
+    assert_eq!(csv.status().as_u16(), 200);
+    let csv = csv.body_mut().read_to_string().unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults", "{csv}");
+    assert!(lines[1].starts_with(&format!("{id},Main,1,bob,,")) && lines[2].contains(",alice,DQ,"), "{csv}");
+    let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &alice]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(
+        ran.stdout.starts_with("#1 ") && ran.stdout.contains("passed") && ran.stdout.contains("ACTIVE"),
+        "{}",
+        ran.stdout
+    );
     let ran = pitboss_tests::pitboss(&dir, &["standings", "--server", &url]);
     assert!(ran.stdout.contains("ranked by final chips") && ran.stdout.contains(" chips "), "{}", ran.stdout);
 

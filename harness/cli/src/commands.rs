@@ -15,5 +15,6 @@ pub mod season;
 pub mod serve;
 pub mod standings;
 pub mod strategy;
+pub mod submissions;
 pub mod submit;
 pub mod verify;

@@ -37,7 +37,7 @@ mod commands;
 mod common;
 
 use commands::{bench, check, merge, new, play, replay, report, rules, run, season, strategy, verify};
-use commands::{serve, standings, submit};
+use commands::{serve, standings, submissions, submit};
 
 #[derive(Parser)]
 #[command(name = "pitboss", version, about = "A tournament harness for blackjack strategy bots written in WebAssembly")]
@@ -63,6 +63,7 @@ enum Command {
     Serve(serve::Args),
     Submit(submit::Args),
     Standings(standings::Args),
+    Submissions(submissions::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,7 +82,14 @@ fn main() -> ExitCode {
 fn dispatch(command: Command) -> Result<ExitCode> {
     if !matches!(
         command,
-        Command::New(_) | Command::Report(_) | Command::Merge(_) | Command::Rules(_) | Command::Strategy(_)
+        Command::New(_)
+            | Command::Report(_)
+            | Command::Merge(_)
+            | Command::Rules(_)
+            | Command::Strategy(_)
+            | Command::Submit(_)
+            | Command::Submissions(_)
+            | Command::Standings(_)
     ) {
         // Commands that load bots warn once, up front, about the cache.
         common::sandbox()?;
@@ -102,6 +110,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Merge(args) => merge::run(args)?,
         Command::Serve(args) => serve::run(args)?,
         Command::Standings(args) => standings::run(args)?,
+        Command::Submissions(args) => submissions::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -108,6 +108,51 @@ pub async fn leaderboard(State(app): State<Shared>) -> Answer {
     Ok(Json(json!({ "competition": app.competition.name, "latest": latest, "runs": runs })).into_response())
 }
 
+/// The league folders of finished run `id` that hold a report (blocking).
+pub fn reports_of(app: &App, id: i64) -> Vec<String> {
+    (1..=app.competition.leagues.len())
+        .map(|k| format!("league-{k}"))
+        .filter(|l| run_dir(&app.dir, id).join(l).join("report.html").is_file())
+        .collect()
+}
+
+/// `GET /api/leaderboard.csv`: the latest finished run's standings, one
+/// row per league and bot, for a spreadsheet. Public.
+pub async fn leaderboard_csv(State(app): State<Shared>) -> Answer {
+    let (latest, _) = app.blocking(|app| latest_and_runs(app, 1)).await?;
+    let mut csv = String::from("run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults\n");
+    if let Some(s) = &latest {
+        for league in &s.leagues {
+            for r in &league.rows {
+                let fields = [
+                    s.run.to_string(),
+                    csv_field(&league.name),
+                    r.rank.to_string(),
+                    csv_field(&r.name),
+                    csv_field(&r.status),
+                    r.net.to_string(),
+                    format!("{:.4}", r.ev_pct),
+                    format!("{:.4}", r.ev_ci95_pct),
+                    r.faults.to_string(),
+                ];
+                csv.push_str(&fields.join(","));
+                csv.push('\n');
+            }
+        }
+    }
+    let disposition = "attachment; filename=\"standings.csv\"";
+    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8"), (header::CONTENT_DISPOSITION, disposition)], csv)
+        .into_response())
+}
+
+/// A CSV field: quoted when it holds a comma, quote or line break, and
+/// prefixed with `'` when a spreadsheet would read it as a formula.
+fn csv_field(text: &str) -> String {
+    let text = pitboss_host::text::excerpt(text, 200);
+    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text };
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+}
+
 /// A run as anyone may see it: a failed run's error without the server's
 /// paths.
 pub fn public_run(app: &App, mut run: crate::db::Run) -> crate::db::Run {

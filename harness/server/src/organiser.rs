@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use maud::{Markup, html};
 use pitboss_host::text::excerpt;
 
-use crate::api::refused_registration;
+use crate::api::{refused_registration, reports_of};
 use crate::auth::{AdminVisitor, Session};
 use crate::competition::format_time;
 use crate::entrants::{self, Action};
@@ -23,7 +23,6 @@ pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisito
 }
 
 async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
-    let leagues = app.competition.leagues.len();
     let (entrants, runs) = app
         .blocking(move |app| {
             let mut rows = Vec::new();
@@ -34,13 +33,7 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             }
             let mut runs = Vec::new();
             for r in app.db.runs(50)? {
-                let reports: Vec<String> = (1..=leagues)
-                    .map(|k| format!("league-{k}"))
-                    .filter(|l| {
-                        r.state == "done"
-                            && crate::worker::run_dir(&app.dir, r.id).join(l).join("report.html").is_file()
-                    })
-                    .collect();
+                let reports = if r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
                 runs.push((r, reports));
             }
             Ok((rows, runs))

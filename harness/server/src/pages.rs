@@ -15,7 +15,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use pitboss_host::text::printable;
 use serde::Deserialize;
 
-use crate::api::{latest_and_runs, public_run};
+use crate::api::{latest_and_runs, public_run, reports_of};
 use crate::auth::{EntrantVisitor, Session, Visitor};
 use crate::competition::format_time;
 use crate::db::Outcome;
@@ -77,9 +77,20 @@ pub fn bad_csrf() -> Response {
 /// `GET /`: the latest run's standings per league and overall, and the
 /// runs before it.
 pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -> Answer {
-    let (latest, runs) = app.blocking(|app| latest_and_runs(app, 20)).await?;
     let links = app.competition.public_reports || matches!(session, Some(Session { who: Who::Admin, .. }));
-    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    let (latest, runs) = app
+        .blocking(move |app| {
+            let (latest, runs) = latest_and_runs(app, 20)?;
+            let runs: Vec<_> = runs
+                .into_iter()
+                .map(|r| {
+                    let reports = if links && r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
+                    (public_run(app, r), reports)
+                })
+                .collect();
+            Ok((latest, runs))
+        })
+        .await?;
     let body = html! {
         h1 { (app.competition.name) }
         @if let Some(deadline) = app.competition.deadline { p { "Submissions close " (format_time(deadline)) "." } }
@@ -95,8 +106,10 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
             }
         }
         h2 { "Runs" }
-        div.scroll { table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } } }
-            tbody { @for r in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) } } } } } }
+        div.scroll { table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } th { "" } } }
+            tbody { @for (r, reports) in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) }
+                td { @for l in reports { a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } " " } } } } } } }
+        p.small { a href="/api/leaderboard.csv" { "These standings as CSV" } }
     };
     Ok(page(&app.competition.name, session.as_ref(), body))
 }

@@ -41,6 +41,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/submissions/{id}/activate", post(api::activate))
         .route("/api/me", get(api::me))
         .route("/api/leaderboard", get(api::leaderboard))
+        .route("/api/leaderboard.csv", get(api::leaderboard_csv))
         .route("/api/runs", get(api::runs).post(api::start_run))
         .route("/api/runs/{id}/bundle.tar", get(api::bundle))
         .route("/api/entrants", get(api::entrants).post(api::add_entrant))

@@ -1,0 +1,56 @@
+//! `pitboss submissions --server URL --token T`: one's own submissions on
+//! a competition server, newest first, with their verdicts. Every text
+//! the server sends is shown with its control characters escaped.
+
+use anyhow::{Context, Result, bail};
+use pitboss_host::text::excerpt;
+use serde_json::Value;
+
+use super::submit::{agent, base};
+
+/// List your submissions to a competition server: id, time, outcome,
+/// size, SHA-256, the active one marked, and each verdict's first line.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server, e.g. https://pitboss.example.edu
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// Your entrant token (pbe_…).
+    #[arg(long, value_name = "TOKEN")]
+    token: String,
+}
+
+/// Fetches and prints the submissions.
+pub fn run(args: Args) -> Result<()> {
+    let url = format!("{}/api/submissions", base(&args.server));
+    let mut answer = agent()
+        .get(&url)
+        .header("Authorization", &format!("Bearer {}", args.token))
+        .call()
+        .with_context(|| format!("cannot reach {}", base(&args.server)))?;
+    let status = answer.status();
+    let body: Value =
+        answer.body_mut().read_json().with_context(|| format!("the server answered {status} without JSON"))?;
+    if !status.is_success() {
+        bail!("the server answered {status}: {}", excerpt(body["error"].as_str().unwrap_or("?"), 500));
+    }
+    let subs = body.as_array().map_or(&[][..], Vec::as_slice);
+    if subs.is_empty() {
+        out!("no submissions yet");
+    }
+    for s in subs {
+        let sha = s["sha256"].as_str().map_or_else(|| "-".to_string(), |h| excerpt(h, 12));
+        let verdict = s["verdict"].as_str().unwrap_or("").lines().next().unwrap_or("");
+        out!(
+            "#{:<5} {}  {:<8} {:>9} bytes  {:<13} {:<6} {}",
+            s["id"].as_i64().unwrap_or(0),
+            pitboss_server::competition::format_time(s["created"].as_u64().unwrap_or(0)),
+            excerpt(s["outcome"].as_str().unwrap_or("?"), 10),
+            s["size"].as_u64().unwrap_or(0),
+            sha,
+            if s["active"].as_bool() == Some(true) { "ACTIVE" } else { "" },
+            excerpt(verdict, 200)
+        );
+    }
+    Ok(())
+}
