@@ -83,3 +83,46 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
         assert!(page.contains(shown), "the organiser's page shows {shown}: {page}");
     }
 }
+
+#[test]
+fn a_final_run_after_the_deadline_freezes_the_standings() {
+    let dir = scratch("final");
+    let comp = competition(&dir, &["alice", "bob"], 300, 10);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let deadline = now + 25;
+    let out =
+        std::process::Command::new("date").args(["-u", "-d", &format!("@{deadline}"), "+%Y-%m-%dT%H:%M:%SZ"]).output();
+    let when = String::from_utf8(out.unwrap().stdout).unwrap();
+    let text = std::fs::read_to_string(&comp).unwrap().replacen(
+        "[uploads]",
+        &format!("deadline = \"{}\"\n[uploads]", when.trim()),
+        1,
+    );
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    for (who, bot) in [("alice", "basic"), ("bob", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let (status, early) = call("POST", &format!("{url}/api/runs/final"), Some(&admin), None);
+    assert_eq!(status, 409, "not before the deadline: {early}");
+    let (status, _) = call("POST", &format!("{url}/api/runs/final"), Some(&server.token("alice")), None);
+    assert_eq!(status, 403, "the organiser's alone");
+    while std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() <= deadline {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let (status, run) = call("POST", &format!("{url}/api/runs/final"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    assert_eq!(call("POST", &format!("{url}/api/runs/final"), Some(&admin), None).0, 409, "once");
+    wait_for_run(&url, id, "done", 300);
+    let (status, refused) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    assert_eq!(status, 409, "nothing after the final run: {refused}");
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!((board["final"].as_i64(), board["latest"]["run"].as_i64()), (Some(id), Some(id)), "{board}");
+    assert_eq!(board["latest"]["final_run"], true, "{board}");
+    let page = html(&url, "x=y", "/");
+    assert!(page.contains("Final standings"), "{page}");
+}

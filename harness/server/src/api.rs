@@ -105,7 +105,9 @@ pub fn latest_and_runs(app: &App, runs: u32) -> Result<(Option<Summary>, Vec<cra
 pub async fn leaderboard(State(app): State<Shared>) -> Answer {
     let (latest, runs) = app.blocking(|app| latest_and_runs(app, 50)).await?;
     let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
-    Ok(Json(json!({ "competition": app.competition.name, "latest": latest, "runs": runs })).into_response())
+    let frozen = app.blocking(|app| app.db.frozen()).await?;
+    Ok(Json(json!({ "competition": app.competition.name, "final": frozen, "latest": latest, "runs": runs }))
+        .into_response())
 }
 
 /// The league folders of finished run `id` that hold a report (blocking).
@@ -172,9 +174,44 @@ pub async fn start_run(State(app): State<Shared>, _: AdminCaller) -> Answer {
     if !app.competition.runs.on_demand {
         return Err(Failure::new(StatusCode::CONFLICT, "this competition runs only on its schedule"));
     }
-    let id = app.blocking(|app| app.db.queue_run("on demand")).await?;
+    let Some(id) = app.blocking(queue_unless_frozen).await? else { return Err(frozen()) };
     app.bell.wake();
     Ok((StatusCode::ACCEPTED, Json(json!({ "run": id }))).into_response())
+}
+
+/// Queues a run on demand, unless the final run has finished.
+pub fn queue_unless_frozen(app: &App) -> Result<Option<i64>, Error> {
+    match app.db.frozen()? {
+        Some(_) => Ok(None),
+        None => app.db.queue_run("on demand").map(Some),
+    }
+}
+
+/// The answer to a run asked for after the final run.
+pub fn frozen() -> Failure {
+    Failure::new(StatusCode::CONFLICT, "the final run has finished: the standings are frozen")
+}
+
+/// Queues the final run: after the deadline (when there is one), once.
+pub fn final_run(app: &App) -> Result<Result<i64, Failure>, Error> {
+    if let Some(deadline) = app.competition.deadline
+        && crate::db::now() <= deadline
+    {
+        let when = crate::competition::format_time(deadline);
+        return Ok(Err(Failure::new(StatusCode::CONFLICT, format!("the final run comes after the deadline ({when})"))));
+    }
+    match app.db.queue_final_run()? {
+        Some(id) => Ok(Ok(id)),
+        None => Ok(Err(Failure::new(StatusCode::CONFLICT, "the final run is already queued, running or done"))),
+    }
+}
+
+/// `POST /api/runs/final`: the organiser queues the final run; once it
+/// has finished the leaderboard shows it for good and no run follows.
+pub async fn start_final_run(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    let id = app.blocking(final_run).await??;
+    app.bell.wake();
+    Ok((StatusCode::ACCEPTED, Json(json!({ "run": id, "final": true }))).into_response())
 }
 
 #[derive(Deserialize)]

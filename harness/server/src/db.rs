@@ -95,6 +95,9 @@ pub struct Entrant {
     pub disabled: bool,
 }
 
+/// The `meta` key of the final run's id.
+const FINAL_RUN: &str = "final_run";
+
 /// The columns [`entrant_row`] reads, in its order.
 const ENTRANT: &str = "id, name, disabled";
 
@@ -436,6 +439,33 @@ impl Db {
         Ok(self.lock().query_row(&sql, [id], entrant_row).optional()?)
     }
 
+    /// The final run's id, once the organiser has asked for it.
+    pub fn final_run(&self) -> Result<Option<i64>, Error> {
+        Ok(self.meta(FINAL_RUN)?.and_then(|v| v.parse::<i64>().ok()))
+    }
+
+    /// The final run, once it has finished: no run is queued after it and
+    /// the leaderboard shows it for good.
+    pub fn frozen(&self) -> Result<Option<i64>, Error> {
+        let Some(id) = self.final_run()? else { return Ok(None) };
+        Ok((self.run_state(id)?.as_deref() == Some("done")).then_some(id))
+    }
+
+    /// Queues the final run (the queued run becomes it, if one is
+    /// queued); `None` when a final run is queued, running or done (one
+    /// that failed may be queued again).
+    pub fn queue_final_run(&self) -> Result<Option<i64>, Error> {
+        if let Some(id) = self.final_run()?
+            && self.run_state(id)?.as_deref() != Some("failed")
+        {
+            return Ok(None);
+        }
+        let id = self.queue_run("final")?;
+        self.lock().execute("UPDATE runs SET reason = 'final' WHERE id = ?1", [id])?;
+        self.set_meta(FINAL_RUN, &id.to_string())?;
+        Ok(Some(id))
+    }
+
     /// Queues a run unless one is already queued; returns the queued id.
     pub fn queue_run(&self, reason: &str) -> Result<i64, Error> {
         let conn = self.lock();
@@ -528,6 +558,11 @@ impl Db {
 
     /// The latest finished run: its id and summary (JSON).
     pub fn latest_done(&self) -> Result<Option<(i64, String)>, Error> {
+        if let Some(id) = self.frozen()? {
+            let conn = self.lock();
+            let sql = "SELECT id, summary FROM runs WHERE id = ?1 AND state = 'done'";
+            return Ok(conn.query_row(sql, [id], |r| Ok((r.get(0)?, r.get(1)?))).optional()?);
+        }
         Ok(self
             .lock()
             .query_row("SELECT id, summary FROM runs WHERE state = 'done' ORDER BY id DESC LIMIT 1", [], |r| {

@@ -98,6 +98,11 @@ pub struct Imported {
 pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay) -> Result<Imported, Error> {
     let competition = competition::read(&options.competition)?;
     let (db, _) = crate::app::open(options, &competition)?;
+    if let Some(id) = db.frozen()? {
+        return Err(Error::Import(format!(
+            "run {id} was the final run: the standings are frozen, nothing is imported"
+        )));
+    }
     let results = pitboss_results::open(path).map_err(|e| Error::Import(format!("{e:#}")))?;
     let label = path.display().to_string();
     let (file, bots) = verify(&competition, &db, &options.data, &results, &label, league)?;
@@ -134,7 +139,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
         std::fs::rename(&stage, &to)?;
         let leagues = vec![standings];
         let overall = overall(&leagues);
-        Ok(serde_json::to_string(&Summary { run: id, finished: now(), bots, leagues, overall })?)
+        Ok(serde_json::to_string(&Summary { run: id, finished: now(), bots, leagues, overall, final_run: false })?)
     });
     if id.is_err() {
         let _ = std::fs::remove_dir_all(&stage);

@@ -10,7 +10,7 @@ use axum::http::StatusCode;
 use maud::{Markup, html};
 use pitboss_host::text::excerpt;
 
-use crate::api::{refused_registration, reports_of};
+use crate::api::{final_run, frozen, queue_unless_frozen, refused_registration, reports_of};
 use crate::auth::{AdminVisitor, Session};
 use crate::competition::format_time;
 use crate::entrants::{self, Action};
@@ -51,6 +51,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         form method="post" action="/admin/entrants" { input type="hidden" name="csrf" value=(csrf);
             label for="name" { "New entrant" } input id="name" name="name" required; button { "Add" } }
         form method="post" action="/admin/runs" { input type="hidden" name="csrf" value=(csrf); button id="run" { "Run now" } }
+        form method="post" action="/admin/final" { input type="hidden" name="csrf" value=(csrf);
+            button id="final" { "Final run (after the deadline; freezes the standings)" } }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "" } } }
             tbody { @for (e, active, last) in &entrants { tr id=(format!("entrant-{}", e.name)) {
@@ -124,7 +126,28 @@ pub async fn admin_run(
     if !session.csrf_ok(&form.csrf) {
         return Ok(bad_csrf());
     }
-    let id = app.blocking(|app| app.db.queue_run("on demand")).await?;
+    let note = match app.blocking(queue_unless_frozen).await? {
+        Some(id) => html! { p { "Run " (id) " queued." } },
+        None => html! { p.error { (frozen().text) } },
+    };
     app.bell.wake();
-    admin_page(&app, &session, Some(html! { p { "Run " (id) " queued." } })).await
+    admin_page(&app, &session, Some(note)).await
+}
+
+/// `POST /admin/final` (`csrf`): queue the final run (after the deadline,
+/// once); when it has finished, the leaderboard shows it for good.
+pub async fn admin_final(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    Form(form): Form<CsrfForm>,
+) -> Answer {
+    if !session.csrf_ok(&form.csrf) {
+        return Ok(bad_csrf());
+    }
+    let note = match app.blocking(final_run).await? {
+        Ok(id) => html! { p { "Final run " (id) " queued: when it has finished, the standings are frozen." } },
+        Err(refused) => html! { p.error { (refused.text) } },
+    };
+    app.bell.wake();
+    admin_page(&app, &session, Some(note)).await
 }

@@ -97,6 +97,7 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
         @match &latest {
             None => p id="no-run" { "No run has finished yet." },
             Some(s) => {
+                @if s.final_run { p.banner.passed id="final" { strong { "Final standings" } ": the competition's final run; nothing is played after it." } }
                 p { "Run " (s.run) ", finished " (format_time(s.finished)) ", " (s.bots.len()) " bots." }
                 @if s.leagues.len() > 1 { (overall(s)) }
                 @for league in &s.leagues { (league_table(s.run, league, links)) }

@@ -43,6 +43,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/leaderboard.csv", get(api::leaderboard_csv))
         .route("/api/runs", get(api::runs).post(api::start_run))
+        .route("/api/runs/final", post(api::start_final_run))
         .route("/api/runs/{id}/bundle.tar", get(api::bundle))
         .route("/api/entrants", get(api::entrants).post(api::add_entrant))
         .route("/api/entrants/{name}", axum::routing::delete(api::remove_entrant))
@@ -61,6 +62,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrants", post(organiser::admin_add))
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
+        .route("/admin/final", post(organiser::admin_final))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))

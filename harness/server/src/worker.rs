@@ -114,6 +114,9 @@ pub struct Summary {
     pub bots: Vec<(String, String)>,
     pub leagues: Vec<LeagueStandings>,
     pub overall: Vec<OverallRow>,
+    /// The competition's final run: the standings are frozen.
+    #[serde(default)]
+    pub final_run: bool,
 }
 
 /// What the worker needs.
@@ -178,6 +181,10 @@ impl Work {
     }
 
     fn queue(&self, reason: &str) {
+        // After the final run, nothing is played again.
+        if !matches!(self.db.frozen(), Ok(None)) {
+            return;
+        }
         if let Err(e) = self.db.queue_run(reason) {
             eprintln!("pitboss serve: error: cannot queue a run: {e}");
         }
@@ -223,7 +230,8 @@ impl Work {
             leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
         }
         let overall = overall(&leagues);
-        Ok(Summary { run: id, finished: now(), bots, leagues, overall })
+        let final_run = self.db.final_run()? == Some(id);
+        Ok(Summary { run: id, finished: now(), bots, leagues, overall, final_run })
     }
 
     /// Plays one league file written to `dir`; writes its results and
