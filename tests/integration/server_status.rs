@@ -78,10 +78,25 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     let ran = pitboss_tests::pitboss(&dir, &["standings", "--server", &url]);
     assert!(ran.stdout.contains("ranked by final chips") && ran.stdout.contains(" chips "), "{}", ran.stdout);
 
-    let page = html(&url, &login(&url, &admin), "/admin");
-    for shown in ["entrant-alice", "entrant-carol", "never", "passed", "league-1 report"] {
+    let organiser = login(&url, &admin);
+    let page = html(&url, &organiser, "/admin");
+    for shown in [
+        "entrant-alice",
+        "entrant-carol",
+        "never",
+        "passed",
+        "league-1 report",
+        "Main: #2 DQ, ",
+        "Main: #1, 0 fault(s)",
+    ] {
         assert!(page.contains(shown), "the organiser's page shows {shown}: {page}");
     }
+    let log = html(&url, &organiser, "/admin/submissions");
+    assert!(log.contains("<td>alice</td>") && log.contains("<td>bob</td>"), "{log}");
+    let log = html(&url, &organiser, "/admin/submissions?entrant=ALICE&outcome=passed");
+    assert!(log.contains("<td>alice</td>") && !log.contains("<td>bob</td>") && log.contains("1 upload(s)"), "{log}");
+    let (status, _) = call("GET", &format!("{url}/admin/submissions"), Some(&alice), None);
+    assert_eq!(status, 303, "an entrant's token is no session: to the login page");
 }
 
 #[test]

@@ -187,7 +187,7 @@ impl Db {
         Ok(Db { conn: Mutex::new(conn) })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic elsewhere never leaves a half-done transaction (each is
         // one statement or committed whole), so a poisoned lock is usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())

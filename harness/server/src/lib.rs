@@ -38,6 +38,7 @@ pub mod db;
 pub mod entrants;
 pub mod guards;
 pub mod import;
+pub mod log;
 pub mod login;
 pub mod mine;
 pub mod net;

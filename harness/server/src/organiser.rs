@@ -5,12 +5,12 @@
 //! carries the session's CSRF token.
 
 use axum::Form;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use maud::{Markup, html};
 use pitboss_host::text::excerpt;
 
-use crate::api::{final_run, frozen, queue_unless_frozen, refused_registration, reports_of};
+use crate::api::{final_run, frozen, latest_and_runs, queue_unless_frozen, refused_registration, reports_of};
 use crate::auth::{AdminVisitor, Session};
 use crate::competition::format_time;
 use crate::entrants::{self, Action};
@@ -23,7 +23,7 @@ pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisito
 }
 
 async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
-    let (entrants, runs) = app
+    let (entrants, runs, latest) = app
         .blocking(move |app| {
             let mut rows = Vec::new();
             for e in app.db.entrants()? {
@@ -36,9 +36,18 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
                 let reports = if r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
                 runs.push((r, reports));
             }
-            Ok((rows, runs))
+            Ok((rows, runs, latest_and_runs(app, 1)?.0))
         })
         .await?;
+    let latest = |name: &str| -> Vec<String> {
+        let Some(summary) = &latest else { return Vec::new() };
+        let row = |l: &crate::worker::LeagueStandings| {
+            let r = l.rows.iter().find(|r| r.name == name)?;
+            let out = if r.status.is_empty() { String::new() } else { format!(" {}", r.status) };
+            Some(format!("{}: #{}{out}, {} fault(s)", l.name, r.rank, r.faults))
+        };
+        summary.leagues.iter().filter_map(row).collect()
+    };
     let csrf = &session.csrf;
     let manage = |name: &str, action: &str, label: &str| {
         html! { form.inline method="post" action="/admin/entrant" {
@@ -54,11 +63,13 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         form method="post" action="/admin/final" { input type="hidden" name="csrf" value=(csrf);
             button id="final" { "Final run (after the deadline; freezes the standings)" } }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
-        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "" } } }
+        p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" } }
+        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Latest run" } th { "" } } }
             tbody { @for (e, active, last) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { (e.name) @if e.disabled { " " span.disabled { "DISABLED" } } }
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
+            td { @for line in latest(&e.name) { (line) br; } }
             td {
                 @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
                 (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
@@ -150,4 +161,48 @@ pub async fn admin_final(
     };
     app.bell.wake();
     admin_page(&app, &session, Some(note)).await
+}
+
+/// Most rows of the submission log shown.
+pub const LOG_ROWS: u32 = 500;
+
+#[derive(serde::Deserialize)]
+pub struct LogFilter {
+    #[serde(default)]
+    entrant: Option<String>,
+    #[serde(default)]
+    outcome: Option<String>,
+}
+
+/// `GET /admin/submissions[?entrant=NAME&outcome=passed|failed|refused]`:
+/// every entrant's uploads, newest first, filtered.
+pub async fn submission_log(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    Query(filter): Query<LogFilter>,
+) -> Answer {
+    let entrant = filter.entrant.filter(|e| !e.is_empty());
+    let outcome = filter.outcome.filter(|o| ["passed", "failed", "refused"].contains(&o.as_str()));
+    let (who, what) = (entrant.clone(), outcome.clone());
+    let rows = app.blocking(move |app| app.db.submission_log(who.as_deref(), what.as_deref(), LOG_ROWS)).await?;
+    let body = html! {
+        h1 { "Submission log" }
+        form method="get" action="/admin/submissions" {
+            label for="entrant" { "Entrant" } input id="entrant" name="entrant" value=(entrant.as_deref().unwrap_or(""));
+            label for="outcome" { "Outcome" }
+            select id="outcome" name="outcome" {
+                @for o in ["", "passed", "failed", "refused"] {
+                    option value=(o) selected[outcome.as_deref() == Some(o)] { (if o.is_empty() { "any" } else { o }) }
+                }
+            }
+            button { "Filter" }
+        }
+        p.small { (rows.len()) " upload(s), newest first (at most " (LOG_ROWS) ")." }
+        div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
+            tbody { @for r in &rows { tr {
+                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { (excerpt(&r.file_name, 100)) } td { (r.outcome) }
+                td.message { (excerpt(&r.verdict, 300)) }
+            } } } } }
+    };
+    Ok(page("Submission log", Some(&session), body))
 }

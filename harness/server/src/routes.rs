@@ -63,6 +63,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
         .route("/admin/final", post(organiser::admin_final))
+        .route("/admin/submissions", get(organiser::submission_log))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
