@@ -97,6 +97,18 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     assert!(log.contains("<td>alice</td>") && !log.contains("<td>bob</td>") && log.contains("1 upload(s)"), "{log}");
     let (status, _) = call("GET", &format!("{url}/admin/submissions"), Some(&alice), None);
     assert_eq!(status, 303, "an entrant's token is no session: to the login page");
+
+    // A second run: the leaderboard draws each league's rank history.
+    assert!(!html(&url, "x=y", "/").contains("Rank history"), "no chart of a single run");
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+    let board = html(&url, "x=y", "/");
+    assert!(board.contains("Rank history") && board.contains(r#"<svg class="history""#), "{board}");
+    assert_eq!(board.matches("<polyline").count(), 2, "a line per entrant who played: {board}");
+    assert!(board.contains("<title>alice</title>") && board.contains("<title>bob</title>"), "{board}");
+    let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/test-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    std::fs::write(artifacts.join("server-rank-history.html"), &board).unwrap();
 }
 
 #[test]

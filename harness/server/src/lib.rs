@@ -37,6 +37,7 @@ pub mod competition;
 pub mod db;
 pub mod entrants;
 pub mod guards;
+pub mod history;
 pub mod import;
 pub mod log;
 pub mod login;

@@ -78,9 +78,10 @@ pub fn bad_csrf() -> Response {
 /// runs before it.
 pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -> Answer {
     let links = app.competition.public_reports || matches!(session, Some(Session { who: Who::Admin, .. }));
-    let (latest, runs) = app
+    let (latest, runs, histories) = app
         .blocking(move |app| {
             let (latest, runs) = latest_and_runs(app, 20)?;
+            let histories = crate::history::histories(&app.db)?;
             let runs: Vec<_> = runs
                 .into_iter()
                 .map(|r| {
@@ -88,7 +89,7 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
                     (public_run(app, r), reports)
                 })
                 .collect();
-            Ok((latest, runs))
+            Ok((latest, runs, histories))
         })
         .await?;
     let body = html! {
@@ -106,6 +107,7 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
                     "“>”: significantly ahead of the next bot; “≈”: not. Overall: the mean of the league ranks." }
             }
         }
+        @if histories.iter().any(|h| h.runs.len() > 1) { h2 { "Rank history" } @for h in &histories { (crate::history::chart(h)) } }
         h2 { "Runs" }
         div.scroll { table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } th { "" } } }
             tbody { @for (r, reports) in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) }
