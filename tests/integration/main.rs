@@ -40,6 +40,8 @@ mod server_attacks;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;
+// Any round of a run replayed by the server, in the terminal and the browser.
+mod server_replay;
 mod server_soak;
 mod server_status;
 /// Honest standings: EV over own rounds, bots out of play, league-wide

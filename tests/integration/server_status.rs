@@ -49,7 +49,11 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     assert!(status["why"]["round"].as_u64().unwrap() > 2_000, "the round it was disqualified at: {me}");
     assert!(!status["why"]["message"].as_str().unwrap().is_empty(), "{me}");
     let page = html(&url, &login(&url, &alice), "/me");
-    assert!(page.contains(r#"class="banner dq""#) && page.contains("Disqualified at session"), "{page}");
+    assert!(page.contains(r#"class="banner dq""#) && page.contains("Disqualified at <a"), "{page}");
+    // The round that disqualified her, one click away, replayed.
+    let link = page.split(r#"Disqualified at <a class="replay" href=""#).nth(1).unwrap().split('"').next().unwrap();
+    let round = html(&url, &login(&url, &alice), &link.replace("&amp;", "&"));
+    assert!(round.contains("FAULT in bet (illegal)") && round.contains(r#"id="felt""#), "{round}");
     assert!(
         page.contains(r#"<table class="faults">"#) && page.contains("<td>illegal</td>"),
         "faults as a table: {page}"

@@ -20,6 +20,10 @@ pub enum Bot {
     Wasm(BotModule),
     /// A native strategy compiled into the harness.
     Builtin(&'static str),
+    /// A bot whose file was not loaded because it does not sit at the
+    /// table being replayed ([`crate::replay::Replayable::open_table`]);
+    /// seating it is an error.
+    Absent,
 }
 
 impl Bot {
@@ -73,6 +77,7 @@ impl Bot {
             Bot::Builtin("mimic-dealer") => Box::new(Native::new(mimic_dealer::Mimic)),
             Bot::Builtin("never-bust") => Box::new(Native::new(never_bust::NeverBust)),
             Bot::Builtin(other) => bail!("builtin `{other}` has no strategy"),
+            Bot::Absent => bail!("this bot's file was not loaded: it does not sit at the table being replayed"),
         })
     }
 
@@ -83,6 +88,7 @@ impl Bot {
                 Path::new(m.name()).file_stem().map_or(m.name().to_string(), |s| s.to_string_lossy().into())
             }
             Bot::Builtin(b) => format!("builtin:{b}"),
+            Bot::Absent => "absent".to_string(),
         }
     }
 }

@@ -71,13 +71,15 @@ pub fn check_listing(league: &LeagueFile, recorded: &[BotSource]) -> std::result
 
 /// Finds, checks and compiles every bot `recorded` names, in order, for
 /// the results file at `results` (see the module's doc for where it
-/// looks). `league` is the league embedded in it.
+/// looks). `league` is the league embedded in it. With `only`, just the
+/// bots it lists are looked for; the others are [`Bot::Absent`].
 pub fn bots(
     results: &Path,
     recorded: &[BotSource],
     league: &LeagueFile,
     bots_dir: Option<&Path>,
     sandbox: &Sandbox,
+    only: Option<&[usize]>,
 ) -> Result<NamedBots> {
     let folders = folders(results, league);
     let mut by_hash: Option<HashMap<String, PathBuf>> = None;
@@ -85,9 +87,14 @@ pub fn bots(
     enum Found<'a> {
         Builtin(&'a str),
         File(PathBuf, Vec<u8>),
+        NotLooked,
     }
     let mut found: Vec<(String, Found<'_>)> = Vec::with_capacity(recorded.len());
-    for source in recorded {
+    for (k, source) in recorded.iter().enumerate() {
+        if only.is_some_and(|only| !only.contains(&k)) {
+            found.push((source.name.clone(), Found::NotLooked));
+            continue;
+        }
         let Some(expected) = &source.sha256 else {
             let builtin = source.file.strip_prefix("builtin:").unwrap_or(&source.file);
             found.push((source.name.clone(), Found::Builtin(builtin)));
@@ -137,6 +144,7 @@ pub fn bots(
         .map(|(name, found)| match found {
             Found::Builtin(builtin) => Ok((name, Bot::builtin(builtin)?)),
             Found::File(path, bytes) => Ok((name, Bot::Wasm(sandbox.load(&path.display().to_string(), &bytes)?))),
+            Found::NotLooked => Ok((name, Bot::Absent)),
         })
         .collect()
 }

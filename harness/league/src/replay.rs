@@ -39,9 +39,20 @@ pub struct ReplayRequest {
     pub log: Option<PathBuf>,
 }
 
+/// One round of one table of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    /// 0-based session.
+    pub session: u64,
+    /// 0-based table of the session.
+    pub table: usize,
+    /// 1-based round.
+    pub round: u64,
+}
+
 /// A league made ready to replay from its results file: the embedded
-/// league parsed, and every bot file found and checked against its
-/// recorded SHA-256.
+/// league parsed, and its bot files found and checked against their
+/// recorded SHA-256 (every bot's, or only those of one table's).
 pub struct Replayable {
     /// The results file.
     pub results: ResultsFile,
@@ -49,7 +60,8 @@ pub struct Replayable {
     pub file: LeagueFile,
     /// Its rules, overrides applied.
     pub rules: pitboss_engine::Rules,
-    /// The bots, in league order.
+    /// The bots, in league order ([`Bot::Absent`](crate::bots::Bot) where
+    /// not loaded).
     pub bots: crate::bots::NamedBots,
 }
 
@@ -57,21 +69,42 @@ impl Replayable {
     /// Opens the league behind the results file at `path`; `bots` is a
     /// further folder to find bot files in.
     pub fn open(path: &Path, bots: Option<&Path>) -> Result<Replayable> {
-        let results = pitboss_results::read(path)?;
-        results
-            .check()
-            .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
-        Replayable::from_results(results, path, bots)
+        Replayable::load(read_checked(path)?, path, bots, None)
     }
 
     /// [`Replayable::open`] for results already read from `path`.
     pub fn from_results(results: ResultsFile, path: &Path, bots: Option<&Path>) -> Result<Replayable> {
+        Replayable::load(results, path, bots, None)
+    }
+
+    /// [`Replayable::open`] with only the bots seated at `spot`'s table
+    /// found and compiled (the others may be missing), after checking
+    /// that the spot is in the league.
+    pub fn open_table(path: &Path, bots: Option<&Path>, spot: Spot) -> Result<Replayable> {
+        Replayable::load(read_checked(path)?, path, bots, Some(spot))
+    }
+
+    /// [`Replayable::open_table`] for results already read from `path`.
+    pub fn from_results_table(
+        results: ResultsFile,
+        path: &Path,
+        bots: Option<&Path>,
+        spot: Spot,
+    ) -> Result<Replayable> {
+        Replayable::load(results, path, bots, Some(spot))
+    }
+
+    fn load(results: ResultsFile, path: &Path, bots: Option<&Path>, only: Option<Spot>) -> Result<Replayable> {
         let file = crate::file::embedded(&results.league, &path.display().to_string())?;
         crate::locate::check_listing(&file, &results.bots)
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
-        let sandbox = file.sandbox(&crate::sandbox()?)?;
-        let bots = crate::locate::bots(path, &results.bots, &file, bots, &sandbox)?;
         let rules = league_rules(&file)?;
+        let seats = match only {
+            Some(spot) => Some(table_seats(&file, &rules, results.bots.len(), spot)?),
+            None => None,
+        };
+        let sandbox = file.sandbox(&crate::sandbox()?)?;
+        let bots = crate::locate::bots(path, &results.bots, &file, bots, &sandbox, seats.as_deref())?;
         Ok(Replayable { results, file, rules, bots })
     }
 
@@ -80,59 +113,119 @@ impl Replayable {
         seating_for(self.file.format, self.bots.len(), &self.rules, session)
     }
 
-    /// Checks that `session`, `round` and `table` exist; returns the
-    /// table's seats.
-    fn seats(&self, session: u64, round: u64, table: usize) -> Result<Vec<usize>> {
-        let file = &self.file;
-        if session >= file.sessions || round == 0 || round > file.rounds {
-            bail!(
-                "session {session} round {round} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
-                file.sessions,
-                file.rounds
-            );
+    /// The seats of `spot`'s table (bots by league order), or why the
+    /// spot is not in the league.
+    pub fn seats(&self, spot: Spot) -> Result<Vec<usize>> {
+        table_seats(&self.file, &self.rules, self.bots.len(), spot)
+    }
+
+    /// The seed of `session`'s shoes (each table's derives from it).
+    pub fn session_seed(&self, session: u64) -> u64 {
+        derive_seed(self.file.seed, session)
+    }
+
+    /// Every event of `spot`'s round, as the table played it (its table
+    /// replayed from the session's first round).
+    pub fn round_events(&self, spot: Spot) -> Result<Vec<TableEvent>> {
+        let seats = self.seats(spot)?;
+        let (file, seed) = (&self.file, self.session_seed(spot.session));
+        let mut kept = Kept(Vec::new());
+        let span = (spot.round, spot.round);
+        replay_table(seed, &self.rules, file.bankroll, file.fault_limit, &self.bots, &seats, span, &mut kept, &mut ())?;
+        Ok(kept.0)
+    }
+
+    /// Writes `events` of `spot`'s round as `pitboss replay` prints them:
+    /// a heading, the seats, then a transcript line per event.
+    pub fn write_round<'a, W: Write>(
+        &self,
+        spot: Spot,
+        events: impl IntoIterator<Item = &'a TableEvent>,
+        mut out: W,
+    ) -> Result<()> {
+        write_heading(self, spot, &self.seats(spot)?, &mut out)?;
+        let mut transcript = Transcript::new(&mut out);
+        for event in events {
+            transcript.record(event);
         }
-        let seating = self.seating(session);
-        match seating.get(table) {
-            Some(seats) => Ok(seats.clone()),
-            None => bail!("session {session} has {} table(s); tables count from 0", seating.len()),
-        }
+        Ok(())
     }
 }
 
-/// Writes the round to `out`.
-pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
-    let league = Replayable::open(&req.results, req.bots.as_deref())?;
-    let seats = league.seats(req.session, req.round, req.table)?;
-    let (file, bots, rules) = (&league.file, &league.bots, &league.rules);
-    writeln!(out, "{} — session {}, table {}, round {}", file.name, req.session, req.table, req.round)?;
-    for (k, &b) in seats.iter().enumerate() {
-        writeln!(out, "seat {k}: {}", bots[b].0)?;
+/// Reads the results file at `path` and checks it is consistent.
+fn read_checked(path: &Path) -> Result<ResultsFile> {
+    let results = pitboss_results::read(path)?;
+    results
+        .check()
+        .map_err(|why| anyhow::anyhow!("{} is not a consistent Pitboss results file: {why}", path.display()))?;
+    Ok(results)
+}
+
+/// Checks that `spot` exists in a league of `file` with `bots` bots;
+/// returns its table's seats.
+fn table_seats(file: &LeagueFile, rules: &pitboss_engine::Rules, bots: usize, spot: Spot) -> Result<Vec<usize>> {
+    let Spot { session, table, round } = spot;
+    if session >= file.sessions || round == 0 || round > file.rounds {
+        bail!(
+            "session {session} round {round} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
+            file.sessions,
+            file.rounds
+        );
     }
-    let seed = derive_seed(file.seed, req.session);
+    let seating = seating_for(file.format, bots, rules, session);
+    match seating.get(table) {
+        Some(seats) => Ok(seats.clone()),
+        None => bail!("session {session} has {} table(s); tables count from 0", seating.len()),
+    }
+}
+
+/// The heading `pitboss replay` prints: the league, the spot, the seats.
+fn write_heading<W: Write>(league: &Replayable, spot: Spot, seats: &[usize], out: &mut W) -> Result<()> {
+    writeln!(out, "{} — session {}, table {}, round {}", league.file.name, spot.session, spot.table, spot.round)?;
+    for (k, &b) in seats.iter().enumerate() {
+        writeln!(out, "seat {k}: {}", league.bots[b].0)?;
+    }
+    Ok(())
+}
+
+/// Keeps every event it is shown.
+struct Kept(Vec<TableEvent>);
+
+impl Recorder for Kept {
+    fn record(&mut self, event: &TableEvent) {
+        self.0.push(event.clone());
+    }
+}
+
+/// Writes the round to `out`. Only the bots of its table are looked for.
+pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
+    let spot = Spot { session: req.session, table: req.table, round: req.round };
+    let league = Replayable::open_table(&req.results, req.bots.as_deref(), spot)?;
+    let seats = league.seats(spot)?;
+    let Some(path) = &req.log else {
+        let events = league.round_events(spot)?;
+        let shown = events.iter().filter(|e| req.only_box.is_none_or(|b| box_of(e).is_none_or(|s| s == b)));
+        return league.write_round(spot, shown, out);
+    };
+    write_heading(&league, spot, &seats, &mut out)?;
+    let file = &league.file;
     let mut transcript = Transcript::new(&mut out);
     let mut filter = OnlyBox { inner: &mut transcript, only: req.only_box };
-    let (bankroll, limit) = (file.bankroll, file.fault_limit);
-    match &req.log {
-        None => replay_table(seed, rules, bankroll, limit, bots, &seats, (req.round, req.round), &mut filter, &mut ()),
-        Some(path) => {
-            // Every line goes to a temp file renamed into place at the end;
-            // a failed write anywhere (a full disk) fails the command.
-            let mut output = files::Output::create(path)?;
-            let span = (req.round, file.rounds);
-            replay_table(
-                seed,
-                rules,
-                bankroll,
-                limit,
-                bots,
-                &seats,
-                span,
-                &mut filter,
-                &mut JsonLines::new(&mut output),
-            )?;
-            Ok(output.finish()?)
-        }
-    }
+    // Every line goes to a temp file renamed into place at the end; a
+    // failed write anywhere (a full disk) fails the command.
+    let mut output = files::Output::create(path)?;
+    replay_table(
+        league.session_seed(spot.session),
+        &league.rules,
+        file.bankroll,
+        file.fault_limit,
+        &league.bots,
+        &seats,
+        (req.round, file.rounds),
+        &mut filter,
+        &mut JsonLines::new(&mut output),
+    )?;
+    Ok(output.finish()?)
 }
 
 /// Passes on table-wide events and those of one box.
@@ -143,26 +236,31 @@ struct OnlyBox<'a, R> {
 
 impl<R: Recorder> Recorder for OnlyBox<'_, R> {
     fn record(&mut self, event: &TableEvent) {
-        let seat = match event {
-            TableEvent::Asked { seat, .. }
-            | TableEvent::BotLog { seat, .. }
-            | TableEvent::Fault { seat, .. }
-            | TableEvent::Disqualified { seat, .. }
-            | TableEvent::Bet { seat, .. }
-            | TableEvent::SideBet { seat, .. }
-            | TableEvent::SideBetSettled { seat, .. }
-            | TableEvent::BackBet { seat, .. }
-            | TableEvent::BackSettled { seat, .. }
-            | TableEvent::Card { seat, .. }
-            | TableEvent::Insurance { seat, .. }
-            | TableEvent::InsuranceSettled { seat, .. }
-            | TableEvent::Acted { seat, .. }
-            | TableEvent::Settled { seat, .. }
-            | TableEvent::Revealed { seat, .. } => Some(*seat),
-            _ => None,
-        };
+        let seat = box_of(event);
         if self.only.is_none() || seat.is_none() || seat == self.only {
             self.inner.record(event);
         }
+    }
+}
+
+/// The box an event is about, if it is about one.
+pub fn box_of(event: &TableEvent) -> Option<u8> {
+    match event {
+        TableEvent::Asked { seat, .. }
+        | TableEvent::BotLog { seat, .. }
+        | TableEvent::Fault { seat, .. }
+        | TableEvent::Disqualified { seat, .. }
+        | TableEvent::Bet { seat, .. }
+        | TableEvent::SideBet { seat, .. }
+        | TableEvent::SideBetSettled { seat, .. }
+        | TableEvent::BackBet { seat, .. }
+        | TableEvent::BackSettled { seat, .. }
+        | TableEvent::Card { seat, .. }
+        | TableEvent::Insurance { seat, .. }
+        | TableEvent::InsuranceSettled { seat, .. }
+        | TableEvent::Acted { seat, .. }
+        | TableEvent::Settled { seat, .. }
+        | TableEvent::Revealed { seat, .. } => Some(*seat),
+        _ => None,
     }
 }

@@ -35,6 +35,7 @@ mod context;
 mod counts;
 mod format;
 mod page;
+pub mod round;
 mod section;
 mod svg;
 mod viewer;

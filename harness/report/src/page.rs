@@ -9,8 +9,8 @@ use crate::format::chips;
 use crate::{section, viewer};
 
 /// The page's styles and script, real files included at build time.
-const CSS: &str = include_str!("../assets/report.css");
-const JS: &str = include_str!("../assets/report.js");
+pub(crate) const CSS: &str = include_str!("../assets/report.css");
+pub(crate) const JS: &str = include_str!("../assets/report.js");
 
 /// The whole page. `viewer` is the hand viewer's data (or why it has none).
 pub fn page(cx: &Context, viewer: &Value) -> Markup {

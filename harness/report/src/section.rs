@@ -10,7 +10,7 @@ use crate::context::Context;
 mod balances;
 mod ev;
 mod faults;
-mod hands;
+pub(crate) mod hands;
 mod play;
 mod standings;
 

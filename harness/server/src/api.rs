@@ -227,9 +227,11 @@ pub async fn entrants(State(app): State<Shared>, _: AdminCaller) -> Answer {
     let list = app
         .blocking(|app| {
             let mut out = Vec::new();
+            let seen = app.db.last_seen()?;
             for e in app.db.entrants()? {
                 let active = app.db.active_submission(e.id)?.map(|(id, sha)| json!({"id": id, "sha256": sha}));
-                out.push(json!({ "name": e.name, "disabled": e.disabled, "active": active }));
+                let last_seen = seen.get(&e.id);
+                out.push(json!({ "name": e.name, "disabled": e.disabled, "active": active, "last_seen": last_seen }));
             }
             Ok(out)
         })
@@ -333,10 +335,7 @@ pub async fn run_file(
         "league.toml" => "text/plain; charset=utf-8",
         _ => return Err(Failure::new(StatusCode::NOT_FOUND, "no such file")),
     };
-    let well_formed = league
-        .strip_prefix("league-")
-        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()));
-    if !well_formed {
+    if !crate::replays::league_folder(&league) {
         return Err(Failure::new(StatusCode::NOT_FOUND, "no such finished run"));
     }
     let folder = run_dir(&app.dir, id).join(&league);

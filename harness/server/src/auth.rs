@@ -2,7 +2,8 @@
 //! byte of its body is read: the extractors [`Client`] (the address),
 //! [`EntrantCaller`] and [`AdminCaller`] (a bearer token, for the JSON
 //! API), [`Visitor`], [`EntrantVisitor`] and [`AdminVisitor`] (a browser
-//! session, for pages) and [`IsOrganiser`] (either, for the run files).
+//! session, for pages), [`IsOrganiser`] (either, for the run files) and
+//! [`Reader`] (anyone signed in either way, for replays).
 //! A handler names who may call it in its signature; no handler checks a
 //! token itself.
 //!
@@ -220,6 +221,32 @@ impl FromRequestParts<Shared> for IsOrganiser {
             return Ok(IsOrganiser(true));
         }
         Ok(IsOrganiser(matches!(bearer(parts, app).await?, Some(Who::Admin))))
+    }
+}
+
+/// Anyone signed in, by browser session or bearer token: the organiser
+/// or an entrant; anyone else gets 401.
+pub enum Reader {
+    Organiser,
+    Entrant(Entrant),
+}
+
+impl FromRequestParts<Shared> for Reader {
+    type Rejection = Failure;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Shared) -> Result<Self, Failure> {
+        let who = match Visitor::from_request_parts(parts, app).await? {
+            Visitor(Some(session)) => Some(session.who),
+            Visitor(None) => bearer(parts, app).await?,
+        };
+        match who {
+            Some(Who::Admin) => Ok(Reader::Organiser),
+            Some(Who::Entrant(e)) => Ok(Reader::Entrant(e)),
+            None => Err(Failure::new(
+                StatusCode::UNAUTHORIZED,
+                "log in, or send your token as `Authorization: Bearer TOKEN`",
+            )),
+        }
     }
 }
 

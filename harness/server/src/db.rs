@@ -42,6 +42,10 @@ CREATE TABLE IF NOT EXISTS sessions (
     csrf TEXT NOT NULL,
     expires INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS seen (
+    entrant INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     state TEXT NOT NULL,
@@ -278,6 +282,7 @@ impl Db {
         };
         tx.execute("DELETE FROM submissions WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
+        tx.execute("DELETE FROM seen WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM entrants WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(shas)

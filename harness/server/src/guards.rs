@@ -40,7 +40,9 @@ pub struct Guards {
     uploads: Arc<Semaphore>,
     /// Entrants with an upload in flight.
     uploading: Mutex<BTreeSet<i64>>,
-    /// Checks running at once (one per core); FIFO, so fair.
+    /// Entrants with a replay in flight.
+    replaying: Arc<Mutex<BTreeSet<i64>>>,
+    /// Checks and replays running at once (one per core); FIFO, so fair.
     pub checks: Arc<Semaphore>,
 }
 
@@ -71,6 +73,7 @@ impl Guards {
             requests: RateLimiter::keyed(quota(minute, policy.requests_per_minute)),
             uploads: Arc::new(Semaphore::new(policy.uploads_at_once as usize)),
             uploading: Mutex::new(BTreeSet::new()),
+            replaying: Arc::new(Mutex::new(BTreeSet::new())),
             checks: Arc::new(Semaphore::new(cores.max(1))),
         }
     }
@@ -159,6 +162,19 @@ impl Guards {
         Ok(slot)
     }
 
+    /// Entrant `id`'s one replay in flight (429 while they have one);
+    /// dropped, the mark is cleared.
+    pub fn replay_mark(&self, id: i64) -> Result<Mark, Failure> {
+        if !lock(&self.replaying).insert(id) {
+            return Err(Failure::busy(
+                StatusCode::TOO_MANY_REQUESTS,
+                "one replay at a time: your previous one is still being played",
+                2,
+            ));
+        }
+        Ok(Mark { set: self.replaying.clone(), id })
+    }
+
     /// Forgets what no longer limits anyone (run every minute).
     pub fn prune(&self) {
         for limiter in [&self.register, &self.login, &self.bad_tokens] {
@@ -182,6 +198,19 @@ pub struct UploadSlot {
 impl Drop for UploadSlot {
     fn drop(&mut self) {
         lock(&self.guards.uploading).remove(&self.entrant);
+    }
+}
+
+/// An entrant's mark in a set of entrants with something in flight;
+/// dropped, it is cleared.
+pub struct Mark {
+    set: Arc<Mutex<BTreeSet<i64>>>,
+    id: i64,
+}
+
+impl Drop for Mark {
+    fn drop(&mut self) {
+        lock(&self.set).remove(&self.id);
     }
 }
 
@@ -211,5 +240,10 @@ mod tests {
         assert_eq!(guards.upload_slot(3).err().unwrap().status, StatusCode::SERVICE_UNAVAILABLE);
         drop(a);
         assert!(guards.upload_slot(1).is_ok(), "a slot is free again once dropped");
+        let mark = guards.replay_mark(1).unwrap();
+        assert_eq!(guards.replay_mark(1).err().unwrap().status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(guards.replay_mark(2).is_ok());
+        drop(mark);
+        assert!(guards.replay_mark(1).is_ok(), "free again once dropped");
     }
 }

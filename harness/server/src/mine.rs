@@ -24,13 +24,14 @@ pub const SHOWN_LOGS: usize = 20;
 /// What the entrant sees of the latest run: per league, faults and logs.
 #[derive(Default)]
 pub struct Own {
-    /// `{league, total, first}` per league the bot played.
+    /// `{league, run, folder, total, first}` per league the bot played
+    /// (`folder`: the league's folder in the run, `league-K`).
     pub faults: Vec<Value>,
     /// `{league, total, first}` per league: `first` holds up to
     /// [`SHOWN_LOGS`] lines `{session, table, round, decision, text}`.
     pub logs: Vec<Value>,
     /// The bot's standing per league of the latest run, status first:
-    /// `{league, run, state, rank, of, net, ev_pct, faults, why}` where
+    /// `{league, run, folder, state, rank, of, net, ev_pct, faults, why}` where
     /// `state` is `played`, `broke`, `disqualified` or `not in the run`,
     /// and `why` the fault that disqualified it (session, table, round,
     /// decision, message) when it is among the logged faults.
@@ -48,12 +49,17 @@ pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
         let path = run_dir(dir, id).join(&league.folder).join("results.json");
         let Ok(results) = pitboss_results::read(&path) else { continue };
         let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else {
-            own.status.push(json!({ "league": league.name, "run": id, "state": "not in the run" }));
+            own.status
+                .push(json!({ "league": league.name, "run": id, "folder": league.folder, "state": "not in the run" }));
             continue;
         };
-        own.status.push(status(&results, bot, &league.name, id));
+        let mut line = status(&results, bot, &league.name, id);
+        line["folder"] = league.folder.clone().into();
+        own.status.push(line);
         let faults: Vec<_> = bot.result.fault_log.iter().take(SHOWN_FAULTS).collect();
-        own.faults.push(json!({ "league": league.name, "total": bot.result.faults, "first": faults }));
+        own.faults.push(json!({
+            "league": league.name, "run": id, "folder": league.folder, "total": bot.result.faults, "first": faults,
+        }));
         let lines = log_lines(&results, name);
         let first: Vec<&Value> = lines.iter().take(SHOWN_LOGS).collect();
         own.logs.push(json!({ "league": league.name, "total": lines.len(), "first": first }));

@@ -1,5 +1,5 @@
 //! The organiser's page: the entrants (active bot, last upload and its
-//! outcome), with buttons to disable, re-enable or remove one and to give
+//! outcome, when last seen), with buttons to disable, re-enable or remove one and to give
 //! one a new token; a form to add one; a button to run now; and the runs
 //! with their reports and bundles. Every form
 //! carries the session's CSRF token.
@@ -26,10 +26,12 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
     let (entrants, runs, latest) = app
         .blocking(move |app| {
             let mut rows = Vec::new();
+            let seen = app.db.last_seen()?;
             for e in app.db.entrants()? {
                 let active = app.db.active_submission(e.id)?;
                 let last = app.db.submissions(e.id)?.into_iter().next();
-                rows.push((e, active, last));
+                let seen = seen.get(&e.id).copied();
+                rows.push((e, active, last, seen));
             }
             let mut runs = Vec::new();
             for r in app.db.runs(50)? {
@@ -64,11 +66,12 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             button id="final" { "Final run (after the deadline; freezes the standings)" } }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" } }
-        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Latest run" } th { "" } } }
-            tbody { @for (e, active, last) in &entrants { tr id=(format!("entrant-{}", e.name)) {
+        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } th { "" } } }
+            tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { (e.name) @if e.disabled { " " span.disabled { "DISABLED" } } }
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
+            td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
             td { @for line in latest(&e.name) { (line) br; } }
             td {
                 @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }

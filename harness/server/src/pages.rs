@@ -199,12 +199,43 @@ fn banners(status: &[serde_json::Value]) -> Markup {
                         (format!("{:+}", s["net"].as_i64().unwrap_or(0))) " chips, EV "
                         (format!("{:+.2} %", s["ev_pct"].as_f64().unwrap_or(0.0))) ", " (s["faults"]) " fault(s)."
                         @if let Some(why) = s["why"].as_object() {
-                            " Disqualified at session " (why["session"]) ", table " (why["table"]) ", round " (why["round"])
+                            " Disqualified at "
+                            a.replay href=(replay_href(s, why)) { "session " (why["session"]) ", table " (why["table"]) ", round " (why["round"]) }
                             " (" (text(&why["decision"], 40)) "): " (text(&why["message"], 500))
                         }
                     }
                 }
             }
+            @if state != "not in the run" { (replay_form(s)) }
+        }
+    }
+}
+
+/// The page replaying one round of `league`'s run (`{run, folder}`) at
+/// `at` (`{session, table, round}`).
+fn replay_href(league: &serde_json::Value, at: &serde_json::Map<String, serde_json::Value>) -> String {
+    let n = |k: &str| at.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+    format!(
+        "/runs/{}/{}/replay?session={}&table={}&round={}",
+        league["run"].as_i64().unwrap_or(0),
+        text(&league["folder"], 20),
+        n("session"),
+        n("table"),
+        n("round")
+    )
+}
+
+/// Replay any round of one's tables in a league of the run, and the
+/// download of what replays one's own box locally.
+fn replay_form(s: &serde_json::Value) -> Markup {
+    let (run, folder) = (s["run"].as_i64().unwrap_or(0), text(&s["folder"], 20));
+    html! {
+        form.replay method="get" action=(format!("/runs/{run}/{folder}/replay")) {
+            "Replay a round: session " input type="number" name="session" min="0" value="0" aria-label="session";
+            " table " input type="number" name="table" min="0" value="0" aria-label="table";
+            " round " input type="number" name="round" min="1" value="1" aria-label="round";
+            " " button { "Replay" }
+            " · " a href=(format!("/api/runs/{run}/{folder}/mine.tar")) { "download your table's files" }
         }
     }
 }
@@ -220,7 +251,8 @@ fn fault_tables(leagues: &[serde_json::Value]) -> Markup {
                 @if l["total"].as_u64() > Some(crate::mine::SHOWN_FAULTS as u64) { ", the first " (crate::mine::SHOWN_FAULTS) } }
             div.scroll { table.faults { thead { tr { th { "Session" } th { "Table" } th { "Round" } th { "Decision" } th { "Kind" } th { "Message" } } }
                 tbody { @for f in rows(l) { tr {
-                    td.num { (f["session"]) } td.num { (f["table"]) } td.num { (f["round"]) }
+                    td.num { (f["session"]) } td.num { (f["table"]) }
+                    td.num { @if let Some(at) = f.as_object() { a.replay href=(replay_href(l, at)) { (f["round"]) } } }
                     td { (text(&f["decision"], 40)) } td { (text(&f["kind"], 40)) } td.message { (text(&f["message"], 2_000)) }
                 } } } } }
         }

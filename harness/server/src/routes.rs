@@ -17,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
-use crate::{api, login, organiser, pages};
+use crate::{api, login, organiser, pages, replays};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -52,6 +52,9 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/entrants/{name}/token", post(api::rotate_token))
         .route("/api/register", post(api::register))
         .route("/runs/{id}/{league}/{file}", get(api::run_file))
+        .route("/runs/{id}/{league}/replay", get(replays::replay_page))
+        .route("/api/runs/{id}/{league}/replay", get(replays::replay_json))
+        .route("/api/runs/{id}/{league}/mine.tar", get(replays::mine_tar))
         .route("/", get(pages::leaderboard))
         .route("/login", get(login::login_form).post(login::login))
         .route("/logout", post(login::logout))

@@ -58,13 +58,18 @@ impl App {
         }
     }
 
-    /// Who a token belongs to, if anyone (blocking).
+    /// Who a token belongs to, if anyone (blocking); an entrant's is
+    /// their last request ([`crate::seen`]).
     pub fn token_owner(&self, token: &str) -> Result<Option<Who>, Error> {
         let hash = secret::hash(token);
         if secret::same(&hash, &self.admin_hash) {
             return Ok(Some(Who::Admin));
         }
-        Ok(self.db.entrant_by_token(&hash)?.map(Who::Entrant))
+        let entrant = self.db.entrant_by_token(&hash)?;
+        if let Some(e) = &entrant {
+            self.db.touch(e.id, crate::db::now())?;
+        }
+        Ok(entrant.map(Who::Entrant))
     }
 
     /// The live browser session with this id: who, and its CSRF token
@@ -73,7 +78,10 @@ impl App {
         let Some((entrant, csrf)) = self.db.session(&secret::hash(id))? else { return Ok(None) };
         Ok(match entrant {
             None => Some((Who::Admin, csrf)),
-            Some(id) => self.db.entrant(id)?.filter(|e| !e.disabled).map(|e| (Who::Entrant(e), csrf)),
+            Some(id) => {
+                self.db.touch(id, crate::db::now())?;
+                self.db.entrant(id)?.filter(|e| !e.disabled).map(|e| (Who::Entrant(e), csrf))
+            }
         })
     }
 

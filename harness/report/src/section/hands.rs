@@ -15,17 +15,25 @@ pub fn section(cx: &Context) -> Markup {
                 "while the league played, event for event as " code { "pitboss replay --log" } " writes them. "
                 "Step with the buttons or the arrow keys."
             }
-            div #viewer {
-                div.controls {
-                    select #round-pick aria-label="round" {}
-                    button #prev title="step back (←)" { "◀ step" }
-                    button #next title="step forward (→)" { "step ▶" }
-                    button #end title="whole round" { "to the end ▶▶" }
-                    span #counter {}
-                }
-                div #felt {}
-                p #caption {}
+            (viewer())
+        }
+    }
+}
+
+/// The viewer's controls, felt and caption, which `assets/report.js`
+/// fills from the page's `hand-data`.
+pub fn viewer() -> Markup {
+    html! {
+        div #viewer {
+            div.controls {
+                select #round-pick aria-label="round" {}
+                button #prev title="step back (←)" { "◀ step" }
+                button #next title="step forward (→)" { "step ▶" }
+                button #end title="whole round" { "to the end ▶▶" }
+                span #counter {}
             }
+            div #felt {}
+            p #caption {}
         }
     }
 }

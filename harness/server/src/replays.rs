@@ -1,0 +1,299 @@
+//! Any round of a finished run, replayed on demand by the server
+//! (`GET /api/runs/N/league-K/replay?session=S&table=T&round=R` as JSON,
+//! `/runs/N/league-K/replay?…` as a page with the report's hand viewer),
+//! and an entrant's own download of a run (`/api/runs/N/league-K/mine.tar`).
+//!
+//! A replay re-plays the table from the session's first round with the
+//! run's stored modules (`pitboss_league::replay`), exactly as
+//! `pitboss replay` does from the organiser's bundle. Who sees what:
+//! the organiser sees every table with every bot's log lines; an entrant
+//! sees their own bot's log lines only (other bots' actions are public at
+//! a table, their logs are not), and with `public_reports = false` only
+//! tables they sat at. A replay waits for one of the check slots (one per
+//! core, first come first served) and an entrant has one in flight.
+//!
+//! **Invariant:** nothing here writes; a replay reads the run's folder,
+//! which is complete once the run is `done`.
+
+use std::path::{Path, PathBuf};
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse};
+use pitboss_engine::TableEvent;
+use pitboss_league::replay::{Replayable, Spot};
+use pitboss_results::ResultsFile;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::Error;
+use crate::answer::REPORT_POLICY;
+use crate::auth::Reader;
+use crate::pages::Answer;
+use crate::state::{App, Failure, Shared};
+use crate::worker::{PUBLIC, run_dir};
+
+/// The round asked for, from the query string.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct RoundQuery {
+    pub session: u64,
+    pub table: usize,
+    pub round: u64,
+}
+
+/// A replayed round, as the API answers it.
+struct Replayed {
+    json: Value,
+}
+
+/// Whether `folder` names a league of a run (`league-K`).
+pub fn league_folder(folder: &str) -> bool {
+    folder
+        .strip_prefix("league-")
+        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The organiser's results file of a finished run's league, or 404.
+fn finished_results(app: &App, run: i64, folder: &str) -> Result<Result<PathBuf, Failure>, Error> {
+    let missing = || Failure::new(StatusCode::NOT_FOUND, "no such league of a finished run");
+    if !league_folder(folder) || app.db.run_state(run)?.as_deref() != Some("done") {
+        return Ok(Err(missing()));
+    }
+    let path = run_dir(&app.dir, run).join(folder).join("results.json");
+    Ok(if path.is_file() { Ok(path) } else { Err(missing()) })
+}
+
+/// The league-order index of `reader`'s bot in `results` (`None` for
+/// the organiser or an entrant who did not play).
+fn own_bot(results: &ResultsFile, reader: &Reader) -> Option<usize> {
+    match reader {
+        Reader::Organiser => None,
+        Reader::Entrant(e) => results.bots.iter().position(|b| b.name == e.name),
+    }
+}
+
+/// The bots at `spot`'s table, or why the spot is not in the league.
+fn seats_at(results: &ResultsFile, spot: Spot) -> Result<Vec<usize>, Failure> {
+    let league = &results.league.parsed;
+    let outside = |why: String| Failure::new(StatusCode::NOT_FOUND, why);
+    let rules = league.rules.rules(&league.variant).map_err(|e| outside(e.to_string()))?;
+    if spot.session >= league.sessions || spot.round == 0 || spot.round > league.rounds {
+        return Err(outside(format!(
+            "session {} round {} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
+            spot.session, spot.round, league.sessions, league.rounds
+        )));
+    }
+    let seating = pitboss_results::seating::seating_for(league.format, results.bots.len(), &rules, spot.session);
+    seating
+        .get(spot.table)
+        .cloned()
+        .ok_or_else(|| outside(format!("session {} has {} table(s); tables count from 0", spot.session, seating.len())))
+}
+
+/// Replays `spot` of `folder` in run `run` for `reader` (blocking: plays
+/// the table up to the round).
+fn replay(app: &App, reader: &Reader, run: i64, folder: &str, spot: Spot) -> Result<Result<Replayed, Failure>, Error> {
+    let path = match finished_results(app, run, folder)? {
+        Ok(path) => path,
+        Err(f) => return Ok(Err(f)),
+    };
+    let results = pitboss_results::read(&path)?;
+    let seats = match seats_at(&results, spot) {
+        Ok(seats) => seats,
+        Err(f) => return Ok(Err(f)),
+    };
+    let own = own_bot(&results, reader);
+    if matches!(reader, Reader::Entrant(_))
+        && !app.competition.public_reports
+        && !own.is_some_and(|b| seats.contains(&b))
+    {
+        return Ok(Err(Failure::new(
+            StatusCode::FORBIDDEN,
+            "you did not sit at this table; in this competition only the organiser replays other tables",
+        )));
+    }
+    let league = Replayable::from_results_table(results, &path, None, spot).map_err(league_error)?;
+    let events = league.round_events(spot).map_err(league_error)?;
+    // Another bot's log lines stay private; the organiser sees them all.
+    let shown: Vec<&TableEvent> = events
+        .iter()
+        .filter(|e| match e {
+            TableEvent::BotLog { player, .. } => {
+                matches!(reader, Reader::Organiser)
+                    || (own.is_some() && seats.get(usize::from(*player)).copied() == own)
+            }
+            _ => true,
+        })
+        .collect();
+    let mut text = Vec::new();
+    league.write_round(spot, shown.iter().copied(), &mut text).map_err(league_error)?;
+    let names: Vec<String> = seats.iter().map(|&b| league.bots[b].0.clone()).collect();
+    let events: Vec<Value> = shown.iter().map(|e| pitboss_league::transcript::event_json(e)).collect();
+    let Spot { session, table, round } = spot;
+    let json = json!({
+        "run": run,
+        "league": league.file.name,
+        "folder": folder,
+        "variant": league.results.result.variant,
+        "banker_game": league.rules.game == pitboss_engine::Game::Banker,
+        "per": league.rules.boxes_per_player,
+        "session": session,
+        "table": table,
+        "round": round,
+        "seed": league.file.seed,
+        "session_seed": league.session_seed(session),
+        "seats": names,
+        "command": format!("pitboss replay results.json --session {session} --table {table} --round {round}"),
+        "transcript": String::from_utf8_lossy(&text),
+        "events": events,
+    });
+    Ok(Ok(Replayed { json }))
+}
+
+fn league_error(e: anyhow::Error) -> Error {
+    Error::League(format!("{e:#}"))
+}
+
+/// Plays the replay off the async threads, after a check slot and (for
+/// an entrant) their one replay mark.
+async fn replayed(app: &Shared, reader: Reader, run: i64, folder: String, q: RoundQuery) -> Result<Replayed, Failure> {
+    let mark = match &reader {
+        Reader::Entrant(e) => Some(app.guards.replay_mark(e.id)?),
+        Reader::Organiser => None,
+    };
+    let permit = app
+        .guards
+        .checks
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let spot = Spot { session: q.session, table: q.table, round: q.round };
+    app.blocking(move |app| {
+        let _held = (mark, permit);
+        replay(app, &reader, run, &folder, spot)
+    })
+    .await?
+}
+
+/// `GET /api/runs/N/league-K/replay?session=S&table=T&round=R`: the
+/// round as JSON (`transcript` is what `pitboss replay` prints).
+pub async fn replay_json(
+    State(app): State<Shared>,
+    reader: Reader,
+    axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
+    Query(q): Query<RoundQuery>,
+) -> Answer {
+    let done = replayed(&app, reader, run, folder, q).await?;
+    Ok(axum::Json(done.json).into_response())
+}
+
+/// `GET /runs/N/league-K/replay?session=S&table=T&round=R`: the round in
+/// the report's hand viewer, with its seed, command and transcript.
+pub async fn replay_page(
+    State(app): State<Shared>,
+    reader: Reader,
+    axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
+    Query(q): Query<RoundQuery>,
+) -> Answer {
+    let back = if matches!(reader, Reader::Organiser) { "/admin" } else { "/me" };
+    let j = replayed(&app, reader, run, folder, q).await?.json;
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let names: Vec<String> = j["seats"].as_array().into_iter().flatten().map(text).collect();
+    let variant = text(&j["variant"]);
+    let at = pitboss_report::round::Seated {
+        variant: &variant,
+        banker_game: j["banker_game"].as_bool().unwrap_or(false),
+        per: j["per"].as_u64().and_then(|p| u8::try_from(p).ok()).unwrap_or(1),
+        table: q.table,
+        names: &names,
+    };
+    let events = j["events"].as_array().into_iter().flatten().filter_map(|e| e.as_object().cloned()).collect();
+    let data = pitboss_report::round::round_data(&at, q.session, q.round, events);
+    let title =
+        format!("Run {run} · {} · session {}, table {}, round {}", text(&j["league"]), q.session, q.table, q.round);
+    let facts = [
+        ("Seats", names.join(", ")),
+        ("League seed", j["seed"].to_string()),
+        ("Session seed", j["session_seed"].to_string()),
+        ("Replay it", text(&j["command"])),
+    ];
+    let transcript = text(&j["transcript"]);
+    let view =
+        pitboss_report::round::RoundView { title: &title, facts: &facts, transcript: &transcript, data: &data, back };
+    let mut response = Html(pitboss_report::round::round_page(&view)).into_response();
+    response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(REPORT_POLICY));
+    Ok(response)
+}
+
+/// `GET /api/runs/N/league-K/mine.tar`: what an entrant needs to replay
+/// their own box locally: the league file, the results without any
+/// bot's log lines (with `public_reports = false`, only the stored hands
+/// of tables they sat at), and their own module under `bots/`. Other
+/// entrants' modules stay private, so a table shared with them replays
+/// on the server only.
+pub async fn mine_tar(
+    State(app): State<Shared>,
+    reader: Reader,
+    axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
+) -> Answer {
+    let Reader::Entrant(entrant) = reader else {
+        return Err(Failure::new(
+            StatusCode::FORBIDDEN,
+            "the organiser downloads the whole run: /api/runs/N/bundle.tar",
+        ));
+    };
+    let name = format!("run-{run}-{folder}-{}.tar", entrant.name);
+    let tar = app.blocking(move |app| own_files(app, &entrant.name, run, &folder)).await??;
+    let disposition = format!("attachment; filename=\"{name}\"");
+    Ok(([(header::CONTENT_TYPE, "application/x-tar".to_string()), (header::CONTENT_DISPOSITION, disposition)], tar)
+        .into_response())
+}
+
+/// The tar of [`mine_tar`] (blocking).
+fn own_files(app: &App, name: &str, run: i64, folder: &str) -> Result<Result<Vec<u8>, Failure>, Error> {
+    let path = match finished_results(app, run, folder)? {
+        Ok(path) => path,
+        Err(f) => return Ok(Err(f)),
+    };
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut results = pitboss_results::read(&dir.join(PUBLIC).join("results.json"))?;
+    let Some(bot) = results.bots.iter().position(|b| b.name == name) else {
+        return Ok(Err(Failure::new(StatusCode::NOT_FOUND, "your bot did not play in this league of the run")));
+    };
+    if !app.competition.public_reports {
+        keep_own_hands(&mut results, bot);
+    }
+    let Some(sha) = results.bots[bot].sha256.clone() else {
+        return Ok(Err(Failure::new(StatusCode::NOT_FOUND, "your bot has no module in this run")));
+    };
+    let top = format!("run-{run}/{folder}");
+    let mut tar = tar::Builder::new(Vec::new());
+    let mut add = |file: &str, bytes: &[u8]| -> std::io::Result<()> {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, format!("{top}/{file}"), bytes)
+    };
+    add("league.toml", &std::fs::read(dir.join("league.toml"))?)?;
+    let mut text = serde_json::to_vec_pretty(&results)?;
+    text.push(b'\n');
+    add("results.json", &text)?;
+    let module = format!("bots/{sha}.wasm");
+    add(&module, &std::fs::read(dir.join(&module))?)?;
+    Ok(Ok(tar.into_inner()?))
+}
+
+/// Drops the stored hands of every table `bot` did not sit at.
+fn keep_own_hands(results: &mut ResultsFile, bot: usize) {
+    let league = results.league.parsed.clone();
+    let Ok(rules) = league.rules.rules(&league.variant) else { return };
+    let bots = results.bots.len();
+    for record in &mut results.sessions {
+        let seating = pitboss_results::seating::seating_for(league.format, bots, &rules, record.session);
+        if let Some(hands) = &mut record.hands {
+            hands.retain(|h| seating.get(h.table).is_some_and(|seats| seats.contains(&bot)));
+        }
+    }
+}
