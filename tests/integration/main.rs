@@ -42,6 +42,8 @@ mod server_attacks;
 mod server_import;
 // Any round of a run replayed by the server, in the terminal and the browser.
 mod server_replay;
+/// A score for every passing submission; two submissions compared.
+mod server_scores;
 mod server_soak;
 mod server_status;
 /// Honest standings: EV over own rounds, bots out of play, league-wide

@@ -10,6 +10,7 @@
 pub mod bench;
 pub mod bots;
 pub mod check;
+pub mod duel;
 pub mod file;
 pub mod league;
 pub mod locate;

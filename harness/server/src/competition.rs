@@ -21,6 +21,8 @@ pub const MAX_EVERY_MINUTES: u64 = 10_080;
 pub const MAX_UPLOAD_KIB: u64 = 16 << 10;
 /// Most uploads per entrant per hour a competition may allow.
 pub const MAX_UPLOADS_PER_HOUR: u64 = 1_000;
+/// Most rounds of a score or a comparison (`[uploads] score_rounds`).
+pub const MAX_SCORE_ROUNDS: u64 = 1_000_000;
 /// Most leagues in one competition.
 pub const MAX_LEAGUES: usize = 16;
 /// Most entrants a competition may allow (the league's own bot cap,
@@ -126,6 +128,10 @@ pub struct UploadPolicy {
     pub max_bytes: usize,
     /// Uploads an entrant may make in any hour.
     pub per_hour: u64,
+    /// Rounds of a passing submission's score and of a comparison of two
+    /// submissions (on the first league's rules, duplicate shoes); 0: no
+    /// scores or comparisons.
+    pub score_rounds: u64,
 }
 
 /// One league: a league file's text without bots.
@@ -199,6 +205,7 @@ impl Default for RawRuns {
 struct RawUploads {
     max_kib: Option<Spanned<u64>>,
     per_hour: Option<Spanned<u64>>,
+    score_rounds: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -258,7 +265,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
     };
     let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, 1024)?;
     let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
-    let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour };
+    let score_rounds = number(&raw.uploads.score_rounds, "score_rounds", 0..=MAX_SCORE_ROUNDS, 20_000)?;
+    let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour, score_rounds };
     let deadline = match &raw.deadline {
         None => None,
         Some(d) => Some(parse_time(d.get_ref()).ok_or_else(|| {

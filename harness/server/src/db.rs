@@ -46,6 +46,10 @@ CREATE TABLE IF NOT EXISTS seen (
     entrant INTEGER PRIMARY KEY,
     at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS scores (
+    submission INTEGER PRIMARY KEY,
+    json TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     state TEXT NOT NULL,
@@ -132,6 +136,9 @@ pub struct Submission {
     pub verdict: String,
     /// The full `pitboss check` report per league (text).
     pub report: String,
+    /// A passing submission's score ([`crate::scores`]), or why it has
+    /// none.
+    pub score: Option<serde_json::Value>,
     /// Whether this is the bot that plays.
     pub active: bool,
 }
@@ -280,6 +287,7 @@ impl Db {
                 tx.prepare("SELECT DISTINCT sha256 FROM submissions WHERE entrant = ?1 AND sha256 IS NOT NULL")?;
             stmt.query_map([id], |r| r.get(0))?.collect::<Result<_, _>>()?
         };
+        tx.execute("DELETE FROM scores WHERE submission IN (SELECT id FROM submissions WHERE entrant = ?1)", [id])?;
         tx.execute("DELETE FROM submissions WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM seen WHERE entrant = ?1", [id])?;
@@ -342,8 +350,8 @@ impl Db {
         let active = self.active_submission(entrant)?;
         let conn = self.lock();
         let mut stmt = conn.prepare(
-            "SELECT id, created, file_name, size, sha256, outcome, verdict, report FROM submissions
-             WHERE entrant = ?1 ORDER BY id DESC",
+            "SELECT id, created, file_name, size, sha256, outcome, verdict, report, scores.json FROM submissions
+             LEFT JOIN scores ON scores.submission = submissions.id WHERE entrant = ?1 ORDER BY id DESC",
         )?;
         let rows = stmt.query_map([entrant], |r| {
             let id: i64 = r.get(0)?;
@@ -356,6 +364,7 @@ impl Db {
                 outcome: Outcome::from_str(&r.get::<_, String>(5)?),
                 verdict: r.get(6)?,
                 report: r.get(7)?,
+                score: r.get::<_, Option<String>>(8)?.and_then(|j| serde_json::from_str(&j).ok()),
                 active: active.as_ref().is_some_and(|(a, _)| *a == id),
             })
         })?;

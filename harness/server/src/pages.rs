@@ -170,11 +170,41 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor) -> Answer {
         }
         h2 { "Submissions" }
         @if subs.is_empty() { p { "None yet." } }
+        (compare_form(&subs))
         @for s in &subs { (submission(s, &csrf)) }
         (fault_tables(&own.faults))
         (logs(&own.logs))
     };
     Ok(page(&visitor.entrant.name, Some(&visitor.session), body))
+}
+
+/// A passing submission's score ([`crate::scores`]) in one line.
+fn score_line(score: &serde_json::Value) -> Markup {
+    let f = |k: &str| score[k].as_f64().unwrap_or(0.0);
+    html! {
+        @if let Some(why) = score["error"].as_str() { p.score { "No score: " (pitboss_host::text::excerpt(why, 300)) } }
+        @else {
+            p.score { "Score on " (text(&score["league"], 100)) " (" (score["rounds"]) " rounds against basic on the same cards): EV "
+                (format!("{:+.2} ± {:.2} %", f("ev_pct"), f("ci95_pct"))) " (basic " (format!("{:+.2} %", f("basic_ev_pct"))) "), "
+                (format!("{:+.2} ± {:.2}", f("vs_basic_per_100_rounds"), f("vs_basic_ci95"))) " chips per 100 rounds against basic; "
+                "if active it would rank " (score["rank_if_active"]) " of " (score["of"]) " by EV in the latest run." }
+        }
+    }
+}
+
+/// Two of one's passing submissions, picked to compare on the same cards.
+fn compare_form(subs: &[crate::db::Submission]) -> Markup {
+    let passed: Vec<i64> = subs.iter().filter(|s| s.outcome == Outcome::Passed).map(|s| s.id).collect();
+    html! {
+        @if passed.len() >= 2 {
+            form #compare method="get" action="/me/compare" {
+                "Compare submission " select name="a" aria-label="first" { @for id in &passed { option value=(id) { "#" (id) } } }
+                " with " select name="b" aria-label="second" { @for (k, id) in passed.iter().enumerate() {
+                    option value=(id) selected[k == 1] { "#" (id) } } }
+                " " button { "Compare" }
+            }
+        }
+    }
 }
 
 /// The text of a JSON string field, control characters escaped.
@@ -288,6 +318,7 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
                 @if let Some(sha) = &s.sha256 { " · " code { (sha.get(..16).unwrap_or(sha)) "…" } }
                 @if s.active { " · " span.active { "ACTIVE" } } }
             pre.verdict { (printable(&s.verdict, SHOWN_TEXT)) }
+            @if let Some(score) = &s.score { (score_line(score)) }
             @if !s.report.is_empty() { details { summary { "Per decision: faults and fuel" } pre { (printable(&s.report, SHOWN_TEXT)) } } }
             @if s.outcome == Outcome::Passed && !s.active {
                 form method="post" action="/me/activate" { input type="hidden" name="csrf" value=(csrf);

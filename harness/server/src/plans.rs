@@ -13,6 +13,8 @@ use crate::competition::Competition;
 /// The check plans, one per league.
 pub struct Checker {
     pub(crate) plans: Vec<(String, Plan)>,
+    /// The sandbox scores and comparisons play in.
+    pub(crate) sandbox: Sandbox,
 }
 
 impl Checker {
@@ -30,6 +32,6 @@ impl Checker {
             let plan = Plan::league(&path, sandbox).map_err(|e| Error::League(format!("{e:#}")))?;
             plans.push((league.name.clone(), plan));
         }
-        Ok(Checker { plans })
+        Ok(Checker { plans, sandbox: sandbox.clone() })
     }
 }

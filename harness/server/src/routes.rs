@@ -17,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
-use crate::{api, login, organiser, pages, replays};
+use crate::{api, compare, login, organiser, pages, replays};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -37,6 +37,8 @@ pub fn routes(app: Shared) -> Router {
         .layer(RequestBodyLimitLayer::new(upload_limit(app.competition.uploads.max_bytes)))
         .layer(DefaultBodyLimit::disable());
     let small = Router::new()
+        .route("/api/submissions/compare", get(compare::compare_json))
+        .route("/me/compare", get(compare::compare_page))
         .route("/api/submissions/{id}", get(api::submission))
         .route("/api/submissions/{id}/activate", post(api::activate))
         .route("/api/me", get(api::me))

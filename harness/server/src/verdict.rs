@@ -31,6 +31,9 @@ pub struct Verdict {
     pub verdict: String,
     /// The full check report per league: per decision, faults and fuel.
     pub report: String,
+    /// A passing submission's score ([`crate::scores`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<serde_json::Value>,
 }
 
 /// An upload to judge.
@@ -55,7 +58,14 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
             verdict,
             report,
         })?;
-        Ok(Verdict { id, outcome, sha256: sha.map(str::to_string), verdict: verdict.into(), report: report.into() })
+        Ok(Verdict {
+            id,
+            outcome,
+            sha256: sha.map(str::to_string),
+            verdict: verdict.into(),
+            report: report.into(),
+            score: None,
+        })
     };
     if let Some(why) = refusal(db, &app.competition, up)? {
         return record(Outcome::Refused, None, &why, "");
@@ -63,8 +73,13 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
     let path = app.modules.start(dir, &sha, up.bytes)?;
     let verdict = check_all(checker, &path, &file_name);
-    let recorded = record(verdict.0, Some(&sha), &verdict.1, &verdict.2);
+    let mut recorded = record(verdict.0, Some(&sha), &verdict.1, &verdict.2);
     app.modules.finish(dir, db, &sha, verdict.0 == Outcome::Passed && recorded.is_ok())?;
+    if let Ok(v) = &mut recorded
+        && v.outcome == Outcome::Passed
+    {
+        v.score = Some(crate::scores::score(app, up.entrant, v.id, &sha)?).filter(|s| !s.is_null());
+    }
     recorded
 }
 

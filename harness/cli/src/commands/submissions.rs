@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::submit::{agent, base};
 
 /// List your submissions to a competition server: id, time, outcome,
-/// size, SHA-256, the active one marked, and each verdict's first line.
+/// size, SHA-256, the active one marked, each verdict's first line, and
+/// each passing one's score.
 #[derive(clap::Args)]
 pub struct Args {
     /// The server, e.g. https://pitboss.example.edu
@@ -51,6 +52,23 @@ pub fn run(args: Args) -> Result<()> {
             if s["active"].as_bool() == Some(true) { "ACTIVE" } else { "" },
             excerpt(verdict, 200)
         );
+        if let Some(score) = s["score"].as_object() {
+            let f = |k: &str| score.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+            match score.get("error").and_then(Value::as_str) {
+                Some(why) => out!("       no score: {}", excerpt(why, 300)),
+                None => out!(
+                    "       score: EV {:+.2} ± {:.2} % over {} rounds, {:+.2} ± {:.2} chips/100 rounds against basic, \
+                     would rank {} of {}",
+                    f("ev_pct"),
+                    f("ci95_pct"),
+                    score.get("rounds").and_then(Value::as_u64).unwrap_or(0),
+                    f("vs_basic_per_100_rounds"),
+                    f("vs_basic_ci95"),
+                    score.get("rank_if_active").and_then(Value::as_u64).unwrap_or(0),
+                    score.get("of").and_then(Value::as_u64).unwrap_or(0)
+                ),
+            }
+        }
     }
     Ok(())
 }

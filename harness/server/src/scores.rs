@@ -1,0 +1,155 @@
+//! A score for every passing submission, and two of one's submissions
+//! compared, both as duels on the competition's first league
+//! (`pitboss_league::duel`: its rules and limits, duplicate shoes from its
+//! seed, `[uploads] score_rounds` rounds).
+//!
+//! A **score** is the submission's EV with its 95 % interval, `basic`'s
+//! EV on the same cards, the paired difference from `basic` (chips per
+//! 100 rounds, with its interval), and its rank-if-active: where that EV
+//! would place it among the other entrants' EVs in that league of the
+//! latest finished run. It is played when the upload passes and stored
+//! with the submission. A **comparison** plays two of one's passing
+//! submissions on the same cards when asked (`GET
+//! /api/submissions/compare?a=ID&b=ID`, or `/me/compare`), after a check
+//! slot and with one in flight per entrant, like a replay (the handlers
+//! are in `compare`).
+
+use std::path::Path;
+
+use axum::http::StatusCode;
+use pitboss_league::duel::{Duel, duel};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::Error;
+use crate::db::{Db, Entrant};
+use crate::state::{App, Failure, Shared};
+use crate::store::module_path;
+use crate::worker::Summary;
+
+impl Db {
+    /// Stores submission `id`'s score (or why it has none).
+    pub fn set_score(&self, id: i64, score: &Value) -> Result<(), Error> {
+        self.lock().execute(
+            "INSERT OR REPLACE INTO scores (submission, json) VALUES (?1, ?2)",
+            rusqlite::params![id, score.to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// The SHA-256 of `entrant`'s passing submission `id`, if it is one.
+    pub fn passed_module(&self, entrant: i64, id: i64) -> Result<Option<String>, Error> {
+        use rusqlite::OptionalExtension;
+        let sql = "SELECT sha256 FROM submissions WHERE id = ?1 AND entrant = ?2 AND outcome = 'passed'";
+        Ok(self.lock().query_row(sql, [id, entrant], |r| r.get(0)).optional()?.flatten())
+    }
+}
+
+/// A duel's second bot.
+enum Against<'a> {
+    /// A stored module: its name in the duel and SHA-256.
+    Module(&'a str, &'a str),
+    /// The built-in `basic`.
+    Basic,
+}
+
+/// Plays `name` (module `sha`) against `b` on the first league
+/// (blocking).
+fn play(app: &App, name: &str, sha: &str, b: Against<'_>) -> Result<Duel, Error> {
+    let Some(template) = app.competition.leagues.first() else {
+        return Err(Error::League("the competition has no league".into()));
+    };
+    let entry = |name: &str, sha: &str| {
+        format!("\n[[bot]]\nname = \"{name}\"\npath = \"{}\"\n", module_path(&app.dir, sha).display())
+    };
+    let mut text = template.text.clone() + &entry(name, sha);
+    text += &match b {
+        Against::Module(name, sha) => entry(name, sha),
+        Against::Basic => "\n[[bot]]\nname = \"basic\"\nbuiltin = \"basic\"\n".to_string(),
+    };
+    let path = app.dir.join("leagues").join("duel.toml");
+    let origin = format!("the first league ({}) of the competition", template.name);
+    let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
+    let mut league = pitboss_league::file::parse_text(&text, "duel.toml", &origin).map_err(league_err)?;
+    let rounds = app.competition.uploads.score_rounds;
+    league.rounds = league.rounds.min(rounds).max(1);
+    league.sessions = (rounds / league.rounds).max(1);
+    duel(&league, Path::new(&path), &app.checker.sandbox).map_err(league_err)
+}
+
+/// Scores `entrant`'s passing submission `id` (module `sha`) and stores
+/// the score, or why it has none; returns it (blocking).
+pub fn score(app: &App, entrant: &Entrant, id: i64, sha: &str) -> Result<Value, Error> {
+    if app.competition.uploads.score_rounds == 0 {
+        return Ok(Value::Null);
+    }
+    let name = format!("#{id}");
+    let score = match play(app, &name, sha, Against::Basic) {
+        Ok(d) => {
+            let [own, basic] = &d.sides;
+            let (rank, of) = rank_if_active(app, &entrant.name, own.ev_pct)?;
+            json!({
+                "league": app.competition.leagues.first().map(|l| l.name.clone()),
+                "rounds": d.rounds,
+                "ev_pct": own.ev_pct,
+                "ci95_pct": own.ci95_pct,
+                "status": own.status,
+                "basic_ev_pct": basic.ev_pct,
+                "vs_basic_per_100_rounds": d.diff_per_100_rounds,
+                "vs_basic_ci95": d.diff_ci95,
+                "rank_if_active": rank,
+                "of": of,
+            })
+        }
+        Err(e) => json!({ "error": app.public_text(&e.to_string()) }),
+    };
+    app.db.set_score(id, &score)?;
+    Ok(score)
+}
+
+/// Where EV `ev_pct` would rank among the other entrants in the first
+/// league of the latest finished run, and of how many (none: 1 of 1).
+fn rank_if_active(app: &App, name: &str, ev_pct: f64) -> Result<(usize, usize), Error> {
+    let Some((_, summary)) = app.db.latest_done()? else { return Ok((1, 1)) };
+    let summary: Summary = serde_json::from_str(&summary)?;
+    let Some(league) = summary.leagues.first() else { return Ok((1, 1)) };
+    let others: Vec<f64> =
+        league.rows.iter().filter(|r| r.name != name && r.status.is_empty()).map(|r| r.ev_pct).collect();
+    Ok((1 + others.iter().filter(|&&ev| ev > ev_pct).count(), others.len() + 1))
+}
+
+/// The two submissions to compare.
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Pair {
+    pub a: i64,
+    pub b: i64,
+}
+
+/// Compares two of `who`'s passing submissions off the async threads,
+/// after their one mark and a check slot.
+pub async fn compared(app: &Shared, who: Entrant, pair: Pair) -> Result<Duel, Failure> {
+    if app.competition.uploads.score_rounds == 0 {
+        return Err(Failure::new(StatusCode::NOT_FOUND, "this competition has no comparisons (score_rounds = 0)"));
+    }
+    if pair.a == pair.b {
+        return Err(Failure::new(StatusCode::BAD_REQUEST, "pick two different submissions"));
+    }
+    let mark = app.guards.replay_mark(who.id)?;
+    let permit = app
+        .guards
+        .checks
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    app.blocking(move |app| {
+        let _held = (mark, permit);
+        let (Some(a), Some(b)) = (app.db.passed_module(who.id, pair.a)?, app.db.passed_module(who.id, pair.b)?) else {
+            return Ok(None);
+        };
+        let (na, nb) = (format!("#{}", pair.a), format!("#{}", pair.b));
+        play(app, &na, &a, Against::Module(&nb, &b)).map(Some)
+    })
+    .await?
+    .ok_or_else(|| Failure::new(StatusCode::NOT_FOUND, "both must be passing submissions of yours"))
+}
