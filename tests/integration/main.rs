@@ -44,6 +44,8 @@ mod server_import;
 mod server_replay;
 /// A score for every passing submission; two submissions compared.
 mod server_scores;
+/// Scrimmages against chosen opponents, behind the official runs.
+mod server_scrimmage;
 mod server_soak;
 mod server_status;
 /// Honest standings: EV over own rounds, bots out of play, league-wide

@@ -54,6 +54,8 @@ pub struct Competition {
     pub max_entrants: u64,
     /// Connections, timeouts and rate limits.
     pub server: ServerPolicy,
+    /// What scrimmages may be asked for.
+    pub scrimmages: ScrimmagePolicy,
     /// The leagues, in file order.
     pub leagues: Vec<LeagueTemplate>,
 }
@@ -121,6 +123,15 @@ pub struct RunPolicy {
     pub threads: Option<usize>,
 }
 
+/// What scrimmages may be asked for (`[scrimmages]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScrimmagePolicy {
+    /// Most rounds of one.
+    pub max_rounds: u64,
+    /// Scrimmages an entrant may ask for in any hour (0: none at all).
+    pub per_hour: u64,
+}
+
 /// What an upload may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UploadPolicy {
@@ -177,6 +188,8 @@ struct Raw {
     public_reports: bool,
     #[serde(default)]
     server: RawServer,
+    #[serde(default)]
+    scrimmages: RawScrimmages,
     #[serde(rename = "league", default)]
     leagues: Vec<Spanned<toml::Table>>,
 }
@@ -198,6 +211,13 @@ impl Default for RawRuns {
     fn default() -> Self {
         RawRuns { on_demand: true, debounce_secs: None, every_minutes: None, threads: None }
     }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawScrimmages {
+    max_rounds: Option<Spanned<u64>>,
+    per_hour: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -267,6 +287,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
     let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
     let score_rounds = number(&raw.uploads.score_rounds, "score_rounds", 0..=MAX_SCORE_ROUNDS, 20_000)?;
     let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour, score_rounds };
+    let scrimmages = ScrimmagePolicy {
+        max_rounds: number(&raw.scrimmages.max_rounds, "max_rounds", 100..=MAX_SCORE_ROUNDS, 20_000)?,
+        per_hour: number(&raw.scrimmages.per_hour, "per_hour", 0..=MAX_UPLOADS_PER_HOUR, 6)?,
+    };
     let deadline = match &raw.deadline {
         None => None,
         Some(d) => Some(parse_time(d.get_ref()).ok_or_else(|| {
@@ -340,6 +364,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
         public_reports: raw.public_reports,
         max_entrants,
         server,
+        scrimmages,
         leagues,
     })
 }

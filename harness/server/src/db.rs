@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS scores (
     submission INTEGER PRIMARY KEY,
     json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS scrimmages (id INTEGER PRIMARY KEY, entrant INTEGER NOT NULL, created INTEGER NOT NULL,
+    league INTEGER NOT NULL, rounds INTEGER NOT NULL, seats TEXT NOT NULL, state TEXT NOT NULL, started INTEGER,
+    error TEXT, standings TEXT);
+CREATE TABLE IF NOT EXISTS scrimmage_settings (entrant INTEGER PRIMARY KEY, allow INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     state TEXT NOT NULL,
@@ -291,6 +295,9 @@ impl Db {
         tx.execute("DELETE FROM submissions WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM sessions WHERE entrant = ?1", [id])?;
         tx.execute("DELETE FROM seen WHERE entrant = ?1", [id])?;
+        for table in ["scrimmages", "scrimmage_settings"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE entrant = ?1"), [id])?;
+        }
         tx.execute("DELETE FROM entrants WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(shas)

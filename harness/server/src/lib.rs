@@ -50,6 +50,8 @@ pub mod plans;
 pub mod replays;
 pub mod routes;
 pub mod scores;
+pub mod scrimmage;
+pub mod scrimmage_pages;
 pub mod secret;
 pub mod seen;
 pub mod state;

@@ -168,6 +168,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor) -> Answer {
             input id="bot" type="file" name="bot" accept=".wasm" required;
             button id="send" { "Upload and check" }
         }
+        p { a #scrimmages href="/me/scrimmages" { "Scrimmages" } ": play your bot against others who allow it, or built-in bots." }
         h2 { "Submissions" }
         @if subs.is_empty() { p { "None yet." } }
         (compare_form(&subs))

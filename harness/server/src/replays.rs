@@ -1,7 +1,9 @@
 //! Any round of a finished run, replayed on demand by the server
 //! (`GET /api/runs/N/league-K/replay?session=S&table=T&round=R` as JSON,
 //! `/runs/N/league-K/replay?…` as a page with the report's hand viewer),
-//! and an entrant's own download of a run (`/api/runs/N/league-K/mine.tar`).
+//! the same for one's scrimmages (`/api/scrimmages/N/replay?…`,
+//! `/scrimmages/N/replay?…`), and an entrant's own download of a run
+//! (`/api/runs/N/league-K/mine.tar`).
 //!
 //! A replay re-plays the table from the session's first round with the
 //! run's stored modules (`pitboss_league::replay`), exactly as
@@ -44,6 +46,47 @@ pub struct RoundQuery {
 /// A replayed round, as the API answers it.
 struct Replayed {
     json: Value,
+}
+
+/// What a round is replayed from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// A league of a finished run: the run and its folder (`league-K`).
+    Run(i64, String),
+    /// A finished scrimmage, its entrant's or the organiser's alone.
+    Scrimmage(i64),
+}
+
+impl Source {
+    /// Its organiser's results file, and whether an entrant replays only
+    /// the tables they sat at; or 404.
+    fn locate(&self, app: &App, reader: &Reader) -> Result<Result<(PathBuf, bool), Failure>, Error> {
+        match self {
+            Source::Run(run, folder) => {
+                Ok(finished_results(app, *run, folder)?.map(|path| (path, !app.competition.public_reports)))
+            }
+            Source::Scrimmage(id) => {
+                let owner = match reader {
+                    Reader::Entrant(e) => Some(e.id),
+                    Reader::Organiser => None,
+                };
+                let done = app.db.scrimmage(*id, owner)?.is_some_and(|s| s.state == "done");
+                let path = crate::scrimmage::scrimmage_dir(&app.dir, *id).join("results.json");
+                Ok(match done && path.is_file() {
+                    true => Ok((path, false)),
+                    false => Err(Failure::new(StatusCode::NOT_FOUND, "no such finished scrimmage of yours")),
+                })
+            }
+        }
+    }
+
+    /// Its fields in a replay's JSON.
+    fn fields(&self) -> Value {
+        match self {
+            Source::Run(run, folder) => json!({ "run": run, "folder": folder }),
+            Source::Scrimmage(id) => json!({ "scrimmage": id }),
+        }
+    }
 }
 
 /// Whether `folder` names a league of a run (`league-K`).
@@ -92,9 +135,9 @@ fn seats_at(results: &ResultsFile, spot: Spot) -> Result<Vec<usize>, Failure> {
 
 /// Replays `spot` of `folder` in run `run` for `reader` (blocking: plays
 /// the table up to the round).
-fn replay(app: &App, reader: &Reader, run: i64, folder: &str, spot: Spot) -> Result<Result<Replayed, Failure>, Error> {
-    let path = match finished_results(app, run, folder)? {
-        Ok(path) => path,
+fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Result<Replayed, Failure>, Error> {
+    let (path, private) = match source.locate(app, reader)? {
+        Ok(found) => found,
         Err(f) => return Ok(Err(f)),
     };
     let results = pitboss_results::read(&path)?;
@@ -103,10 +146,7 @@ fn replay(app: &App, reader: &Reader, run: i64, folder: &str, spot: Spot) -> Res
         Err(f) => return Ok(Err(f)),
     };
     let own = own_bot(&results, reader);
-    if matches!(reader, Reader::Entrant(_))
-        && !app.competition.public_reports
-        && !own.is_some_and(|b| seats.contains(&b))
-    {
+    if matches!(reader, Reader::Entrant(_)) && private && !own.is_some_and(|b| seats.contains(&b)) {
         return Ok(Err(Failure::new(
             StatusCode::FORBIDDEN,
             "you did not sit at this table; in this competition only the organiser replays other tables",
@@ -130,10 +170,8 @@ fn replay(app: &App, reader: &Reader, run: i64, folder: &str, spot: Spot) -> Res
     let names: Vec<String> = seats.iter().map(|&b| league.bots[b].0.clone()).collect();
     let events: Vec<Value> = shown.iter().map(|e| pitboss_league::transcript::event_json(e)).collect();
     let Spot { session, table, round } = spot;
-    let json = json!({
-        "run": run,
+    let mut json = json!({
         "league": league.file.name,
-        "folder": folder,
         "variant": league.results.result.variant,
         "banker_game": league.rules.game == pitboss_engine::Game::Banker,
         "per": league.rules.boxes_per_player,
@@ -147,6 +185,9 @@ fn replay(app: &App, reader: &Reader, run: i64, folder: &str, spot: Spot) -> Res
         "transcript": String::from_utf8_lossy(&text),
         "events": events,
     });
+    if let (Some(json), Value::Object(more)) = (json.as_object_mut(), source.fields()) {
+        json.extend(more);
+    }
     Ok(Ok(Replayed { json }))
 }
 
@@ -156,7 +197,7 @@ fn league_error(e: anyhow::Error) -> Error {
 
 /// Plays the replay off the async threads, after a check slot and (for
 /// an entrant) their one replay mark.
-async fn replayed(app: &Shared, reader: Reader, run: i64, folder: String, q: RoundQuery) -> Result<Replayed, Failure> {
+async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -> Result<Replayed, Failure> {
     let mark = match &reader {
         Reader::Entrant(e) => Some(app.guards.replay_mark(e.id)?),
         Reader::Organiser => None,
@@ -171,7 +212,7 @@ async fn replayed(app: &Shared, reader: Reader, run: i64, folder: String, q: Rou
     let spot = Spot { session: q.session, table: q.table, round: q.round };
     app.blocking(move |app| {
         let _held = (mark, permit);
-        replay(app, &reader, run, &folder, spot)
+        replay(app, &reader, &source, spot)
     })
     .await?
 }
@@ -184,7 +225,7 @@ pub async fn replay_json(
     axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
-    let done = replayed(&app, reader, run, folder, q).await?;
+    let done = replayed(&app, reader, Source::Run(run, folder), q).await?;
     Ok(axum::Json(done.json).into_response())
 }
 
@@ -197,7 +238,36 @@ pub async fn replay_page(
     Query(q): Query<RoundQuery>,
 ) -> Answer {
     let back = if matches!(reader, Reader::Organiser) { "/admin" } else { "/me" };
-    let j = replayed(&app, reader, run, folder, q).await?.json;
+    let j = replayed(&app, reader, Source::Run(run, folder), q).await?.json;
+    Ok(round_page(&format!("Run {run}"), &j, q, back))
+}
+
+/// `GET /api/scrimmages/N/replay?session=S&table=T&round=R`: a round of
+/// one's finished scrimmage as JSON.
+pub async fn scrimmage_json(
+    State(app): State<Shared>,
+    reader: Reader,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+    Query(q): Query<RoundQuery>,
+) -> Answer {
+    let done = replayed(&app, reader, Source::Scrimmage(id), q).await?;
+    Ok(axum::Json(done.json).into_response())
+}
+
+/// `GET /scrimmages/N/replay?session=S&table=T&round=R`: a round of
+/// one's finished scrimmage in the hand viewer.
+pub async fn scrimmage_page(
+    State(app): State<Shared>,
+    reader: Reader,
+    axum::extract::Path(id): axum::extract::Path<i64>,
+    Query(q): Query<RoundQuery>,
+) -> Answer {
+    let j = replayed(&app, reader, Source::Scrimmage(id), q).await?.json;
+    Ok(round_page(&format!("Scrimmage {id}"), &j, q, "/me/scrimmages"))
+}
+
+/// The page of a replayed round `j`, under the report's policy.
+fn round_page(what: &str, j: &Value, q: RoundQuery, back: &str) -> axum::response::Response {
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let names: Vec<String> = j["seats"].as_array().into_iter().flatten().map(text).collect();
     let variant = text(&j["variant"]);
@@ -211,7 +281,7 @@ pub async fn replay_page(
     let events = j["events"].as_array().into_iter().flatten().filter_map(|e| e.as_object().cloned()).collect();
     let data = pitboss_report::round::round_data(&at, q.session, q.round, events);
     let title =
-        format!("Run {run} · {} · session {}, table {}, round {}", text(&j["league"]), q.session, q.table, q.round);
+        format!("{what} · {} · session {}, table {}, round {}", text(&j["league"]), q.session, q.table, q.round);
     let facts = [
         ("Seats", names.join(", ")),
         ("League seed", j["seed"].to_string()),
@@ -223,7 +293,7 @@ pub async fn replay_page(
         pitboss_report::round::RoundView { title: &title, facts: &facts, transcript: &transcript, data: &data, back };
     let mut response = Html(pitboss_report::round::round_page(&view)).into_response();
     response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(REPORT_POLICY));
-    Ok(response)
+    response
 }
 
 /// `GET /api/runs/N/league-K/mine.tar`: what an entrant needs to replay

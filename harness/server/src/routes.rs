@@ -17,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
-use crate::{api, compare, login, organiser, pages, replays};
+use crate::{api, compare, login, organiser, pages, replays, scrimmage_pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -57,6 +57,13 @@ pub fn routes(app: Shared) -> Router {
         .route("/runs/{id}/{league}/replay", get(replays::replay_page))
         .route("/api/runs/{id}/{league}/replay", get(replays::replay_json))
         .route("/api/runs/{id}/{league}/mine.tar", get(replays::mine_tar))
+        .route("/api/scrimmages", post(scrimmage_pages::ask_json).get(scrimmage_pages::list_json))
+        .route("/api/scrimmages/{id}/replay", get(replays::scrimmage_json))
+        .route("/api/me/allow-scrimmages", post(scrimmage_pages::allow_json))
+        .route("/me/scrimmages", get(scrimmage_pages::page_get).post(scrimmage_pages::page_post))
+        .route("/me/scrimmages/allow", post(scrimmage_pages::allow_post))
+        .route("/scrimmages/{id}/replay", get(replays::scrimmage_page))
+        .route("/scrimmages/{id}/{file}", get(scrimmage_pages::file))
         .route("/", get(pages::leaderboard))
         .route("/login", get(login::login_form).post(login::login))
         .route("/logout", post(login::logout))

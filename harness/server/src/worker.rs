@@ -7,6 +7,9 @@
 //! copies under `public/` (results and report without any bot's log
 //! lines), which are all anyone but the organiser may read.
 //!
+//! Between runs it plays the queued scrimmages one at a time
+//! (`crate::scrimmage`), each after every queued run.
+//!
 //! **Invariant:** a run is marked `done` only after every file of it is
 //! written; a run found `running` at start (the server was killed) is
 //! played again from scratch.
@@ -20,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
 use crate::db::{Db, now};
+use crate::scrimmage::{Scrimmage, scrimmage_dir};
 use crate::{Error, store};
 
 /// What wakes the worker.
@@ -133,6 +137,7 @@ pub fn start(work: Work) -> Result<std::thread::JoinHandle<()>, Error> {
     for id in work.db.requeue_interrupted()? {
         eprintln!("pitboss serve: run {id} was interrupted; playing it again");
     }
+    work.db.requeue_scrimmages()?;
     work.bell.wake();
     Ok(std::thread::Builder::new().name("pitboss-runs".into()).spawn(move || work.main())?)
 }
@@ -151,6 +156,15 @@ impl Work {
                         break;
                     }
                 }
+            }
+            // Scrimmages one at a time, each after every queued run.
+            match self.db.start_next_scrimmage() {
+                Ok(Some(s)) => {
+                    self.play_scrimmage(&s);
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) => eprintln!("pitboss serve: error: cannot read the scrimmage queue: {e}"),
             }
             let mut signal = self.bell.signal.lock().unwrap_or_else(|e| e.into_inner());
             loop {
@@ -232,6 +246,55 @@ impl Work {
         let overall = overall(&leagues);
         let final_run = self.db.final_run()? == Some(id);
         Ok(Summary { run: id, finished: now(), bots, leagues, overall, final_run })
+    }
+
+    /// Plays scrimmage `s` in its folder and records how it ended (a
+    /// failed one leaves no folder).
+    fn play_scrimmage(&self, s: &Scrimmage) {
+        let dir = scrimmage_dir(&self.dir, s.id);
+        let outcome = self.scrimmage_standings(s, &dir);
+        if outcome.is_err() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        let public = |e: &Error| e.to_string().replace(&self.dir.display().to_string(), "DATA");
+        let recorded = match &outcome {
+            Ok(rows) => self.db.finish_scrimmage(s.id, Ok(rows)),
+            Err(e) => self.db.finish_scrimmage(s.id, Err(&public(e))),
+        };
+        if let Err(e) = recorded.and(outcome.map(|_| ())) {
+            eprintln!("pitboss serve: scrimmage {}: {e}", s.id);
+        }
+    }
+
+    /// Writes scrimmage `s`'s league (its league's keys, `s.rounds`
+    /// rounds, one session, its seats) and bots to `dir` and plays it;
+    /// returns its standings rows.
+    fn scrimmage_standings(&self, s: &Scrimmage, dir: &Path) -> Result<serde_json::Value, Error> {
+        let template = (s.league.checked_sub(1).and_then(|k| self.competition.leagues.get(k)))
+            .ok_or_else(|| Error::League(format!("league {} is no longer in the competition", s.league)))?;
+        if dir.exists() {
+            std::fs::remove_dir_all(dir)?;
+        }
+        std::fs::create_dir_all(dir.join("bots"))?;
+        let mut table: toml::Table = toml::from_str(&template.text).map_err(|e| Error::League(e.to_string()))?;
+        table.insert("name".into(), format!("Scrimmage {} · {}", s.id, template.name).into());
+        table.insert("rounds".into(), toml::Value::Integer(i64::try_from(s.rounds).unwrap_or(i64::MAX)));
+        table.insert("sessions".into(), toml::Value::Integer(1));
+        let mut text = toml::to_string(&table).map_err(|e| Error::League(e.to_string()))?;
+        for seat in &s.seats {
+            match &seat.sha256 {
+                Some(sha) => {
+                    store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
+                    text += &format!("\n[[bot]]\nname = \"{}\"\npath = \"bots/{sha}.wasm\"\n", seat.name);
+                }
+                None => {
+                    let builtin = seat.name.trim_start_matches("builtin:");
+                    text += &format!("\n[[bot]]\nname = \"{}\"\nbuiltin = \"{builtin}\"\n", seat.name);
+                }
+            }
+        }
+        let (_, _, standings, _, _) = self.play_league(dir, &text)?;
+        Ok(serde_json::to_value(rows(&standings))?)
     }
 
     /// Plays one league file written to `dir`; writes its results and

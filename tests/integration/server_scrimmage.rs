@@ -1,0 +1,127 @@
+//! Scrimmages: an entrant's bot against opponents who allow it and
+//! built-in bots, on a league's rules, queued behind the official runs,
+//! bounded and fair, with results, report and replays for its entrant
+//! alone (other bots' logs withheld).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::server::{Server, agent, call, competition, html, logging_bot, login, scratch, wait_for_run};
+
+fn post_json(url: &str, token: &str, body: &Value) -> (u16, Value) {
+    call("POST", url, Some(token), Some(body.to_string().as_bytes()))
+}
+
+/// Waits until `token`'s scrimmage `id` has finished; returns it.
+fn wait_done(url: &str, token: &str, id: i64) -> Value {
+    let start = Instant::now();
+    loop {
+        let (_, list) = call("GET", &format!("{url}/api/scrimmages"), Some(token), None);
+        let s = list.as_array().unwrap().iter().find(|s| s["id"] == id).cloned().unwrap();
+        if s["state"] == "done" || s["state"] == "failed" {
+            return s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "scrimmage {id} unfinished: {s}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_entrant_scrimmages_against_who_allows_it_behind_the_official_runs() {
+    let dir = scratch("scrimmage");
+    let comp = competition(&dir, &["alice", "bob", "carol"], 12_000, 10);
+    let text = std::fs::read_to_string(&comp).unwrap() + "[scrimmages]\nmax_rounds = 3000\nper_hour = 3\n";
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let (alice, bob, carol) = (server.token("alice"), server.token("bob"), server.token("carol"));
+    for (token, says) in [(&alice, "alice-thinks"), (&bob, "bob-secret"), (&carol, "carol-says")] {
+        let (status, v) = call("POST", &format!("{url}/api/submissions"), Some(token), Some(&logging_bot(says)));
+        assert_eq!(status, 201, "{v}");
+    }
+    let ask = |token: &str, body: Value| post_json(&format!("{url}/api/scrimmages"), token, &body);
+    let vs = |opponents: Value| json!({ "league": 1, "rounds": 2000, "opponents": opponents });
+
+    // Only opponents who allow it, and sane requests.
+    let (status, why) = ask(&alice, vs(json!(["bob"])));
+    assert_eq!(status, 400, "bob has not allowed it: {why}");
+    assert!(why["error"].as_str().unwrap().contains("does not allow"), "{why}");
+    let (status, _) = post_json(&format!("{url}/api/me/allow-scrimmages"), &bob, &json!({ "allow": true }));
+    assert_eq!(status, 200);
+    for (body, want) in [
+        (json!({ "league": 1, "rounds": 0, "opponents": ["bob"] }), 400),
+        (json!({ "league": 1, "rounds": 3001, "opponents": ["bob"] }), 400),
+        (json!({ "league": 2, "rounds": 10, "opponents": ["bob"] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": [] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": ["builtin:nope"] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": ["alice"] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": ["bob", "BOB"] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": vec!["builtin:basic"; 8] }), 400),
+        (json!({ "league": 1, "rounds": 10, "opponents": ["bob"], "extra": 1 }), 422),
+    ] {
+        let (status, why) = ask(&alice, body.clone());
+        assert_eq!(status, want, "{body}: {why}");
+    }
+
+    // Behind an official run: queued, and one at a time per entrant.
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let (status, queued) = ask(&alice, vs(json!(["BOB", "builtin:random"])));
+    assert_eq!(status, 202, "{queued}");
+    let id = queued["scrimmage"].as_i64().unwrap();
+    let (status, why) = ask(&alice, vs(json!(["builtin:hilo"])));
+    assert_eq!(status, 409, "the first is still queued: {why}");
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+    let done = wait_done(&url, &alice, id);
+    assert_eq!(done["state"], "done", "{done}");
+    let names: Vec<&str> = done["standings"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 3, "{done}");
+    assert!(names.contains(&"alice") && names.contains(&"bob") && names.contains(&"builtin:random"), "{done}");
+
+    // Its files and rounds: hers, without the others' logs; the organiser's in full.
+    let get = |token: &str, path: &str| {
+        let mut answer =
+            agent().get(&format!("{url}{path}")).header("Authorization", &format!("Bearer {token}")).call().unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap_or_default())
+    };
+    let (status, report) = get(&alice, &format!("/scrimmages/{id}/report.html"));
+    assert_eq!(status, 200);
+    assert!(report.contains("Scrimmage") && !report.contains("bob-secret"), "the public copy");
+    assert_eq!(get(&carol, &format!("/scrimmages/{id}/report.html")).0, 404, "not carol's");
+    assert!(get(&admin, &format!("/scrimmages/{id}/report.html")).1.contains("bob-secret"), "the organiser's copy");
+    let (status, round) =
+        call("GET", &format!("{url}/api/scrimmages/{id}/replay?session=0&table=0&round=5"), Some(&alice), None);
+    assert_eq!(status, 200, "{round}");
+    let transcript = round["transcript"].as_str().unwrap();
+    assert!(transcript.contains("alice-thinks") && !transcript.contains("bob-secret"), "{transcript}");
+    assert_eq!(round["scrimmage"], id);
+    let (status, _) =
+        call("GET", &format!("{url}/api/scrimmages/{id}/replay?session=0&table=0&round=5"), Some(&carol), None);
+    assert_eq!(status, 404);
+
+    // The page, and its form; then the hourly bound.
+    let cookie = login(&url, &alice);
+    let page = html(&url, &cookie, "/me/scrimmages");
+    assert!(page.contains(&format!("Scrimmage {id}")) && page.contains(r#"value="bob""#), "{page}");
+    assert!(!page.contains(r#"value="carol""#), "carol has not allowed it: {page}");
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let answer = agent()
+        .post(&format!("{url}/me/scrimmages"))
+        .header("Cookie", &cookie)
+        .send_form([
+            ("csrf", csrf.as_str()),
+            ("league", "1"),
+            ("rounds", "500"),
+            ("opponent", "builtin:hilo"),
+            ("opponent", "bob"),
+        ])
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 303);
+    let second = wait_done(&url, &alice, id + 1);
+    assert_eq!(second["seats"].as_array().unwrap().len(), 3, "{second}");
+    let (status, third) = ask(&alice, vs(json!(["builtin:basic"])));
+    assert_eq!(status, 202, "{third}");
+    wait_done(&url, &alice, third["scrimmage"].as_i64().unwrap());
+    let (status, why) = ask(&alice, vs(json!(["builtin:basic"])));
+    assert_eq!(status, 429, "three an hour: {why}");
+}
