@@ -1,13 +1,11 @@
 //! Seasons: a file listing leagues; overall standings by season points,
 //! with each league's rank beside it.
 //!
-//! **The ranking rule:** in each league a bot earns one point for every
-//! bot it finished above, plus one (so last place earns 1, a league's
-//! winner as many points as the league has bots); a disqualified bot earns
-//! none, and so does a league the bot did not enter. Points rank the
-//! season; total net chips break ties. Skipping a league therefore never
-//! helps: entering it earns at least one point. (Summed chips, the old
-//! rule, let a bot entered in one league outrank one that won three.)
+//! **The ranking rule** is [`pitboss_results::overall`]'s, which the
+//! competition server's leaderboard shares: a point for every bot finished
+//! above plus one, none when disqualified or absent; points rank, total net
+//! chips break ties. (Summed chips, the old rule, let a bot entered in one
+//! league outrank one that won three.)
 
 use std::path::{Path, PathBuf};
 
@@ -101,16 +99,15 @@ pub fn run(path: &Path, threads: Option<usize>) -> Result<SeasonResult> {
                     // Each league's chips are bounded by 2^62 (its chip
                     // range); a sum of many saturates rather than wraps.
                     net = net.saturating_add(s.result.net);
-                    if s.status != pitboss_results::Status::Disqualified {
-                        points += (l.standings.len() + 1 - s.rank) as u64;
-                    }
+                    let dq = s.status == pitboss_results::Status::Disqualified;
+                    points += pitboss_results::overall::points(s.rank, l.standings.len(), dq);
                     Some(s.rank)
                 })
                 .collect();
             SeasonRow { rank: 0, name, points, net, league_ranks }
         })
         .collect();
-    rows.sort_by(|a, b| b.points.cmp(&a.points).then(b.net.cmp(&a.net)).then_with(|| a.name.cmp(&b.name)));
+    rows.sort_by(|a, b| pitboss_results::overall::order((a.points, a.net, &a.name), (b.points, b.net, &b.name)));
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }

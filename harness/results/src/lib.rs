@@ -23,6 +23,7 @@ pub mod counts;
 pub mod league;
 pub mod names;
 pub mod output;
+pub mod overall;
 mod read;
 pub mod rules;
 mod schema;

@@ -120,8 +120,10 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
 fn overall(s: &Summary) -> Markup {
     html! {
         h2 { "Overall" }
-        div.scroll { table id="overall" { thead { tr { th { "#" } th { "Entrant" } th { "Mean rank" } } }
-            tbody { @for r in &s.overall { tr { td { (r.rank) } td { (r.name) } td { (format!("{:.2}", r.mean_rank)) } } } } } }
+        p.small { "Per league, a point for every entrant finished above plus one, none when disqualified; points rank, \
+            net chips break ties (the rule of " code { "pitboss season" } ")." }
+        div.scroll { table id="overall" { thead { tr { th { "#" } th { "Entrant" } th { "Points" } th { "Net chips" } } }
+            tbody { @for r in &s.overall { tr { td { (r.rank) } td { (r.name) } td.num { (r.points) } td.num { (r.net) } } } } } }
     }
 }
 

@@ -101,12 +101,19 @@ pub struct Row {
     pub faults: u64,
 }
 
-/// One entrant overall: the mean of their ranks over the leagues.
+/// One entrant overall, by [`pitboss_results::overall`]'s rule (the
+/// seasons' too): points over the leagues, then net chips.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OverallRow {
     pub rank: usize,
     pub name: String,
-    pub mean_rank: f64,
+    /// A point per entrant finished above plus one, per league; none
+    /// when disqualified.
+    #[serde(default)]
+    pub points: u64,
+    /// Net chips summed over the leagues.
+    #[serde(default)]
+    pub net: i64,
 }
 
 /// What a finished run stores in the database for the leaderboard.
@@ -364,21 +371,25 @@ pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
         .collect()
 }
 
-/// Entrants ranked by their mean rank over the leagues (ties by name).
+/// Entrants ranked overall by [`pitboss_results::overall`]'s rule.
 pub(crate) fn overall(leagues: &[LeagueStandings]) -> Vec<OverallRow> {
-    let mut sums: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut sums: std::collections::BTreeMap<&str, (u64, i64)> = Default::default();
     for league in leagues {
         for row in &league.rows {
             let e = sums.entry(&row.name).or_default();
-            e.0 += row.rank;
-            e.1 += 1;
+            e.0 += pitboss_results::overall::points(
+                row.rank,
+                league.rows.len(),
+                row.status == Status::Disqualified.label(),
+            );
+            e.1 = e.1.saturating_add(row.net);
         }
     }
     let mut rows: Vec<OverallRow> = sums
         .into_iter()
-        .map(|(name, (sum, n))| OverallRow { rank: 0, name: name.to_string(), mean_rank: sum as f64 / n as f64 })
+        .map(|(name, (points, net))| OverallRow { rank: 0, name: name.to_string(), points, net })
         .collect();
-    rows.sort_by(|a, b| a.mean_rank.total_cmp(&b.mean_rank).then_with(|| a.name.cmp(&b.name)));
+    rows.sort_by(|a, b| pitboss_results::overall::order((a.points, a.net, &a.name), (b.points, b.net, &b.name)));
     for (i, row) in rows.iter_mut().enumerate() {
         row.rank = i + 1;
     }
