@@ -123,6 +123,32 @@ pub struct Coached {
     pub situations: Vec<Group>,
 }
 
+/// What `pitboss coach` writes as JSON: the match, then one entry per
+/// bot (one today).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Rule set id.
+    pub variant: String,
+    /// The seed, as `pitboss play --seed` takes it.
+    pub seed: u64,
+    /// Rounds asked for.
+    pub rounds_requested: u64,
+    /// The unit of every EV.
+    pub unit: &'static str,
+    /// Per bot.
+    pub bots: Vec<Coached>,
+}
+
+/// The unit every EV of a [`Report`] is in.
+pub const UNIT: &str = "chips per 100 chips staked";
+
+/// Most rounds one coaching may play: about an hour and a half at the
+/// measured pace (docs/coach.md).
+pub const MAX_ROUNDS: u64 = 10_000_000;
+
+/// Most situations a report may list.
+pub const MAX_TOP: usize = 1_000;
+
 /// Plays `bot` (named `name`) alone for `spec.rounds` rounds and values
 /// every decision it makes.
 pub fn coach(spec: &CoachSpec, name: &str, bot: &Bot) -> Result<Coached, CoachError> {
