@@ -19,6 +19,7 @@ fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("a.json")).unwrap()).unwrap();
     let bot = &json["bots"][0];
+    assert!(bot["luck_adjusted"]["ev"].is_number() && bot["luck_adjusted"]["ci95"].as_f64() < bot["ci95"].as_f64());
     for key in ["rounds", "ev", "ci95", "ev_given_away", "ev_optimal"] {
         assert!(bot[key].is_number(), "{key} in {bot}");
     }

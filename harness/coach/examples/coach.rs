@@ -27,7 +27,15 @@ fn main() {
         c.identity_gap,
         c.identity_ci95
     );
-    for g in c.situations.iter().take(8) {
+    println!(
+        "  luck-adjusted {:+.3} ± {:.3} ({:.2}x narrower); identity with the luck out {:+.3} ± {:.3}",
+        c.luck_adjusted.ev,
+        c.luck_adjusted.ci95,
+        c.ci95 / c.luck_adjusted.ci95,
+        c.identity_adjusted.ev,
+        c.identity_adjusted.ci95
+    );
+    for g in c.situations.iter().take(0) {
         println!(
             "  {:>10} {:>16} v {}: {:.4} ({} of {}), {} not {}, round {}",
             g.decision, g.hand, g.up, g.ev_given_away, g.mistakes, g.count, g.choice, g.best, g.example_round

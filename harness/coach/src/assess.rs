@@ -17,6 +17,7 @@
 use pitboss_sdk::{Action, SideBet};
 use pitboss_strategy::deck::{ACE, Hand, RANKS};
 
+use crate::luck::DealerValues;
 use crate::track::{Choice, Play, RoundLog};
 use crate::value::{Counts, Valuer};
 
@@ -62,6 +63,8 @@ pub struct Assessed {
     pub dealt_optimal: f64,
     /// Every decision, valued.
     pub decisions: Vec<Valued>,
+    /// The luck of the round's cards, in chips (see `luck`).
+    pub luck: f64,
 }
 
 impl Assessed {
@@ -111,7 +114,7 @@ pub fn insurance_max(bet: i64) -> i64 {
 
 /// Values `log` (a round the bot bet in); `None` if the deal never
 /// completed (a void round).
-pub fn assess(v: &mut Valuer, log: &RoundLog) -> Option<Assessed> {
+pub fn assess(v: &mut Valuer, dealer: &mut DealerValues, log: &RoundLog) -> Option<Assessed> {
     let (up, after) = (log.up?, log.after_deal?);
     let bet = log.bet as f64;
     let mut out = Assessed { bet: log.bet, net: log.net, ..Assessed::default() };
@@ -149,6 +152,7 @@ pub fn assess(v: &mut Valuer, log: &RoundLog) -> Option<Assessed> {
         valued.off_top = value_choice(v, &top, up, log).chips;
         out.decisions.push(valued);
     }
+    out.luck = crate::luck::luck(v, dealer, log);
     v.end_round();
     Some(out)
 }

@@ -19,7 +19,8 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 /// standard error (the ratio estimator's, as `Stats` computes the EV's).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Ratio {
-    n: f64,
+    /// Rounds added.
+    pub n: f64,
     sx: f64,
     sxx: f64,
     sxb: f64,
@@ -113,6 +114,11 @@ pub struct Summary {
     /// Realized + given away − optimal, round by round: the identity's
     /// residual, mean zero when the values are exact.
     pub residual: Ratio,
+    /// Realized chips less the luck of the cards.
+    pub luck_adjusted: Ratio,
+    /// The identity's residual with the luck taken out: a much sharper
+    /// test of the same identity.
+    pub residual_adjusted: Ratio,
     /// Decisions valued.
     pub decisions: u64,
     groups: BTreeMap<Situation, Acc>,
@@ -132,6 +138,8 @@ impl Summary {
         self.given_away_off_top.add(a.given_away_off_top(), b);
         self.optimal.add(a.optimal, b);
         self.residual.add(a.net as f64 + given - a.optimal, b);
+        self.luck_adjusted.add(a.net as f64 - a.luck, b);
+        self.residual_adjusted.add(a.net as f64 - a.luck + given - a.optimal, b);
         for d in &a.decisions {
             self.decisions += 1;
             let acc = self.groups.entry(d.situation.clone()).or_default();

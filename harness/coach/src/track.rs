@@ -8,8 +8,9 @@
 //! it is turned up, as it is for the bot. Every card dealt, hole card
 //! included, is also kept in order for the luck adjustment.
 
-use pitboss_engine::{Outcome, Recorder, ShuffleKind, TableEvent};
+use pitboss_engine::{Outcome, Recorder, Rules, ShuffleKind, TableEvent};
 use pitboss_sdk::{Action, ActionSet, Decision, SideBet};
+use pitboss_strategy::Game;
 use pitboss_strategy::deck::Hand;
 
 use crate::value::{Counts, rank};
@@ -65,6 +66,58 @@ pub enum To {
     Hole,
 }
 
+/// How a card after the deal reached the bot's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A hit.
+    Hit,
+    /// The one card of a double.
+    Double,
+    /// A split hand's second card.
+    Split,
+}
+
+/// A hand still in play when the dealer draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Live {
+    /// Its total (aces low after a soft double where the rules say so).
+    pub total: u8,
+    /// Chips on it.
+    pub stake: i64,
+    /// A two-card 21 from the deal (no split).
+    pub natural: bool,
+}
+
+/// A card revealed after the deal, with what was known just before it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Draw {
+    /// To the bot's hand `hand` (its cards before this one).
+    Player {
+        /// The card's rank.
+        rank: usize,
+        /// Cards the bot had not seen just before it.
+        unseen: Counts,
+        /// The hand before the card.
+        hand: Hand,
+        /// Hit, double or a split hand's second card.
+        how: How,
+    },
+    /// To the dealer at the dealer's turn (the hole card turned up, or a
+    /// draw).
+    Dealer {
+        /// The card's rank.
+        rank: usize,
+        /// Cards the bot had not seen just before it.
+        unseen: Counts,
+        /// The dealer's cards before it (ranks).
+        before: Vec<usize>,
+        /// The hole card turned up after a peek: it cannot be this rank.
+        barred: Option<usize>,
+        /// The bot's hands still in play.
+        live: Vec<Live>,
+    },
+}
+
 /// One round as the bot played it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoundLog {
@@ -89,6 +142,8 @@ pub struct RoundLog {
     pub choices: Vec<Choice>,
     /// Every card dealt this round, in order, with where it went.
     pub cards: Vec<(usize, To)>,
+    /// The cards revealed after the deal, for the luck adjustment.
+    pub draws: Vec<Draw>,
     /// Chips won (negative: lost), everything included.
     pub net: i64,
 }
@@ -100,22 +155,29 @@ pub struct Tracker<F> {
     unseen: Counts,
     round: RoundLog,
     hands: Vec<(Hand, bool)>,
+    /// Per hand: doubled, surrendered, aces low.
+    done: Vec<(bool, bool, bool)>,
+    dealer: Vec<usize>,
     hole: Option<usize>,
+    rules: Rules,
     asked: Option<(Decision, ActionSet)>,
     insurance_max: fn(i64) -> i64,
     sink: F,
 }
 
 impl<F: FnMut(RoundLog)> Tracker<F> {
-    /// A tracker for a shoe of `full` cards; `insurance_max` gives the
-    /// most a bet may insure.
-    pub fn new(full: Counts, insurance_max: fn(i64) -> i64, sink: F) -> Tracker<F> {
+    /// A tracker for `rules`' shoe of `full` cards; `insurance_max` gives
+    /// the most a bet may insure.
+    pub fn new(rules: &Rules, full: Counts, insurance_max: fn(i64) -> i64, sink: F) -> Tracker<F> {
         Tracker {
             full,
             unseen: full,
             round: RoundLog::default(),
             hands: Vec::new(),
+            done: Vec::new(),
+            dealer: Vec::new(),
             hole: None,
+            rules: rules.clone(),
             asked: None,
             insurance_max,
             sink,
@@ -135,6 +197,20 @@ impl<F: FnMut(RoundLog)> Tracker<F> {
         let h = usize::from(hand);
         if h >= self.hands.len() {
             self.hands.resize(h + 1, (Hand::default(), false));
+            self.done.resize(h + 1, (false, false, false));
+        }
+        let before = self.hands[h].0;
+        if self.round.after_deal.is_some() {
+            let how = if before.len == 1 {
+                How::Split
+            } else if self.done[h].0 {
+                How::Double
+            } else {
+                How::Hit
+            };
+            let mut unseen = self.unseen;
+            unseen[r] += 1;
+            self.round.draws.push(Draw::Player { rank: r, unseen, hand: before, how });
         }
         self.hands[h].0 = self.hands[h].0.with(r);
         if h == 0 && self.hands[0].0.len == 2 && !self.hands[0].1 && self.round.after_deal.is_none() {
@@ -143,10 +219,49 @@ impl<F: FnMut(RoundLog)> Tracker<F> {
         }
     }
 
+    /// A dealer card turned up; after the deal, a draw to record (the
+    /// hole card of a peeked natural is no draw: it ends the round).
+    fn dealer_card(&mut self, r: usize, barred: Option<usize>) {
+        if !self.dealer.is_empty() && self.round.after_deal.is_some() && barred != Some(r) {
+            let live = self.live();
+            let (unseen, before) = (self.unseen, self.dealer.clone());
+            self.round.draws.push(Draw::Dealer { rank: r, unseen, before, barred, live });
+        }
+        self.dealer.push(r);
+        self.seen(r);
+    }
+
+    /// The bot's hands the dealer's cards still decide.
+    fn live(&self) -> Vec<Live> {
+        let took_even_money = self.round.choices.iter().any(|c| matches!(c, Choice::EvenMoney { took: true, .. }));
+        let one = self.hands.len() == 1;
+        self.hands
+            .iter()
+            .zip(&self.done)
+            .filter_map(|(&(hand, from_split), &(doubled, surrendered, aces_low))| {
+                let natural = one && !from_split && hand.is_two_card_21();
+                let settled = natural && (self.rules.hole_card || took_even_money);
+                (!hand.is_bust() && !surrendered && !settled).then(|| Live {
+                    total: if aces_low { hand.hard } else { hand.best() },
+                    stake: self.round.bet * if doubled { 2 } else { 1 },
+                    natural,
+                })
+            })
+            .collect()
+    }
+
     fn acted(&mut self, hand: u8, action: Action) {
         let h = usize::from(hand);
         let Some((_, legal)) = self.asked.take() else { return };
         let Some(&(cards, from_split)) = self.hands.get(h) else { return };
+        match action {
+            Action::Double => {
+                self.done[h].0 = true;
+                self.done[h].2 = self.rules.aces_low_after_soft_double && cards.is_soft();
+            }
+            Action::Surrender => self.done[h].1 = true,
+            _ => {}
+        }
         self.round.choices.push(Choice::Act(Play {
             unseen: self.unseen,
             hand: cards,
@@ -161,6 +276,7 @@ impl<F: FnMut(RoundLog)> Tracker<F> {
             let one = Hand::of(&ranks[..1]);
             self.hands[h] = (one, true);
             self.hands.insert(h + 1, (one, true));
+            self.done.insert(h + 1, (false, false, false));
         }
     }
 
@@ -198,6 +314,8 @@ impl<F: FnMut(RoundLog)> Recorder for Tracker<F> {
             TableEvent::RoundStart { round } => {
                 self.round = RoundLog { round, start: self.unseen, ..RoundLog::default() };
                 self.hands.clear();
+                self.done.clear();
+                self.dealer.clear();
                 self.hole = None;
             }
             TableEvent::Bet { seat: 0, amount } => self.round.bet = amount,
@@ -223,12 +341,13 @@ impl<F: FnMut(RoundLog)> Recorder for Tracker<F> {
                 } else {
                     self.round.cards.push((r, To::Dealer));
                     self.round.up.get_or_insert(r);
-                    self.seen(r);
+                    self.dealer_card(r, None);
                 }
             }
             TableEvent::HoleRevealed { card } => {
                 self.hole = None;
-                self.seen(rank(card));
+                let barred = self.dealer.first().and_then(|&up| Game::natural_partner(up));
+                self.dealer_card(rank(card), barred);
             }
             TableEvent::Acted { seat: 0, hand, action } => self.acted(hand, action),
             TableEvent::Settled { seat: 0, bet, returned, outcome, .. } => {

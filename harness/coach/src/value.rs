@@ -15,6 +15,8 @@ use pitboss_strategy::deck::{ACE, Hand, RANKS, Shoe, value};
 use pitboss_strategy::{Analyzer, Game, Policy, StrategyError};
 
 use crate::split::SplitCtx;
+use crate::track::How;
+use pitboss_strategy::hand::{Options, two_card};
 
 /// Cards of each rank (ace, 2–9, ten-valued), whole cards.
 pub type Counts = [u16; RANKS];
@@ -286,25 +288,48 @@ impl Valuer {
         ev
     }
 
+    /// What an Over/Under 13 bet of `amount` on `side` wins (negative:
+    /// loses) when the first two cards' hard total is `total`.
+    pub fn side_payoff(side: SideBet, amount: i64, total: u8) -> i64 {
+        match side {
+            SideBet::Over if total > 13 => amount,
+            SideBet::Under if total == 2 => amount * 3 / 2,
+            SideBet::Under if total < 13 => amount,
+            SideBet::None => 0,
+            _ => -amount,
+        }
+    }
+
+    /// Off the top, the value per unit bet of hand `before` once it has
+    /// taken a card of `rank` `how` (the luck adjustment's V for the
+    /// bot's cards).
+    pub fn played_on(&mut self, up: usize, before: &Hand, rank: usize, how: How) -> f64 {
+        let low = self.game.aces_low && before.is_soft();
+        let hand = before.with(rank);
+        let ctx = self.base.ctx(up);
+        match how {
+            How::Hit => ctx.play_on(&hand, Policy::Optimal),
+            How::Double if hand.is_bust() => -2.0,
+            // After a soft double where aces turn low, every ace is 1.
+            How::Double => ctx.stand_on(&hand, if low { hand.hard } else { hand.best() }, 2),
+            How::Split if before.counts[ACE] == 1 => ctx.stand(&hand),
+            How::Split => {
+                let options = Options::after_split(ctx, &hand);
+                two_card(ctx, &hand, options, Policy::Optimal)
+            }
+        }
+    }
+
     /// An Over/Under 13 side bet of `amount` chips on `side`: its exact
     /// expectation in chips from the shoe `start` (the player's first two
     /// cards; aces count one).
     pub fn side_bet(start: &Counts, side: SideBet, amount: i64) -> f64 {
         let shoe = shoe_of(start);
         let mut ev = 0.0;
-        let a64 = amount as f64;
         for a in 0..RANKS {
             for b in a..RANKS {
                 let p = shoe.chance_of(&Hand::of(&[a, b]));
-                let total = value(a) + value(b);
-                let won = match side {
-                    SideBet::Over if total > 13 => a64,
-                    SideBet::Under if total == 2 => (amount * 3 / 2) as f64,
-                    SideBet::Under if total < 13 => a64,
-                    SideBet::None => 0.0,
-                    _ => -a64,
-                };
-                ev += p * won;
+                ev += p * Valuer::side_payoff(side, amount, value(a) + value(b)) as f64;
             }
         }
         ev

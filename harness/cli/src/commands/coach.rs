@@ -107,12 +107,18 @@ fn print(c: &Coached) {
         c.ev_given_away,
         c.ev_given_away_off_top
     );
+    out!(
+        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the result less the luck of every card (docs/coach.md)",
+        c.luck_adjusted.ev,
+        c.luck_adjusted.ci95
+    );
     out!("  optimal EV             {:+8.3}   optimal play from each round's shoe, with the bot's bets", c.ev_optimal);
     out!(
         "  EV + given away − optimal {:+.3} ± {:.3}: zero in expectation (the performance-difference identity)",
         c.identity_gap,
         c.identity_ci95
     );
+    out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
     if c.situations.is_empty() {
         out!("No decision gave EV away.");
         return;
