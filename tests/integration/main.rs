@@ -9,6 +9,8 @@ mod cache;
 mod check;
 /// The `pitboss` command: determinism, files, errors.
 mod cli;
+/// `pitboss coach` on a wasm bot: the report, its JSON, reruns, errors.
+mod coach;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
 /// The documents: rules text, the ABI's worked request, links.

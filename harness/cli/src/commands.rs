@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod coach;
 pub mod merge;
 pub mod new;
 pub mod play;

@@ -36,7 +36,7 @@ macro_rules! out_raw {
 mod commands;
 mod common;
 
-use commands::{bench, check, merge, new, play, replay, report, rules, run, season, strategy, verify};
+use commands::{bench, check, coach, merge, new, play, replay, report, rules, run, season, strategy, verify};
 use commands::{serve, standings, submissions, submit};
 
 #[derive(Parser)]
@@ -52,6 +52,7 @@ enum Command {
     Check(check::Args),
     Rules(rules::Args),
     Strategy(strategy::Args),
+    Coach(coach::Args),
     Bench(bench::Args),
     Season(season::Args),
     Replay(replay::Args),
@@ -101,6 +102,7 @@ fn dispatch(command: Command) -> Result<ExitCode> {
         Command::Play(args) => play::run(args)?,
         Command::Rules(args) => rules::run(args)?,
         Command::Strategy(args) => strategy::run(args)?,
+        Command::Coach(args) => coach::run(args)?,
         Command::Bench(args) => bench::run(args)?,
         Command::Season(args) => season::run(args)?,
         Command::Replay(args) => replay::run(args)?,

@@ -1,0 +1,156 @@
+//! `pitboss coach`: a bot played alone as `pitboss play` plays it, each of
+//! its decisions valued exactly, and where it gives EV away.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use pitboss_coach::{CoachSpec, Coached, MAX_ROUNDS, MAX_TOP, Report, UNIT};
+use pitboss_engine::Rules;
+use pitboss_league::PlayOptions;
+use pitboss_league::bots::Bot;
+use pitboss_results::output;
+
+/// Play a bot and value each of its decisions exactly from the shoe it
+/// saw: the EV it gives away, where, and what optimal play would make.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The bot: a .wasm file, or builtin:NAME.
+    bot: String,
+    /// Rule set: north-american, swedish or danish (the dealer games).
+    #[arg(long, conflicts_with = "league", default_value = "north-american")]
+    variant: String,
+    /// Play this league file's rules (overrides included), seed, bankroll and fault limit.
+    #[arg(long, value_name = "FILE.toml")]
+    league: Option<PathBuf>,
+    /// Rounds to play, 1 to 10^7.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=MAX_ROUNDS))]
+    rounds: u64,
+    /// Seed of the shoe, as `pitboss play --seed` takes it [default: 1, or the league's].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Chips the bot starts with, 1 to 10^12 [default: 1000000, or the league's].
+    #[arg(long, value_parser = clap::value_parser!(i64).range(1..=pitboss_engine::MAX_BANKROLL))]
+    bankroll: Option<i64>,
+    /// Situations listed, 1 to 1000.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=MAX_TOP as u64))]
+    top: u64,
+    /// Also write the report as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// The rules, seed, bankroll and fault limit to coach under.
+fn setting(args: &Args) -> Result<(String, Rules, u64, i64, u64)> {
+    let fault_limit = pitboss_league::file::DEFAULT_FAULT_LIMIT;
+    let Some(path) = &args.league else {
+        let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
+        let rules = Rules::for_variant(variant)?;
+        let bankroll = args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL);
+        return Ok((args.variant.clone(), rules, args.seed.unwrap_or(1), bankroll, fault_limit));
+    };
+    let league = pitboss_league::file::parse(path)?;
+    let rules = pitboss_league::file::league_rules(&league)?;
+    let bankroll = args.bankroll.unwrap_or(league.bankroll);
+    Ok((league.variant.clone(), rules, args.seed.unwrap_or(league.seed), bankroll, league.fault_limit))
+}
+
+/// Coaches the bot and prints the report.
+pub fn run(args: Args) -> Result<()> {
+    let (variant, rules, seed, bankroll, fault_limit) = setting(&args)?;
+    rules.check_chip_range(bankroll, args.rounds, 1).map_err(|e| anyhow::anyhow!("--bankroll/--rounds: {e}"))?;
+    let sandbox = crate::common::sandbox()?;
+    let bot = Bot::resolve(&args.bot, Path::new("."), &sandbox)?;
+    let name = bot.default_name();
+    // `pitboss play` plays the same match: its transcript shows any round.
+    let same_rules = Rules::for_variant(rules.variant).is_ok_and(|r| r == rules);
+    let opts = PlayOptions {
+        variant: variant.clone(),
+        bots: vec![args.bot.clone()],
+        rounds: Some(args.rounds),
+        seed,
+        shoe: None,
+        bankroll,
+        transcript: true,
+        fault_limit,
+    };
+    let mut spec = CoachSpec::new(rules, args.rounds, seed);
+    spec.bankroll = bankroll;
+    spec.fault_limit = fault_limit;
+    spec.top = args.top as usize;
+    if same_rules {
+        spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+    }
+    let start = std::time::Instant::now();
+    let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
+    let secs = start.elapsed().as_secs_f64();
+    print(&coached);
+    eprintln!(
+        "{} rounds, {} decisions valued in {secs:.1} s ({:.1} s per 10^5 decisions)",
+        coached.rounds,
+        coached.decisions,
+        secs * 1e5 / coached.decisions.max(1) as f64
+    );
+    if let Some(path) = &args.json {
+        let report = Report { variant, seed, rounds_requested: args.rounds, unit: UNIT, bots: vec![coached] };
+        output::write_json(path, &report)?;
+    }
+    Ok(())
+}
+
+/// The report as text: the figures, then the situations.
+fn print(c: &Coached) {
+    let name = pitboss_host::text::excerpt(&c.bot, 200);
+    out!("{name}: {} rounds, {} decisions valued; every EV in {UNIT}", c.rounds, c.decisions);
+    out!("  EV                     {:+8.3} ± {:.3} (95 %)", c.ev, c.ci95);
+    out!(
+        "  EV given away          {:8.3}   best − chosen at each decision, from the shoe it saw ({:.3} of it off the top)",
+        c.ev_given_away,
+        c.ev_given_away_off_top
+    );
+    out!(
+        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the result less the luck of every card (docs/coach.md)",
+        c.luck_adjusted.ev,
+        c.luck_adjusted.ci95
+    );
+    out!("  optimal EV             {:+8.3}   optimal play from each round's shoe, with the bot's bets", c.ev_optimal);
+    out!(
+        "  EV + given away − optimal {:+.3} ± {:.3}: zero in expectation (the performance-difference identity)",
+        c.identity_gap,
+        c.identity_ci95
+    );
+    out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
+    if c.situations.is_empty() {
+        out!("No decision gave EV away.");
+        return;
+    }
+    out!();
+    out!("Where it gives EV away, largest first:");
+    out!(
+        "  {:>10}  {:<22} {:>2} {:>8} {:>8} {:>8}  {:<14} {:<14} round",
+        "given away",
+        "hand",
+        "up",
+        "count",
+        "missed",
+        "decision",
+        "bot",
+        "best"
+    );
+    for g in &c.situations {
+        out!(
+            "  {:>10.4}  {:<22} {:>2} {:>8} {:>8} {:>8}  {:<14} {:<14} {}",
+            g.ev_given_away,
+            g.hand,
+            g.up,
+            g.count,
+            g.mistakes,
+            g.decision,
+            g.choice,
+            g.best,
+            g.example_round
+        );
+        if !g.replay.is_empty() {
+            out!("              see it: {}", g.replay);
+        }
+    }
+}

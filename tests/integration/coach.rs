@@ -1,0 +1,71 @@
+//! `pitboss coach` end to end on a real wasm bot: the report, its JSON,
+//! byte-identical reruns, the replay command it names, and one-line
+//! errors for every out-of-range number.
+
+use pitboss_tests::{pitboss, wasm_path};
+
+fn dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pitboss-coach-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(wasm_path("never_bust"), dir.join("never-bust.wasm")).unwrap();
+    dir
+}
+
+#[test]
+fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
+    let dir = dir();
+    let args = ["coach", "never-bust.wasm", "--variant", "danish", "--rounds", "3000", "--seed", "5"];
+    let ran = pitboss(&dir, &[&args[..], &["--json", "a.json"]].concat());
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("a.json")).unwrap()).unwrap();
+    let bot = &json["bots"][0];
+    assert!(bot["luck_adjusted"]["ev"].is_number() && bot["luck_adjusted"]["ci95"].as_f64() < bot["ci95"].as_f64());
+    for key in ["rounds", "ev", "ci95", "ev_given_away", "ev_optimal"] {
+        assert!(bot[key].is_number(), "{key} in {bot}");
+    }
+    assert_eq!(bot["rounds"], 3000);
+    let (ev, given, optimal, ci) =
+        (bot["ev"].as_f64(), bot["ev_given_away"].as_f64(), bot["ev_optimal"].as_f64(), bot["ci95"].as_f64());
+    let (ev, given, optimal, ci) = (ev.unwrap(), given.unwrap(), optimal.unwrap(), ci.unwrap());
+    assert!(given > 2.0 && (ev + given - optimal).abs() <= ci, "{ev} + {given} vs {optimal} ± {ci}");
+    // Standing on stiff hands is where never-bust loses: the first
+    // situation says so, with a command that shows the round.
+    let top = &bot["situations"][0];
+    assert_eq!(
+        (top["decision"].as_str(), top["choice"].as_str(), top["best"].as_str()),
+        (Some("play"), Some("stand"), Some("hit"))
+    );
+    let round = top["example_round"].as_u64().unwrap();
+    let replay = top["replay"].as_str().unwrap();
+    assert!(replay.ends_with(&format!("--seed 5 --rounds {round} --transcript")), "{replay}");
+    assert!(ran.stdout.contains("EV given away") && ran.stdout.contains(replay), "{}", ran.stdout);
+    // The replay command plays the same match: its last round is there.
+    let shown = pitboss(&dir, &replay.split(' ').skip(1).collect::<Vec<_>>());
+    assert!(shown.code == Some(0) && shown.stdout.contains(&format!("round {round}")), "{}", shown.stderr);
+    // Same inputs, same bytes.
+    let again = pitboss(&dir, &[&args[..], &["--json", "b.json"]].concat());
+    assert_eq!(again.stdout, ran.stdout);
+    assert_eq!(std::fs::read(dir.join("a.json")).unwrap(), std::fs::read(dir.join("b.json")).unwrap());
+}
+
+#[test]
+fn coach_refuses_out_of_range_numbers_and_the_banker_game_in_one_line() {
+    let dir = dir();
+    for (args, flag) in [
+        (&["--rounds", "0"][..], "--rounds"),
+        (&["--rounds", "10000001"][..], "--rounds"),
+        (&["--bankroll", "0"][..], "--bankroll"),
+        (&["--top", "1001"][..], "--top"),
+        (&["--seed", "18446744073709551616"][..], "--seed"),
+        (&["--variant", "nowhere"][..], "--variant"),
+    ] {
+        let ran = pitboss(&dir, &[&["coach", "never-bust.wasm"][..], args].concat());
+        assert_eq!(ran.code, Some(2).filter(|_| flag != "--variant").or(Some(1)), "{args:?}: {}", ran.stderr);
+        let first = ran.stderr.lines().next().unwrap_or_default();
+        assert!(first.contains(flag), "{args:?}: {}", ran.stderr);
+    }
+    let banker = pitboss(&dir, &["coach", "never-bust.wasm", "--variant", "norwegian-home", "--rounds", "10"]);
+    assert_eq!(banker.code, Some(1));
+    assert_eq!(banker.stderr.lines().count(), 1, "{}", banker.stderr);
+    assert!(banker.stderr.contains("dealer games only"), "{}", banker.stderr);
+}
