@@ -60,6 +60,12 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     );
     let page = html(&url, &login(&url, &bob), "/me");
     assert!(page.contains(r#"class="banner passed""#) && page.contains("rank 1 of 2 by final chips"), "{page}");
+    assert_eq!(page.matches("<svg class=\"chips\"").count(), 1, "his chips over the rounds: {page}");
+    assert_eq!(
+        page.split("<svg class=\"chips\"").nth(1).unwrap().split("</svg>").next().unwrap().matches("<polyline").count(),
+        2,
+        "a line per session"
+    );
     let page = html(&url, &login(&url, &server.token("carol")), "/me");
     assert!(page.contains("not in run") || page.contains("No run has finished with your bot"), "{page}");
 
@@ -109,6 +115,9 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     let board = html(&url, "x=y", "/");
     assert!(board.contains("Rank history") && board.contains(r#"<svg class="history""#), "{board}");
     assert_eq!(board.matches("<polyline").count(), 2, "a line per entrant who played: {board}");
+    let cookie = login(&url, &bob);
+    let first = html(&url, &cookie, &format!("/me?run={id}"));
+    assert!(first.contains(r#"id="run-pick""#) && first.contains(&format!("in run {id} ")), "an earlier run: {first}");
     assert!(board.contains("<title>alice</title>") && board.contains("<title>bob</title>"), "{board}");
     let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/test-artifacts");
     std::fs::create_dir_all(&artifacts).unwrap();

@@ -33,6 +33,7 @@ pub mod answer;
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod chips;
 pub mod compare;
 pub mod competition;
 pub mod db;

@@ -36,13 +36,26 @@ pub struct Own {
     /// and `why` the fault that disqualified it (session, table, round,
     /// decision, message) when it is among the logged faults.
     pub status: Vec<Value>,
+    /// `{league, series}` per league the bot played: its chips over the
+    /// rounds ([`crate::chips::series`]).
+    pub chips: Vec<Value>,
 }
 
 /// The entrant `name`'s bot's faults and log lines in the latest finished
 /// run of the data folder `dir` (a league whose results cannot be read is
 /// left out). Blocking: reads the run's results files.
 pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
-    let Some((id, summary)) = db.latest_done()? else { return Ok(Own::default()) };
+    of_run(dir, db, name, None)
+}
+
+/// [`latest`] for finished run `run` (`None`: the latest; a run that is
+/// not finished: nothing).
+pub fn of_run(dir: &Path, db: &Db, name: &str, run: Option<i64>) -> Result<Own, Error> {
+    let found = match run {
+        None => db.latest_done()?,
+        Some(id) => db.done_summary(id)?.map(|s| (id, s)),
+    };
+    let Some((id, summary)) = found else { return Ok(Own::default()) };
     let summary: Summary = serde_json::from_str(&summary)?;
     let mut own = Own::default();
     for league in &summary.leagues {
@@ -60,6 +73,7 @@ pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
         own.faults.push(json!({
             "league": league.name, "run": id, "folder": league.folder, "total": bot.result.faults, "first": faults,
         }));
+        own.chips.push(json!({ "league": league.name, "series": crate::chips::series(&results, name) }));
         let lines = log_lines(&results, name);
         let first: Vec<&Value> = lines.iter().take(SHOWN_LOGS).collect();
         own.logs.push(json!({ "league": league.name, "total": lines.len(), "first": first }));

@@ -8,7 +8,7 @@
 
 use axum::Form;
 use axum::body::Bytes;
-use axum::extract::{Multipart, State};
+use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -153,17 +153,34 @@ pub struct CsrfForm {
     pub action: Option<String>,
 }
 
+/// Which finished run `/me` shows (`?run=N`; the latest without).
+#[derive(Deserialize)]
+pub struct RunQuery {
+    pub run: Option<i64>,
+}
+
 /// `GET /me`: the upload form, one's submissions and verdicts, and one's
-/// bot's faults and log lines in the latest run.
-pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor) -> Answer {
+/// bot's status, chips, faults and log lines in the latest run (or in
+/// `?run=N`).
+pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Query<RunQuery>) -> Answer {
     let who = visitor.entrant.clone();
-    let (subs, own) = app
-        .blocking(move |app| Ok((app.db.submissions(who.id)?, crate::mine::latest(&app.dir, &app.db, &who.name)?)))
+    let (subs, own, runs) = app
+        .blocking(move |app| {
+            let own = crate::mine::of_run(&app.dir, &app.db, &who.name, q.run)?;
+            let runs: Vec<i64> = app.db.runs(50)?.into_iter().filter(|r| r.state == "done").map(|r| r.id).collect();
+            Ok((app.db.submissions(who.id)?, own, runs))
+        })
         .await?;
     let csrf = visitor.session.csrf.clone();
+    let shown = own.status.first().and_then(|s| s["run"].as_i64());
     let body = html! {
         h1 { (visitor.entrant.name) }
+        @if runs.len() > 1 {
+            form #run-pick method="get" action="/me" { "Run " select name="run" aria-label="run" {
+                @for id in &runs { option value=(id) selected[Some(*id) == shown] { (id) } } } " " button { "Show" } }
+        }
         (banners(&own.status))
+        @for c in &own.chips { (crate::chips::chart(&text(&c["league"], 100), &c["series"])) }
         form id="upload" method="post" action="/me/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(csrf);
             label for="bot" { "Upload a bot (.wasm, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
@@ -277,7 +294,7 @@ fn replay_form(s: &serde_json::Value) -> Markup {
 fn fault_tables(leagues: &[serde_json::Value]) -> Markup {
     let rows = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
     html! {
-        h2 { "Faults in the latest run" }
+        h2 { "Faults in the run" }
         @if leagues.iter().all(|l| rows(l).is_empty()) { p id="faults" { "None recorded." } }
         @for l in leagues.iter().filter(|l| !rows(l).is_empty()) {
             p.small { (text(&l["league"], 100)) ": " (l["total"]) " fault(s)"
@@ -296,7 +313,7 @@ fn fault_tables(leagues: &[serde_json::Value]) -> Markup {
 fn logs(leagues: &[serde_json::Value]) -> Markup {
     let lines = |l: &serde_json::Value| l["first"].as_array().cloned().unwrap_or_default();
     html! {
-        h2 { "Your bot's log lines in the latest run" }
+        h2 { "Your bot's log lines in the run" }
         @if leagues.iter().all(|l| lines(l).is_empty()) { p id="logs" { "None in the stored hands." } }
         @for l in leagues.iter().filter(|l| !lines(l).is_empty()) {
             p.small { (l["league"].as_str().unwrap_or("")) ": " (l["total"]) " line(s) in the stored hands"

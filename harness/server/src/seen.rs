@@ -25,6 +25,13 @@ impl Db {
         Ok(())
     }
 
+    /// The summary of run `id` if it finished (blocking).
+    pub fn done_summary(&self, id: i64) -> Result<Option<String>, Error> {
+        use rusqlite::OptionalExtension;
+        let sql = "SELECT summary FROM runs WHERE id = ?1 AND state = 'done'";
+        Ok(self.lock().query_row(sql, [id], |r| r.get(0)).optional()?)
+    }
+
     /// Every entrant's last request, by id (Unix seconds).
     pub fn last_seen(&self) -> Result<BTreeMap<i64, u64>, Error> {
         let conn = self.lock();
