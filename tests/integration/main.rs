@@ -39,6 +39,8 @@ mod report;
 /// `pitboss serve`: uploads, verdicts, access, runs, crash, load.
 mod server;
 mod server_attacks;
+/// A season walked in headless Chromium at 1280 and 390 px.
+mod server_browser;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;

@@ -424,7 +424,7 @@ fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chrom
 
 /// Waits up to 20 s for the first `css` element to contain `text` (a
 /// click may return before the page it submits has loaded).
-fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &str) {
+pub fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &str) {
     let start = Instant::now();
     loop {
         if browser.text(css).is_ok_and(|t| t.contains(text)) {
@@ -437,7 +437,7 @@ fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &str) 
 }
 
 /// `target/test-artifacts`, where screenshots go.
-fn artifacts() -> PathBuf {
+pub fn artifacts() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));

@@ -8,7 +8,7 @@ use crate::server::{Server, bytes, call, competition, html, login, scratch, wait
 /// A bot that bets the minimum and stands, until its 20,001st decision of
 /// a session: from then on every answer is illegal. A check (2,000 rounds)
 /// never gets there; a long session does.
-fn late_trapper() -> Vec<u8> {
+pub fn late_trapper() -> Vec<u8> {
     wat::parse_str(
         r#"(module
   (memory (export "memory") 1)

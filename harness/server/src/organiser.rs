@@ -66,17 +66,17 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             button id="final" { "Final run (after the deadline; freezes the standings)" } }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" } }
-        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } th { "" } } }
+        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
-            td.name { (e.name) @if e.disabled { " " span.disabled { "DISABLED" } } }
+            td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
+                div.actions {
+                    @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
+                    (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
+                } }
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
             td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
             td { @for line in latest(&e.name) { (line) br; } }
-            td {
-                @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
-                (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
-            }
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }

@@ -104,7 +104,7 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
                 @for league in &s.leagues { (league_table(s.run, league, links)) }
                 p.legend { "Ranked by final chips (Net, summed over the sessions); an out-of-play bot (broke, DQ) below those in play. "
                     "EV: net chips per 100 staked, ± its 95 % interval. "
-                    "“>”: significantly ahead of the next bot; “≈”: not. Overall: the mean of the league ranks." }
+                    "“>”: significantly ahead of the next bot; “≈”: not. Overall: season points (a point per entrant finished above plus one, per league; none when DQ), then net chips." }
             }
         }
         @if histories.iter().any(|h| h.runs.len() > 1) { h2 { "Rank history" } @for h in &histories { (crate::history::chart(h)) } }

@@ -12,7 +12,7 @@ use super::submit::{agent, base};
 /// Print a competition server's leaderboard: the latest finished run's
 /// standings per league, ranked by final chips (net chips, EV with its 95 %
 /// interval, `>` where a bot is significantly ahead of the next) and
-/// overall (the mean of the league ranks).
+/// overall (season points, then net chips: `pitboss_results::overall`).
 #[derive(clap::Args)]
 pub struct Args {
     /// The server, e.g. https://pitboss.example.edu
@@ -60,13 +60,16 @@ pub fn run(args: Args) -> Result<()> {
     let overall = latest["overall"].as_array().map_or(&[][..], Vec::as_slice);
     if latest["leagues"].as_array().is_some_and(|l| l.len() > 1) {
         out!();
-        out!("Overall (mean rank)");
+        out!(
+            "Overall (season points: per league, one for every entrant finished above plus one; net chips break ties)"
+        );
         for row in overall {
             out!(
-                "{:>3} {:<32} {:.2}",
+                "{:>3} {:<32} {:>6} points {:>12} chips",
                 row["rank"].as_u64().unwrap_or(0),
                 shown(&row["name"], 64),
-                row["mean_rank"].as_f64().unwrap_or(0.0)
+                row["points"].as_u64().unwrap_or(0),
+                row["net"].as_i64().unwrap_or(0)
             );
         }
     }
