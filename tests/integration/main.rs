@@ -44,6 +44,8 @@ mod server_browser;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;
+/// Thirty entrants, two leagues and ten scrimmages at once.
+mod server_load;
 // Any round of a run replayed by the server, in the terminal and the browser.
 mod server_replay;
 /// A score for every passing submission; two submissions compared.

@@ -82,7 +82,7 @@ fn upload_unauthenticated(addr: String, stop: Arc<AtomicBool>, sent: Arc<AtomicU
 /// Uploads `body` as the entrant `token`, as a client should: past the
 /// server's upload slots (503 with `Retry-After`), again a little later,
 /// for at most 30 s.
-fn upload_when_free(url: &str, token: &str, body: &[u8]) -> (u16, serde_json::Value) {
+pub fn upload_when_free(url: &str, token: &str, body: &[u8]) -> (u16, serde_json::Value) {
     let start = Instant::now();
     loop {
         let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(token), Some(body));
