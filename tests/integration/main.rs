@@ -54,6 +54,8 @@ mod server_scores;
 mod server_scrimmage;
 mod server_soak;
 mod server_status;
+/// `pitboss run --slurm` on a real single-node Slurm started by the test.
+mod slurm;
 /// Honest standings: EV over own rounds, bots out of play, league-wide
 /// DQ, legend, verdict, season rule.
 mod standings;

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod cluster;
 pub mod coach;
 pub mod merge;
 pub mod new;

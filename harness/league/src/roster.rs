@@ -34,6 +34,20 @@ pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -
     Ok(Expanded { bots, sources, skipped })
 }
 
+/// The bot files `league`'s entries name (globs and folders expanded,
+/// builtins left out), in league order, relative paths taken from
+/// `base`; nothing is read or compiled.
+pub fn bot_files(league: &LeagueFile, base: &Path) -> Result<Vec<PathBuf>> {
+    let (pending, _) = pending_bots(league, base)?;
+    Ok(pending
+        .into_iter()
+        .filter_map(|p| match p {
+            Pending::File(_, path) => Some(path),
+            Pending::Builtin(..) => None,
+        })
+        .collect())
+}
+
 /// A bot of the league, in league order, before its file is compiled.
 enum Pending {
     Builtin(String, Box<Bot>, BotSource),

@@ -1,5 +1,6 @@
 //! `pitboss run`: a league file played and its standings printed; with
-//! `--shard I/N`, only its share of the sessions, written as a shard file.
+//! `--shard I/N`, only its share of the sessions, written as a shard file;
+//! with `--slurm`, as a Slurm array job of shards (`super::cluster`).
 
 use std::path::PathBuf;
 
@@ -25,10 +26,24 @@ pub struct Args {
     /// Run only sessions s with s % N == I and write a shard file to --json (merge with `pitboss merge`).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    #[command(flatten)]
+    cluster: super::cluster::ClusterArgs,
 }
 
 /// Runs the league (or its shard) and prints or writes what was asked.
 pub fn run(args: Args) -> Result<()> {
+    if args.cluster.wanted() {
+        if args.shard.is_some() {
+            anyhow::bail!(
+                "--shard is what each cluster task runs; give --slurm, --slurm-script or --k8s-manifest alone"
+            );
+        }
+        let Some((result, results_file)) = super::cluster::run(&args.league, &args.cluster, args.threads)? else {
+            return Ok(());
+        };
+        heading(&result);
+        return crate::common::standings(&result, &results_file, args.json, args.csv);
+    }
     if let Some(shard) = &args.shard {
         let shard = pitboss_league::shard::parse_shard(shard)?;
         let out_path = args.json.context("--shard needs --json FILE for the shard file")?;
@@ -45,6 +60,12 @@ pub fn run(args: Args) -> Result<()> {
         pitboss_league::league::run_with(&file, &args.league, &sandbox, args.threads, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     warn_skipped(&result.skipped);
+    heading(&result);
+    crate::common::standings(&result, &results_file, args.json, args.csv)
+}
+
+/// The line above the standings.
+fn heading(result: &pitboss_results::LeagueResult) {
     out!(
         "{} — {} session(s) × {} rounds of {} (seed {}, {} format)",
         result.name,
@@ -54,5 +75,4 @@ pub fn run(args: Args) -> Result<()> {
         result.seed,
         result.format
     );
-    crate::common::standings(&result, &results_file, args.json, args.csv)
 }

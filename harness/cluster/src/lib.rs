@@ -1,0 +1,167 @@
+//! Leagues beyond one machine, on a real cluster engine: `pitboss run
+//! league.toml --slurm` stages the league on shared storage (`stage`),
+//! submits one Slurm array job of `J` shards, each `pitboss run --shard
+//! I/J` (`script`), follows it through Slurm's own commands (`slurm`),
+//! submits a failed, timed-out or cancelled shard again a bounded number
+//! of times, and merges the shard files with `pitboss merge`'s own
+//! function, so the results are byte for byte those of a local run. No
+//! scheduler, queue or worker protocol of ours: Slurm does the placing.
+//!
+//! **Invariant:** a result is returned only when every shard finished
+//! and its file merged; anything less is an error naming the shard, its
+//! Slurm state and its log.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use pitboss_results::{LeagueResult, ResultsFile};
+
+pub mod script;
+pub mod slurm;
+pub mod stage;
+
+pub use stage::{Staged, stage};
+
+/// Most shards of one run.
+pub const MAX_SHARDS: u64 = 10_000;
+/// Most times a shard is submitted again.
+pub const MAX_RETRIES: u32 = 10;
+
+/// How a league is played on the cluster.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Array tasks (1 to [`MAX_SHARDS`]); a shard plays sessions `s` with
+    /// `s % shards == index`.
+    pub shards: u64,
+    /// Slurm partition, if not the default.
+    pub partition: Option<String>,
+    /// Slurm time limit per shard (`MM`, `HH:MM:SS`, `D-HH`), if any.
+    pub time: Option<String>,
+    /// Threads (and CPUs asked for) per shard.
+    pub threads: usize,
+    /// Times a failed shard is submitted again (0 to [`MAX_RETRIES`]).
+    pub retries: u32,
+    /// How often Slurm is asked how the shards are doing.
+    pub poll: Duration,
+}
+
+/// Checks a `--time` value: Slurm's forms, digits with `:` and `-` only.
+pub fn check_time(time: &str) -> Result<()> {
+    let ok = !time.is_empty()
+        && time.len() <= 16
+        && time.bytes().all(|b| b.is_ascii_digit() || b == b':' || b == b'-')
+        && time.starts_with(|c: char| c.is_ascii_digit());
+    if !ok {
+        bail!("--time `{time}` is not a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM)");
+    }
+    Ok(())
+}
+
+/// How the shards are doing, for a progress line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub done: u64,
+    pub running: u64,
+    pub pending: u64,
+    /// Shards submitted again so far.
+    pub retried: u64,
+    pub shards: u64,
+    /// The latest event worth a line (a shard failed and was resubmitted).
+    pub note: Option<String>,
+}
+
+/// Where each shard stands.
+struct Shard {
+    job: u64,
+    attempts: u32,
+    done: bool,
+}
+
+/// Plays the staged league on Slurm and merges it; `progress` hears of
+/// every change.
+pub fn run(staged: &Staged, options: &Options, progress: &dyn Fn(&Progress)) -> Result<(LeagueResult, ResultsFile)> {
+    let script = staged.dir.join("shards.sbatch");
+    std::fs::write(&script, script::batch_script(staged, options))?;
+    let job = slurm::sbatch(&script, &format!("0-{}", options.shards - 1))?;
+    let mut shards: Vec<Shard> = (0..options.shards).map(|_| Shard { job, attempts: 1, done: false }).collect();
+    let mut last = Progress::default();
+    let mut quiet_since = Instant::now();
+    loop {
+        let mut now = Progress { shards: options.shards, retried: last.retried, ..Progress::default() };
+        let jobs: std::collections::BTreeSet<u64> = shards.iter().filter(|s| !s.done).map(|s| s.job).collect();
+        let mut states = std::collections::BTreeMap::new();
+        for job in jobs {
+            for task in slurm::tasks(job)? {
+                states.insert((job, task.index), task.state);
+            }
+        }
+        for (index, shard) in shards.iter_mut().enumerate() {
+            let index = index as u64;
+            if shard.done {
+                now.done += 1;
+                continue;
+            }
+            let state = states.get(&(shard.job, index)).map(String::as_str);
+            match state {
+                Some("COMPLETED") | None if staged.part(index).is_file() => {
+                    shard.done = true;
+                    now.done += 1;
+                }
+                Some(s) if slurm::failed(s) || s == "COMPLETED" => {
+                    let why = if s == "COMPLETED" { "COMPLETED without its shard file" } else { s };
+                    retry_or_fail(staged, &script, options, index, shard, why, &mut now)?;
+                }
+                None => retry_or_fail(staged, &script, options, index, shard, "unknown to Slurm", &mut now)?,
+                Some("RUNNING" | "COMPLETING") => now.running += 1,
+                Some(_) => now.pending += 1,
+            }
+        }
+        if now != last {
+            progress(&now);
+            quiet_since = Instant::now();
+            last = Progress { note: None, ..now };
+        }
+        if last.done == options.shards {
+            break;
+        }
+        if quiet_since.elapsed() > Duration::from_secs(7 * 24 * 3600) {
+            bail!("no shard has moved for a week; gave up following job {job}");
+        }
+        std::thread::sleep(options.poll);
+    }
+    let parts: Vec<PathBuf> = (0..options.shards).map(|i| staged.part(i)).collect();
+    pitboss_league::shard::merge(&parts)
+}
+
+/// Submits shard `index` again, or fails naming it, its state and log.
+fn retry_or_fail(
+    staged: &Staged,
+    script: &Path,
+    options: &Options,
+    index: u64,
+    shard: &mut Shard,
+    state: &str,
+    now: &mut Progress,
+) -> Result<()> {
+    let log = staged.log(index);
+    if shard.attempts > options.retries {
+        bail!(
+            "shard {index} of {} ended {state} after {} attempt(s); its log: {}",
+            options.shards,
+            shard.attempts,
+            log.display()
+        );
+    }
+    shard.job = slurm::sbatch(script, &index.to_string())?;
+    shard.attempts += 1;
+    now.retried += 1;
+    now.pending += 1;
+    now.note = Some(format!(
+        "shard {index} ended {state} (log: {}); submitted again as job {} (attempt {})",
+        log.display(),
+        shard.job,
+        shard.attempts
+    ));
+    Ok(())
+}

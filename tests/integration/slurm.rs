@@ -1,0 +1,248 @@
+//! `pitboss run --slurm` against a real Slurm: the test starts its own
+//! single-node cluster (munged, slurmctld and slurmd from Debian's
+//! `slurm-wlm` and `munge`, on loopback ports of its own, with a key and
+//! folders of its own) and stops it after. A 4-shard league gives the
+//! local run's results byte for byte; a shard cancelled with `scancel`
+//! while it plays is submitted again and the results are still the same.
+//! Where Slurm is missing (or the test is not root) it skips loudly, and
+//! fails when `PITBOSS_REQUIRE_SLURM` is set (CI sets it where setup
+//! installed Slurm).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::server::scratch;
+
+const DAEMONS: [&str; 3] = ["/usr/sbin/munged", "/usr/sbin/slurmctld", "/usr/sbin/slurmd"];
+
+/// A single-node Slurm cluster of the test's own; stopped on drop.
+struct Cluster {
+    dir: PathBuf,
+    conf: PathBuf,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn ok(out: std::io::Result<Output>, what: &str) -> String {
+    let out = out.unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+impl Cluster {
+    /// Why Slurm cannot run here, if it cannot.
+    fn unavailable() -> Option<String> {
+        if let Some(missing) = DAEMONS.iter().chain(&["/usr/bin/sbatch"]).find(|p| !Path::new(p).exists()) {
+            return Some(format!(
+                "{missing} is missing (Debian packages slurm-wlm and munge; scripts/setup installs them)"
+            ));
+        }
+        // SAFETY: geteuid has no preconditions.
+        (unsafe { libc::geteuid() } != 0).then(|| "the test cluster's daemons run as root and this is not root".into())
+    }
+
+    fn start(dir: &Path) -> Cluster {
+        let host = ok(Command::new("hostname").arg("-s").output(), "hostname").trim().to_string();
+        for sub in ["state", "spool", "log"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        let key: Vec<u8> = (0..1024u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        std::fs::write(dir.join("munge.key"), key).unwrap();
+        std::fs::set_permissions(dir.join("munge.key"), std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+        let d = dir.display();
+        ok(
+            Command::new(DAEMONS[0])
+                .args(["--force", &format!("--key-file={d}/munge.key"), &format!("--socket={d}/munge.socket")])
+                .args([&format!("--pid-file={d}/munged.pid"), &format!("--log-file={d}/munged.log")])
+                .arg(format!("--seed-file={d}/munge.seed"))
+                .output(),
+            "munged",
+        );
+        let conf = dir.join("slurm.conf");
+        std::fs::write(&conf, config(dir, &host)).unwrap();
+        let cluster = Cluster { dir: dir.to_path_buf(), conf };
+        ok(cluster.command(DAEMONS[1]).args(["-f", &cluster.conf.display().to_string()]).output(), "slurmctld");
+        ok(cluster.command(DAEMONS[2]).args(["-f", &cluster.conf.display().to_string()]).output(), "slurmd");
+        let start = Instant::now();
+        while !cluster.command("sinfo").args(["-h", "-o", "%t"]).output().is_ok_and(|o| o.stdout.starts_with(b"idle")) {
+            assert!(start.elapsed() < Duration::from_secs(60), "the test cluster did not come up: {}", cluster.logs());
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        cluster
+    }
+
+    /// `program` with this cluster's configuration.
+    fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.env("SLURM_CONF", &self.conf).env("PITBOSS_CACHE_DIR", "off");
+        c
+    }
+
+    fn logs(&self) -> String {
+        let read = |f: &str| std::fs::read_to_string(self.dir.join(f)).unwrap_or_default();
+        format!("{}\n{}", read("log/slurmctld.log"), read("log/slurmd.log"))
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for pid_file in ["slurmd.pid", "slurmctld.pid", "munged.pid"] {
+            if let Some(pid) = std::fs::read_to_string(self.dir.join(pid_file)).ok().and_then(|p| p.trim().parse().ok())
+            {
+                // SAFETY: a signal to a daemon this test started.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+            }
+        }
+    }
+}
+
+/// A one-node cluster on loopback: this host, 2 CPUs, one partition.
+fn config(dir: &Path, host: &str) -> String {
+    let d = dir.display();
+    format!(
+        "ClusterName=pitboss-test\nSlurmctldHost={host}(127.0.0.1)\nSlurmctldPort={}\nSlurmdPort={}\n\
+         SlurmUser=root\nSlurmdUser=root\nAuthType=auth/munge\nAuthInfo=socket={d}/munge.socket\nCredType=cred/munge\n\
+         StateSaveLocation={d}/state\nSlurmdSpoolDir={d}/spool\nSlurmctldPidFile={d}/slurmctld.pid\n\
+         SlurmdPidFile={d}/slurmd.pid\nSlurmctldLogFile={d}/log/slurmctld.log\nSlurmdLogFile={d}/log/slurmd.log\n\
+         ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\nSchedulerType=sched/builtin\n\
+         SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nAccountingStorageType=accounting_storage/none\n\
+         JobCompType=jobcomp/none\nJobAcctGatherType=jobacct_gather/none\nMpiDefault=none\nReturnToService=2\n\
+         MinJobAge=3600\nNodeName={host} NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n\
+         PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP\n",
+        free_port(),
+        free_port()
+    )
+}
+
+/// A league of two wasm bots and a builtin, bots beside it.
+fn league(dir: &Path, rounds: u64) -> PathBuf {
+    std::fs::create_dir_all(dir.join("bots")).unwrap();
+    for bot in ["basic", "hilo"] {
+        std::fs::copy(pitboss_tests::wasm_path(bot), dir.join("bots").join(format!("{bot}.wasm"))).unwrap();
+    }
+    let text = format!(
+        "name = \"On the cluster\"\nvariant = \"north-american\"\nrounds = {rounds}\nsessions = 8\nseed = 3\n\
+         bankroll = 1000000\nformat = \"table\"\n[[bot]]\npath = \"bots/basic.wasm\"\n[[bot]]\npath = \"bots/hilo.wasm\"\n\
+         [[bot]]\nbuiltin = \"random\"\n"
+    );
+    std::fs::write(dir.join("league.toml"), text).unwrap();
+    dir.join("league.toml")
+}
+
+fn pitboss(cluster: &Cluster, dir: &Path, args: &[&str]) -> Child {
+    cluster
+        .command(&pitboss_tests::pitboss_bin().display().to_string())
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits up to 10 minutes for `child`; its exit, stdout and stderr.
+fn finish(mut child: Child) -> (bool, String, String) {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(600) {
+            let _ = child.kill();
+            panic!("pitboss on the cluster still ran after 10 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn a_league_on_a_real_slurm_gives_the_local_results_and_survives_a_cancelled_shard() {
+    if let Some(why) = Cluster::unavailable() {
+        if std::env::var_os("PITBOSS_REQUIRE_SLURM").is_some() {
+            panic!("the Slurm test is required (PITBOSS_REQUIRE_SLURM) but {why}");
+        }
+        eprintln!(
+            "\n!!! SKIPPED a_league_on_a_real_slurm_gives_the_local_results_and_survives_a_cancelled_shard: {why} !!!\n"
+        );
+        return;
+    }
+    let dir = scratch("slurm");
+    let cluster = Cluster::start(&dir.join("cluster"));
+    let work = dir.join("shared");
+    std::fs::create_dir_all(&work).unwrap();
+    let w = work.display().to_string();
+
+    // Four shards, byte for byte the local run.
+    let small = dir.join("small");
+    league(&small, 3_000);
+    let (ok, local, err) = finish(pitboss(&cluster, &small, &["run", "league.toml", "--json", "local.json"]));
+    assert!(ok, "{err}");
+    let t = Instant::now();
+    let args = ["run", "league.toml", "--slurm", "--shards", "4", "--workdir", &w, "--json", "slurm.json"];
+    let (ok, remote, err) = finish(pitboss(&cluster, &small, &args));
+    assert!(ok, "{err}\n{}", cluster.logs());
+    let took = t.elapsed();
+    assert_eq!(std::fs::read(small.join("slurm.json")).unwrap(), std::fs::read(small.join("local.json")).unwrap());
+    assert_eq!(remote, local, "the same standings printed");
+    assert!(err.contains("shards done 4/4"), "{err}");
+
+    // A shard cancelled while it plays is submitted again.
+    let big = dir.join("big");
+    league(&big, 400_000);
+    let (ok, _, err) = finish(pitboss(&cluster, &big, &["run", "league.toml", "--json", "local.json"]));
+    assert!(ok, "{err}");
+    let args = ["run", "league.toml", "--slurm", "--shards", "4", "--workdir", &w, "--json", "slurm.json"];
+    let child = pitboss(&cluster, &big, &args);
+    let start = Instant::now();
+    let running = loop {
+        let out = cluster.command("squeue").args(["-h", "-t", "RUNNING", "-o", "%i"]).output().unwrap();
+        if let Some(task) = String::from_utf8_lossy(&out.stdout).lines().next().filter(|t| t.contains('_')) {
+            break task.to_string();
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no shard ever ran");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    ok_status(cluster.command("scancel").arg(&running).status());
+    let (ok, _, err) = finish(child);
+    assert!(ok, "{err}\n{}", cluster.logs());
+    assert!(err.contains("ended CANCELLED") && err.contains("submitted again"), "{err}");
+    assert_eq!(std::fs::read(big.join("slurm.json")).unwrap(), std::fs::read(big.join("local.json")).unwrap());
+    eprintln!(
+        "slurm: 4 shards of 8 × 3,000 rounds on the test cluster in {} ms; cancelled {running}",
+        took.as_millis()
+    );
+}
+
+fn ok_status(status: std::io::Result<std::process::ExitStatus>) {
+    assert!(status.unwrap().success());
+}
+
+#[test]
+fn the_batch_script_and_the_manifest_are_printed_and_bad_values_refused_in_one_line() {
+    let dir = scratch("slurm-script");
+    league(&dir, 1_000);
+    let ran = pitboss_tests::pitboss(&dir, &["run", "league.toml", "--slurm-script", "--shards", "3", "--time", "30"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for line in ["#SBATCH --time=30", "#SBATCH --error=", "--shard \"$SLURM_ARRAY_TASK_ID/3\"", "/bin/pitboss' run"] {
+        assert!(ran.stdout.contains(line), "{line} in {}", ran.stdout);
+    }
+    let staged: Vec<_> = std::fs::read_dir(dir.join("pitboss-cluster")).unwrap().collect();
+    assert_eq!(staged.len(), 1, "staged once in the default work folder");
+    let ran = pitboss_tests::pitboss(&dir, &["run", "league.toml", "--k8s-manifest", "--shards", "3"]);
+    assert!(ran.stdout.contains("completionMode: Indexed") && ran.stdout.contains("completions: 3"), "{}", ran.stdout);
+    for (args, says) in [
+        (vec!["--slurm", "--time", "1h"], "--time `1h`"),
+        (vec!["--slurm", "--partition", "a b"], "--partition"),
+        (vec!["--slurm", "--shards", "0"], "--shards"),
+        (vec!["--slurm", "--retries", "11"], "--retries"),
+        (vec!["--slurm", "--shard", "0/2"], "--shard"),
+    ] {
+        let mut all = vec!["run", "league.toml"];
+        all.extend(args);
+        let ran = pitboss_tests::pitboss(&dir, &all);
+        assert_ne!(ran.code, Some(0));
+        assert!(ran.stderr.contains(says), "{all:?}: {}", ran.stderr);
+    }
+}
