@@ -31,10 +31,16 @@ impl Server {
     /// Starts `pitboss serve COMPETITION --data DATA` on a free port and
     /// waits for its address.
     pub fn start(competition: &Path, data: &Path) -> Server {
+        Server::start_with(competition, data, &[])
+    }
+
+    /// [`Server::start`] with more environment variables.
+    pub fn start_with(competition: &Path, data: &Path, env: &[(&str, &Path)]) -> Server {
         let child = Command::new(pitboss_bin())
             .args(["serve", &competition.display().to_string(), "--data", &data.display().to_string()])
             .args(["--listen", "127.0.0.1:0"])
             .env("PITBOSS_CACHE_DIR", "off")
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

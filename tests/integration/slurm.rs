@@ -213,6 +213,64 @@ fn a_league_on_a_real_slurm_gives_the_local_results_and_survives_a_cancelled_sha
         "slurm: 4 shards of 8 × 3,000 rounds on the test cluster in {} ms; cancelled {running}",
         took.as_millis()
     );
+    a_server_plays_its_runs_on_slurm_and_resumes_after_a_restart(&cluster, &dir, &work);
+}
+
+/// Counts the array jobs Slurm remembers (`MinJobAge` is an hour here).
+fn array_jobs(cluster: &Cluster) -> usize {
+    let out = cluster.command("scontrol").args(["show", "job", "-o"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ids: std::collections::BTreeSet<&str> =
+        text.split_whitespace().filter_map(|kv| kv.strip_prefix("ArrayJobId=")).collect();
+    ids.len()
+}
+
+/// `[runs] executor = "slurm"`: a run played on the cluster reaches the
+/// leaderboard, re-runs byte for byte with `pitboss verify`, and a server
+/// killed while its job plays follows that job after its restart.
+fn a_server_plays_its_runs_on_slurm_and_resumes_after_a_restart(cluster: &Cluster, dir: &Path, work: &Path) {
+    use crate::server::{Server, bytes, call, html, login, wait_for_run};
+    let comp = dir.join("competition.toml");
+    let text = format!(
+        "name = \"Cluster cup\"\n[runs]\nexecutor = \"slurm\"\n[slurm]\nworkdir = \"{}\"\nshards = 2\n\
+         [uploads]\nscore_rounds = 0\n[entrants]\nnames = [\"alice\", \"bob\"]\n[[league]]\nname = \"Main\"\n\
+         variant = \"north-american\"\nrounds = 150000\nsessions = 4\nseed = 5\nbankroll = 10000000\n",
+        work.display()
+    );
+    std::fs::write(&comp, text).unwrap();
+    let data = dir.join("data");
+    let conf = [("SLURM_CONF", cluster.conf.as_path())];
+    let server = Server::start_with(&comp, &data, &conf);
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    for (who, bot) in [("alice", "basic"), ("bob", "hilo")] {
+        let (status, v) = call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{v}");
+    }
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let id = run["run"].as_i64().unwrap();
+    wait_for_run(&url, id, "running", 60);
+    let start = Instant::now();
+    let before = loop {
+        let jobs = array_jobs(cluster);
+        if html(&url, &login(&url, &admin), "/admin").contains("on Slurm: shards done 0/2") {
+            break jobs;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no shard progress shown");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    // Killed mid-run: the restarted server follows the same job.
+    drop(server);
+    let server = Server::start_with(&comp, &data, &conf);
+    let url = server.url.clone();
+    wait_for_run(&url, id, "done", 600);
+    assert_eq!(array_jobs(cluster), before, "no job submitted again after the restart");
+    let page = html(&url, &login(&url, &admin), "/admin");
+    assert!(page.contains("league-1 on Slurm: shards done 2/2"), "{page}");
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["latest"]["leagues"][0]["rows"].as_array().unwrap().len(), 2, "{board}");
+    let results = data.join(format!("runs/{id}/league-1/results.json"));
+    let ran = pitboss_tests::pitboss(dir, &["verify", &results.display().to_string()]);
+    assert_eq!(ran.code, Some(0), "the run re-runs byte for byte: {} {}", ran.stdout, ran.stderr);
 }
 
 fn ok_status(status: std::io::Result<std::process::ExitStatus>) {

@@ -11,11 +11,12 @@
 //! and its file merged; anything less is an error naming the shard, its
 //! Slurm state and its log.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use pitboss_results::{LeagueResult, ResultsFile};
+use serde::{Deserialize, Serialize};
 
 pub mod script;
 pub mod slurm;
@@ -59,7 +60,7 @@ pub fn check_time(time: &str) -> Result<()> {
 }
 
 /// How the shards are doing, for a progress line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
     pub done: u64,
     pub running: u64,
@@ -71,54 +72,79 @@ pub struct Progress {
     pub note: Option<String>,
 }
 
-/// Where each shard stands.
-struct Shard {
-    job: u64,
-    attempts: u32,
-    done: bool,
+/// Where each shard of a submitted league stands: what a follower needs
+/// to pick up after a restart (the server keeps it in its database).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Submitted {
+    /// Per shard: the Slurm job now playing it (the array job, or a
+    /// single task submitted again).
+    pub jobs: Vec<u64>,
+    /// Per shard: how many times it was submitted.
+    pub attempts: Vec<u32>,
+    /// Per shard: finished, its file written.
+    pub done: Vec<bool>,
+}
+
+/// The batch script's path in a staged folder.
+fn script_path(staged: &Staged) -> PathBuf {
+    staged.dir.join("shards.sbatch")
+}
+
+/// Writes the batch script and submits every shard as one array job.
+pub fn submit(staged: &Staged, options: &Options) -> Result<Submitted> {
+    let script = script_path(staged);
+    std::fs::write(&script, script::batch_script(staged, options))?;
+    let job = slurm::sbatch(&script, &format!("0-{}", options.shards - 1))?;
+    let n = options.shards as usize;
+    Ok(Submitted { jobs: vec![job; n], attempts: vec![1; n], done: vec![false; n] })
 }
 
 /// Plays the staged league on Slurm and merges it; `progress` hears of
 /// every change.
 pub fn run(staged: &Staged, options: &Options, progress: &dyn Fn(&Progress)) -> Result<(LeagueResult, ResultsFile)> {
-    let script = staged.dir.join("shards.sbatch");
-    std::fs::write(&script, script::batch_script(staged, options))?;
-    let job = slurm::sbatch(&script, &format!("0-{}", options.shards - 1))?;
-    let mut shards: Vec<Shard> = (0..options.shards).map(|_| Shard { job, attempts: 1, done: false }).collect();
+    let mut submitted = submit(staged, options)?;
+    follow(staged, options, &mut submitted, &|p, _| progress(p))
+}
+
+/// Follows `submitted` (just submitted, or picked up after a restart)
+/// until every shard is done, submitting failed ones again, then merges;
+/// `progress` hears of every change, with the state to keep.
+pub fn follow(
+    staged: &Staged,
+    options: &Options,
+    submitted: &mut Submitted,
+    progress: &dyn Fn(&Progress, &Submitted),
+) -> Result<(LeagueResult, ResultsFile)> {
+    if submitted.jobs.len() as u64 != options.shards {
+        bail!("{} shards were submitted, not {}", submitted.jobs.len(), options.shards);
+    }
     let mut last = Progress::default();
     let mut quiet_since = Instant::now();
     loop {
         let mut now = Progress { shards: options.shards, retried: last.retried, ..Progress::default() };
-        let jobs: std::collections::BTreeSet<u64> = shards.iter().filter(|s| !s.done).map(|s| s.job).collect();
-        let mut states = std::collections::BTreeMap::new();
-        for job in jobs {
-            for task in slurm::tasks(job)? {
-                states.insert((job, task.index), task.state);
-            }
-        }
-        for (index, shard) in shards.iter_mut().enumerate() {
-            let index = index as u64;
-            if shard.done {
+        let states = states(submitted)?;
+        for index in 0..options.shards {
+            let i = index as usize;
+            if submitted.done[i] {
                 now.done += 1;
                 continue;
             }
-            let state = states.get(&(shard.job, index)).map(String::as_str);
-            match state {
+            match states.get(&(submitted.jobs[i], index)).map(String::as_str) {
                 Some("COMPLETED") | None if staged.part(index).is_file() => {
-                    shard.done = true;
+                    submitted.done[i] = true;
                     now.done += 1;
                 }
                 Some(s) if slurm::failed(s) || s == "COMPLETED" => {
                     let why = if s == "COMPLETED" { "COMPLETED without its shard file" } else { s };
-                    retry_or_fail(staged, &script, options, index, shard, why, &mut now)?;
+                    retry_or_fail(staged, options, index, submitted, why, &mut now)?;
                 }
-                None => retry_or_fail(staged, &script, options, index, shard, "unknown to Slurm", &mut now)?,
+                None => retry_or_fail(staged, options, index, submitted, "unknown to Slurm", &mut now)?,
                 Some("RUNNING" | "COMPLETING") => now.running += 1,
                 Some(_) => now.pending += 1,
             }
         }
         if now != last {
-            progress(&now);
+            progress(&now, submitted);
             quiet_since = Instant::now();
             last = Progress { note: None, ..now };
         }
@@ -126,7 +152,7 @@ pub fn run(staged: &Staged, options: &Options, progress: &dyn Fn(&Progress)) -> 
             break;
         }
         if quiet_since.elapsed() > Duration::from_secs(7 * 24 * 3600) {
-            bail!("no shard has moved for a week; gave up following job {job}");
+            bail!("no shard has moved for a week; gave up following jobs {:?}", submitted.jobs);
         }
         std::thread::sleep(options.poll);
     }
@@ -134,34 +160,46 @@ pub fn run(staged: &Staged, options: &Options, progress: &dyn Fn(&Progress)) -> 
     pitboss_league::shard::merge(&parts)
 }
 
+/// The state of every unfinished shard's task, by (job, index).
+fn states(submitted: &Submitted) -> Result<std::collections::BTreeMap<(u64, u64), String>> {
+    let jobs: std::collections::BTreeSet<u64> =
+        submitted.jobs.iter().zip(&submitted.done).filter(|(_, d)| !**d).map(|(j, _)| *j).collect();
+    let mut states = std::collections::BTreeMap::new();
+    for job in jobs {
+        for task in slurm::tasks(job)? {
+            states.insert((job, task.index), task.state);
+        }
+    }
+    Ok(states)
+}
+
 /// Submits shard `index` again, or fails naming it, its state and log.
 fn retry_or_fail(
     staged: &Staged,
-    script: &Path,
     options: &Options,
     index: u64,
-    shard: &mut Shard,
+    submitted: &mut Submitted,
     state: &str,
     now: &mut Progress,
 ) -> Result<()> {
-    let log = staged.log(index);
-    if shard.attempts > options.retries {
+    let (i, log) = (index as usize, staged.log(index));
+    if submitted.attempts[i] > options.retries {
         bail!(
             "shard {index} of {} ended {state} after {} attempt(s); its log: {}",
             options.shards,
-            shard.attempts,
+            submitted.attempts[i],
             log.display()
         );
     }
-    shard.job = slurm::sbatch(script, &index.to_string())?;
-    shard.attempts += 1;
+    submitted.jobs[i] = slurm::sbatch(&script_path(staged), &index.to_string())?;
+    submitted.attempts[i] += 1;
     now.retried += 1;
     now.pending += 1;
     now.note = Some(format!(
         "shard {index} ended {state} (log: {}); submitted again as job {} (attempt {})",
         log.display(),
-        shard.job,
-        shard.attempts
+        submitted.jobs[i],
+        submitted.attempts[i]
     ));
     Ok(())
 }

@@ -54,8 +54,9 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
 
 /// Stages the league at `league` (and the `pitboss` binary at `pitboss`)
 /// under `workdir`, which must be storage every node sees. Earlier shard
-/// files of the same league are removed.
-pub fn stage(league: &Path, workdir: &Path, pitboss: &Path) -> Result<Staged> {
+/// files of the same league are removed, unless `resuming` (following a
+/// job submitted before a restart, whose shard files they are).
+pub fn stage(league: &Path, workdir: &Path, pitboss: &Path, resuming: bool) -> Result<Staged> {
     let file = pitboss_league::file::parse(league)?;
     let base = league.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let bots = pitboss_league::roster::bot_files(&file, base)?;
@@ -82,8 +83,10 @@ pub fn stage(league: &Path, workdir: &Path, pitboss: &Path) -> Result<Staged> {
     for bot in &bots {
         copy(bot, &mirrored(&tree, bot)?)?;
     }
-    copy(pitboss, &staged.bin)?;
-    if staged.out.exists() {
+    if !(resuming && staged.bin.is_file()) {
+        copy(pitboss, &staged.bin)?;
+    }
+    if staged.out.exists() && !resuming {
         std::fs::remove_dir_all(&staged.out)?;
     }
     for folder in [&staged.out, &staged.logs] {

@@ -56,6 +56,9 @@ pub struct Competition {
     pub server: ServerPolicy,
     /// What scrimmages may be asked for.
     pub scrimmages: ScrimmagePolicy,
+    /// With `[runs] executor = "slurm"`: each league of a run is played on
+    /// Slurm as this says (`crate::cluster`); `None`: in this process.
+    pub slurm: Option<SlurmPolicy>,
     /// The leagues, in file order.
     pub leagues: Vec<LeagueTemplate>,
 }
@@ -121,6 +124,19 @@ pub struct RunPolicy {
     pub every_minutes: Option<u64>,
     /// Worker threads of a run (`None`: all cores but one).
     pub threads: Option<usize>,
+}
+
+/// How runs go to Slurm (`[slurm]`, used with `[runs] executor = "slurm"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlurmPolicy {
+    /// Shards (array tasks) per league.
+    pub shards: u64,
+    pub partition: Option<String>,
+    pub time: Option<String>,
+    /// A folder every node sees.
+    pub workdir: std::path::PathBuf,
+    /// Times a failed shard is submitted again.
+    pub retries: u32,
 }
 
 /// What scrimmages may be asked for (`[scrimmages]`).
@@ -190,6 +206,7 @@ struct Raw {
     server: RawServer,
     #[serde(default)]
     scrimmages: RawScrimmages,
+    slurm: Option<RawSlurm>,
     #[serde(rename = "league", default)]
     leagues: Vec<Spanned<toml::Table>>,
 }
@@ -205,11 +222,23 @@ struct RawRuns {
     every_minutes: Option<Spanned<u64>>,
     #[serde(default)]
     threads: Option<Spanned<u64>>,
+    #[serde(default)]
+    executor: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawSlurm {
+    shards: Option<Spanned<u64>>,
+    partition: Option<String>,
+    time: Option<String>,
+    workdir: Option<Spanned<String>>,
+    retries: Option<Spanned<u64>>,
 }
 
 impl Default for RawRuns {
     fn default() -> Self {
-        RawRuns { on_demand: true, debounce_secs: None, every_minutes: None, threads: None }
+        RawRuns { on_demand: true, debounce_secs: None, every_minutes: None, threads: None, executor: None }
     }
 }
 
@@ -263,6 +292,40 @@ pub fn read(path: &Path) -> Result<Competition, Error> {
     parse(&text, &path.display().to_string())
 }
 
+type At<'a> = &'a dyn Fn(usize, String) -> Error;
+type Number<'a> = &'a dyn Fn(&Option<Spanned<u64>>, &str, std::ops::RangeInclusive<u64>, u64) -> Result<u64, Error>;
+
+/// `[runs] executor` and `[slurm]`: `None` for runs in this process.
+fn slurm_policy(raw: &Raw, at: At<'_>, number: Number<'_>) -> Result<Option<SlurmPolicy>, Error> {
+    let slurm = match raw.runs.executor.as_ref().map(|e| (e.span().start, e.get_ref().as_str())) {
+        None | Some((_, "local")) => return Ok(None),
+        Some((_, "slurm")) => raw.slurm.as_ref(),
+        Some((offset, other)) => return Err(at(offset, format!("executor `{other}` is not `local` or `slurm`"))),
+    };
+    let Some(slurm) = slurm else {
+        return Err(at(0, "executor = \"slurm\" needs a [slurm] table with workdir".into()));
+    };
+    let Some(workdir) = &slurm.workdir else {
+        return Err(at(0, "[slurm] needs workdir, a folder every node sees".into()));
+    };
+    if let Some(t) = &slurm.time {
+        pitboss_cluster::check_time(t).map_err(|e| at(0, format!("[slurm] {e}")))?;
+    }
+    let partition_ok = |p: &String| {
+        !p.is_empty() && p.len() <= 64 && p.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+    };
+    if slurm.partition.as_ref().is_some_and(|p| !partition_ok(p)) {
+        return Err(at(0, "[slurm] partition is not a Slurm partition name".into()));
+    }
+    Ok(Some(SlurmPolicy {
+        shards: number(&slurm.shards, "shards", 1..=pitboss_cluster::MAX_SHARDS, 4)?,
+        partition: slurm.partition.clone(),
+        time: slurm.time.clone(),
+        workdir: workdir.get_ref().into(),
+        retries: number(&slurm.retries, "retries", 0..=u64::from(pitboss_cluster::MAX_RETRIES), 2)? as u32,
+    }))
+}
+
 /// Parses and checks a competition file's `text`; errors name `origin`
 /// and the line.
 pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
@@ -283,6 +346,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
         every_minutes: (every > 0).then_some(every),
         threads: (threads > 0).then_some(threads as usize),
     };
+    let slurm = slurm_policy(&raw, &at, &number)?;
     let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, 1024)?;
     let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
     let score_rounds = number(&raw.uploads.score_rounds, "score_rounds", 0..=MAX_SCORE_ROUNDS, 20_000)?;
@@ -365,6 +429,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
         max_entrants,
         server,
         scrimmages,
+        slurm,
         leagues,
     })
 }

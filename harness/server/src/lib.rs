@@ -34,6 +34,7 @@ pub mod api;
 pub mod app;
 pub mod auth;
 pub mod chips;
+pub mod cluster;
 pub mod compare;
 pub mod competition;
 pub mod db;

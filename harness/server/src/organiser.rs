@@ -36,7 +36,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             let mut runs = Vec::new();
             for r in app.db.runs(50)? {
                 let reports = if r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
-                runs.push((r, reports));
+                let shards = if app.competition.slurm.is_some() { app.db.shard_progress(r.id)? } else { Vec::new() };
+                runs.push((r, reports, shards));
             }
             Ok((rows, runs, latest_and_runs(app, 1)?.0))
         })
@@ -80,7 +81,9 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
-            tbody { @for (r, reports) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) } } td { (r.reason) }
+            tbody { @for (r, reports, shards) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
+                @for (folder, p) in shards { br; span.shards { (folder) " on Slurm: shards done " (p.done) "/" (p.shards) ", running " (p.running)
+                    ", pending " (p.pending) ", resubmitted " (p.retried) } } } td { (r.reason) }
                 td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } }
                     @for l in reports { " · " a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } } } } } } } }
     };

@@ -247,7 +247,7 @@ impl Work {
                 store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
             }
             let text = template.with_bots(bots.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm"))));
-            let (name, variant, standings, rounds, sessions) = self.play_league(&dir, &text)?;
+            let (name, variant, standings, rounds, sessions) = self.play_league(&dir, &text, Some((id, &folder)))?;
             leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
         }
         let overall = overall(&leagues);
@@ -300,13 +300,20 @@ impl Work {
                 }
             }
         }
-        let (_, _, standings, _, _) = self.play_league(dir, &text)?;
+        let (_, _, standings, _, _) = self.play_league(dir, &text, None)?;
         Ok(serde_json::to_value(rows(&standings))?)
     }
 
     /// Plays one league file written to `dir`; writes its results and
     /// report beside it.
-    fn play_league(&self, dir: &Path, text: &str) -> Result<(String, String, Vec<Standing>, u64, u64), Error> {
+    /// A league of run `on` (its id and folder) goes to Slurm when the
+    /// competition says so (`crate::cluster`); scrimmages never do.
+    fn play_league(
+        &self,
+        dir: &Path,
+        text: &str,
+        on: Option<(i64, &str)>,
+    ) -> Result<(String, String, Vec<Standing>, u64, u64), Error> {
         let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
         let path = dir.join("league.toml");
         std::fs::write(&path, text)?;
@@ -317,8 +324,10 @@ impl Work {
             .runs
             .threads
             .or_else(|| Some(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
-        let (result, results_file) =
-            pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?;
+        let (result, results_file) = match (on, &self.competition.slurm) {
+            (Some((run, folder)), Some(policy)) => crate::cluster::play(&self.db, run, folder, &path, policy)?,
+            _ => pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?,
+        };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
         write_reports(dir, &results_file)?;
         Ok((result.name, result.variant, result.standings, result.rounds, result.sessions))

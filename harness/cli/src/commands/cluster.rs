@@ -74,7 +74,7 @@ pub fn run(league: &Path, args: &ClusterArgs, threads: Option<usize>) -> Result<
     };
     std::fs::create_dir_all(&args.workdir)
         .with_context(|| format!("cannot create --workdir {}", args.workdir.display()))?;
-    let staged = pitboss_cluster::stage(league, &args.workdir, &binary)?;
+    let staged = pitboss_cluster::stage(league, &args.workdir, &binary, false)?;
     if args.slurm_script {
         out_raw!("{}", pitboss_cluster::script::batch_script(&staged, &options));
         return Ok(None);
