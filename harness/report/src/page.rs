@@ -9,7 +9,7 @@ use crate::format::chips;
 use crate::{section, viewer};
 
 /// The page's styles and script, real files included at build time.
-pub(crate) const CSS: &str = include_str!("../assets/report.css");
+const CSS: &str = include_str!("../assets/report.css");
 pub(crate) const JS: &str = include_str!("../assets/report.js");
 
 /// The whole page. `viewer` is the hand viewer's data (or why it has none).
@@ -18,13 +18,7 @@ pub fn page(cx: &Context, viewer: &Value) -> Markup {
     html! {
         (PreEscaped("<!doctype html>"))
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width,initial-scale=1";
-                title { (r.result.name) " — Pitboss report" }
-                // Our own file: nothing in it to escape.
-                style { (PreEscaped(CSS)) }
-            }
+            (head(&format!("{} — Pitboss report", r.result.name)))
             body { main {
                 (header(cx))
                 (section::all(cx))
@@ -32,6 +26,19 @@ pub fn page(cx: &Context, viewer: &Value) -> Markup {
                 script type="application/json" id="hand-data" { (PreEscaped(viewer::script_json(viewer))) }
                 script { (PreEscaped(viewer::event_names_js())) (PreEscaped(JS)) }
             } }
+        }
+    }
+}
+
+/// The `<head>` of a page titled `title`, with the report's styles.
+pub(crate) fn head(title: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width,initial-scale=1";
+            title { (title) }
+            // Our own file: nothing in it to escape.
+            style { (PreEscaped(CSS)) }
         }
     }
 }

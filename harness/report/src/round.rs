@@ -7,7 +7,7 @@
 use maud::{Markup, PreEscaped, html};
 use serde_json::{Map, Value};
 
-use crate::page::{CSS, JS};
+use crate::page::{JS, head};
 use crate::section::hands;
 use crate::viewer;
 
@@ -68,12 +68,7 @@ fn page(view: &RoundView<'_>) -> Markup {
     html! {
         (PreEscaped("<!doctype html>"))
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width,initial-scale=1";
-                title { (view.title) " — Pitboss" }
-                style { (PreEscaped(CSS)) }
-            }
+            (head(&format!("{} — Pitboss", view.title)))
             body { main {
                 header {
                     h1 { (view.title) }

@@ -162,6 +162,16 @@ impl Guards {
         Ok(slot)
     }
 
+    /// One of the check slots (checks, replays, comparisons), waiting in
+    /// line for it; held until dropped.
+    pub async fn check_slot(&self) -> Result<OwnedSemaphorePermit, Failure> {
+        self.checks
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))
+    }
+
     /// Entrant `id`'s one replay in flight (429 while they have one);
     /// dropped, the mark is cleared.
     pub fn replay_mark(&self, id: i64) -> Result<Mark, Failure> {

@@ -202,13 +202,7 @@ async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -
         Reader::Entrant(e) => Some(app.guards.replay_mark(e.id)?),
         Reader::Organiser => None,
     };
-    let permit = app
-        .guards
-        .checks
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let permit = app.guards.check_slot().await?;
     let spot = Spot { session: q.session, table: q.table, round: q.round };
     app.blocking(move |app| {
         let _held = (mark, permit);

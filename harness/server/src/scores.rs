@@ -135,13 +135,7 @@ pub async fn compared(app: &Shared, who: Entrant, pair: Pair) -> Result<Duel, Fa
         return Err(Failure::new(StatusCode::BAD_REQUEST, "pick two different submissions"));
     }
     let mark = app.guards.replay_mark(who.id)?;
-    let permit = app
-        .guards
-        .checks
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let permit = app.guards.check_slot().await?;
     app.blocking(move |app| {
         let _held = (mark, permit);
         let (Some(a), Some(b)) = (app.db.passed_module(who.id, pair.a)?, app.db.passed_module(who.id, pair.b)?) else {

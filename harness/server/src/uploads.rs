@@ -8,7 +8,6 @@
 
 use axum::body::Bytes;
 use axum::extract::FromRequestParts;
-use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 
@@ -59,13 +58,7 @@ pub async fn judge_upload(
     file_name: String,
     bytes: Bytes,
 ) -> Result<Verdict, Failure> {
-    let permit = app
-        .guards
-        .checks
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let permit = app.guards.check_slot().await?;
     let verdict = app
         .blocking(move |app| {
             let _held = (slot, permit);
