@@ -80,10 +80,6 @@ impl wasmtime::ResourceLimiter for StoreState {
 }
 
 impl HasLog for StoreState {
-    fn log(&self) -> &BotLog {
-        &self.log
-    }
-
     fn log_mut(&mut self) -> &mut BotLog {
         &mut self.log
     }
