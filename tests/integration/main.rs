@@ -28,6 +28,9 @@ mod golden;
 mod hostile;
 /// Who is told what, in every rule set.
 mod information;
+/// Raising limits: `--league FILE` or `--max-…` for play, check and
+/// replay; refusals that say how.
+mod limits;
 /// `north-american` rules on stacked shoes.
 mod north_american;
 /// `norwegian-home`, the banker game.

@@ -136,7 +136,7 @@ fn a_fuel_fault_names_the_cap() {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-decide.wat"));
     let (ok, text) = check(&path);
     assert!(!ok);
-    assert!(text.contains("all fuel consumed by WebAssembly (fuel cap: 1000000 per decision) (out-of-fuel)"), "{text}");
+    assert!(text.contains("all fuel consumed by WebAssembly (fuel cap: 1000000 per decision; raise it with --max-fuel-per-decision N, or `fuel_per_decision = N` under [limits] in a league file (--league FILE)) (out-of-fuel)"), "{text}");
 }
 
 #[test]

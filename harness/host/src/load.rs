@@ -368,7 +368,8 @@ impl BotModule {
             let message = match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
                 (Some(cap), _) => cap,
                 (None, Some(wasmtime::Trap::OutOfFuel)) => {
-                    format!("{} (start-up fuel cap: {})", trap_text(&e), limits.fuel_for_startup)
+                    let raise = crate::limits::Raisable::FuelForStartup.how_to_raise();
+                    format!("{} (start-up fuel cap: {}; {raise})", trap_text(&e), limits.fuel_for_startup)
                 }
                 _ => trap_text(&e),
             };

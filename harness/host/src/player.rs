@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
+use crate::limits::Raisable;
 use crate::load::{BotModule, LoadError, Started, trap_text};
 use crate::store::{CapHit, StoreState};
 
@@ -114,11 +115,21 @@ impl WasmPlayer {
             return Fault::new(FaultKind::Memory, text);
         }
         let (kind, cap) = match e.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => {
-                (FaultKind::OutOfFuel, format!("fuel cap: {} per decision", limits.fuel_per_decision))
+            Some(Trap::OutOfFuel) => (
+                FaultKind::OutOfFuel,
+                format!(
+                    "fuel cap: {} per decision; {}",
+                    limits.fuel_per_decision,
+                    Raisable::FuelPerDecision.how_to_raise()
+                ),
+            ),
+            Some(Trap::Interrupt) => (
+                FaultKind::Timeout,
+                format!("wall-clock cap: {} ms per call; {}", limits.wall_ms, Raisable::WallMs.how_to_raise()),
+            ),
+            Some(Trap::StackOverflow) => {
+                (FaultKind::Trap, format!("stack cap: {} KiB, the same for every bot", limits.stack_bytes >> 10))
             }
-            Some(Trap::Interrupt) => (FaultKind::Timeout, format!("wall-clock cap: {} ms per call", limits.wall_ms)),
-            Some(Trap::StackOverflow) => (FaultKind::Trap, format!("stack cap: {} KiB", limits.stack_bytes >> 10)),
             _ => return Fault::new(FaultKind::Trap, trap_text(e)),
         };
         Fault::new(kind, format!("{} ({cap})", trap_text(e)))
