@@ -26,6 +26,7 @@ fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
         bankroll: 100_000,
         transcript: false,
         fault_limit: 100,
+        limits: Default::default(),
     }
 }
 
@@ -408,6 +409,7 @@ fn replay_reprints_a_logged_round_and_refuses_a_tampered_bot() {
         table: 0,
         only_box: None,
         log: Some(log.clone()),
+        raised: Vec::new(),
     };
     replay(&request, &mut out).unwrap();
     let history = std::fs::read_to_string(&log).unwrap();

@@ -15,6 +15,9 @@ mod coach;
 mod danish;
 /// The documents: rules text, the ABI's worked request, links.
 mod docs;
+/// A fault carries its cause: what a bot wrote while failing, in results,
+/// replays and the report, past any log budget.
+mod fault_causes;
 /// Hostile paths and failing writes: FIFOs, devices, oversized files,
 /// full disks, planted symlinks, concurrent writers.
 mod files;
@@ -25,6 +28,9 @@ mod golden;
 mod hostile;
 /// Who is told what, in every rule set.
 mod information;
+/// Raising limits: `--league FILE` or `--max-…` for play, check and
+/// replay; refusals that say how.
+mod limits;
 /// `north-american` rules on stacked shoes.
 mod north_american;
 /// `norwegian-home`, the banker game.

@@ -126,8 +126,16 @@ fn the_viewer_shows_what_replay_logs(d: &std::path::Path, html: &str, results: s
     let first = &rounds[0];
     let (table, round) = (first["table"].as_u64().unwrap() as usize, first["round"].as_u64().unwrap());
     let log = d.join("session.jsonl");
-    let req =
-        ReplayRequest { results, bots: None, session: 1, round: 1, table, only_box: None, log: Some(log.clone()) };
+    let req = ReplayRequest {
+        results,
+        bots: None,
+        session: 1,
+        round: 1,
+        table,
+        only_box: None,
+        log: Some(log.clone()),
+        raised: Vec::new(),
+    };
     replay(&req, std::io::sink()).unwrap();
     let logged: Vec<Value> = std::fs::read_to_string(&log)
         .unwrap()
@@ -175,7 +183,16 @@ fn a_changed_bot_file_does_not_touch_the_report_but_replay_refuses_it() {
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(hand_data(&html)["rounds"].as_array().is_some_and(|r| !r.is_empty()));
     // Replaying needs the bot that played.
-    let req = ReplayRequest { results, bots: None, session: 0, round: 1, table: 0, only_box: None, log: None };
+    let req = ReplayRequest {
+        results,
+        bots: None,
+        session: 0,
+        round: 1,
+        table: 0,
+        only_box: None,
+        log: None,
+        raised: Vec::new(),
+    };
     let e = format!("{:#}", replay(&req, std::io::sink()).unwrap_err());
     assert!(e.contains("my-hilo.wasm is not the file that played"), "{e}");
 }

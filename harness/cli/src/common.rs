@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_host::Sandbox;
+use pitboss_host::{Raisable, Sandbox, limit_range};
 use pitboss_results::output;
 use pitboss_results::{LeagueResult, ResultsFile};
 
@@ -67,5 +67,79 @@ pub fn threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=256).contains(&n) => Ok(n),
         _ => Err(format!("`{}` is not a thread count from 1 to 256", pitboss_host::text::excerpt(text, 40))),
+    }
+}
+
+/// The `--max-…` flags of `play`, `check` and `replay`: each sets one
+/// limit a league's `[limits]` may set, in the same unit and range
+/// (`pitboss_host::Raisable`), on top of the defaults and any league's.
+#[derive(clap::Args, Debug, Default)]
+pub struct LimitFlags {
+    /// Fuel a decision may use (default 1000000; league key fuel_per_decision).
+    #[arg(long, value_name = "FUEL", value_parser = clap::value_parser!(u64).range(limit_range::FUEL_PER_DECISION))]
+    max_fuel_per_decision: Option<u64>,
+    /// Fuel for start-up (default 10000000; league key fuel_for_startup).
+    #[arg(long, value_name = "FUEL", value_parser = clap::value_parser!(u64).range(limit_range::FUEL_FOR_STARTUP))]
+    max_fuel_for_startup: Option<u64>,
+    /// Memory cap in MiB (default 16; league key memory_mib).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(limit_range::MEMORY_MIB))]
+    max_memory_mib: Option<u64>,
+    /// Wall-clock backstop per call in ms (default 2000; league key wall_ms).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(limit_range::WALL_MS))]
+    max_wall_ms: Option<u64>,
+    /// Largest module in MiB (default 4; league key module_mib).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(limit_range::MODULE_MIB))]
+    max_module_mib: Option<u64>,
+    /// Largest code section in KiB (default 256; league key code_kib).
+    #[arg(long, value_name = "KIB", value_parser = clap::value_parser!(u64).range(limit_range::CODE_KIB))]
+    max_code_kib: Option<u64>,
+    /// Most functions in a module (default 10000; league key functions).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(limit_range::FUNCTIONS))]
+    max_functions: Option<u64>,
+}
+
+impl LimitFlags {
+    /// The limits the flags set, in `Raisable::ALL`'s order.
+    pub fn raised(&self) -> Vec<(Raisable, u64)> {
+        Raisable::ALL
+            .into_iter()
+            .filter_map(|limit| {
+                let value = match limit {
+                    Raisable::FuelPerDecision => self.max_fuel_per_decision,
+                    Raisable::FuelForStartup => self.max_fuel_for_startup,
+                    Raisable::MemoryMib => self.max_memory_mib,
+                    Raisable::WallMs => self.max_wall_ms,
+                    Raisable::ModuleMib => self.max_module_mib,
+                    Raisable::CodeKib => self.max_code_kib,
+                    Raisable::Functions => self.max_functions,
+                };
+                value.map(|v| (limit, v))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        limits: LimitFlags,
+    }
+
+    #[test]
+    fn every_limit_has_its_flag_named_and_ranged_as_the_league_key() {
+        for limit in Raisable::ALL {
+            assert_eq!(limit.flag(), format!("--max-{}", limit.key().replace('_', "-")));
+            let top = limit.range().end().to_string();
+            let parsed = Flags::try_parse_from(["t", limit.flag(), &top]).unwrap();
+            assert_eq!(parsed.limits.raised(), [(limit, *limit.range().end())]);
+            let over = (limit.range().end() + 1).to_string();
+            assert!(Flags::try_parse_from(["t", limit.flag(), &over]).is_err(), "{}", limit.flag());
+        }
     }
 }

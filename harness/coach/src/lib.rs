@@ -321,6 +321,7 @@ mod tests {
                 bankroll: pitboss_league::DEFAULT_BANKROLL,
                 transcript: false,
                 fault_limit: pitboss_league::file::DEFAULT_FAULT_LIMIT,
+                limits: Default::default(),
             };
             let played = &play(&opts, &mut std::io::sink()).unwrap().0.table.bots[0];
             assert_eq!((c.rounds, c.staked), (played.rounds, played.wagered));

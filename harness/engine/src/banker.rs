@@ -306,7 +306,7 @@ fn ask_hit_or_stand<R: Recorder>(table: &mut Table, st: &Stake, banker_up: Card,
         Ok(a) if a == Action::Stand as i64 => Action::Stand,
         Ok(a) => {
             let message = format!("act {a} is not a legal action (legal: stand, hit)");
-            let fault = Fault { kind: FaultKind::Illegal, message };
+            let fault = Fault::new(FaultKind::Illegal, message);
             table.fault(st.player, st.box_id(), Decision::Act, fault, rec);
             Action::Stand
         }

@@ -95,13 +95,29 @@ impl FaultKind {
     }
 }
 
-/// A failed decision: its kind and a one-line explanation.
+/// Most bytes of a fault's [`Fault::log`]: the latest text a player wrote
+/// while it failed, whatever it logged before (a cut marked at the start).
+pub const FAULT_LOG_BYTES: usize = 4 << 10;
+
+/// A failed decision: its kind, a one-line explanation, and what the
+/// player wrote while failing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     /// What went wrong.
     pub kind: FaultKind,
     /// Details for the bot's author.
     pub message: String,
+    /// What the player wrote while making the failing decision (a panic
+    /// message, a traceback), at most [`FAULT_LOG_BYTES`]; empty when it
+    /// wrote nothing or the engine refused its answer.
+    pub log: String,
+}
+
+impl Fault {
+    /// A fault of `kind` explained by `message`, with no log.
+    pub fn new(kind: FaultKind, message: impl Into<String>) -> Fault {
+        Fault { kind, message: message.into(), log: String::new() }
+    }
 }
 
 /// Something that answers requests. The engine validates every answer;

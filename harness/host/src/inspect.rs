@@ -9,7 +9,7 @@ use wasmparser::{
     FunctionBody, ImportSectionReader, MemorySectionReader, Parser, Payload, TableSectionReader, TypeRef,
 };
 
-use crate::limits::Limits;
+use crate::limits::{Limits, Raisable};
 
 const PAGE: u64 = 64 << 10;
 
@@ -30,9 +30,10 @@ struct Counts {
 pub(crate) fn refusal(binary: &[u8], limits: &Limits) -> Verdict {
     if binary.len() > limits.module_bytes {
         return Ok(Some(format!(
-            "is {} KiB of WebAssembly; the cap is {} KiB",
+            "is {} KiB of WebAssembly; the cap is {} KiB: {}",
             binary.len().div_ceil(1024),
-            limits.module_bytes >> 10
+            limits.module_bytes >> 10,
+            Raisable::ModuleMib.how_to_raise()
         )));
     }
     let mut counts = Counts::default();
@@ -65,16 +66,18 @@ fn section_refusal(payload: Payload<'_>, limits: &Limits, counts: &mut Counts) -
             let functions = counts.functions;
             if functions > limits.functions as u64 {
                 return Ok(Some(format!(
-                    "has {functions} functions; the cap is {} (a module this large would take too long to compile)",
-                    limits.functions
+                    "has {functions} functions; the cap is {} (a module this large would take too long to compile): {}",
+                    limits.functions,
+                    Raisable::Functions.how_to_raise()
                 )));
             }
             Ok(None)
         }
         Payload::CodeSectionStart { size, .. } if size as usize > limits.code_bytes => Ok(Some(format!(
-            "has {} KiB of code; the cap is {} KiB (compiling costs about 3 ms per KiB)",
+            "has {} KiB of code; the cap is {} KiB (compiling costs about 3 ms per KiB): {}",
             (size as usize).div_ceil(1024),
-            limits.code_bytes >> 10
+            limits.code_bytes >> 10,
+            Raisable::CodeKib.how_to_raise()
         ))),
         Payload::CodeSectionEntry(body) => body_refusal(&body, limits),
         _ => Ok(None),
@@ -104,10 +107,11 @@ fn memory_refusal(reader: MemorySectionReader<'_>, limits: &Limits, counts: &mut
         let bytes = m.initial.saturating_mul(PAGE);
         if bytes > limits.memory_bytes as u64 {
             return Ok(Some(format!(
-                "declares {} pages ({} KiB) of initial memory; the cap is {} KiB",
+                "declares {} pages ({} KiB) of initial memory; the cap is {} KiB: {}",
                 m.initial,
                 bytes >> 10,
-                limits.memory_bytes >> 10
+                limits.memory_bytes >> 10,
+                Raisable::MemoryMib.how_to_raise()
             )));
         }
     }
@@ -120,7 +124,7 @@ fn table_refusal(reader: TableSectionReader<'_>, limits: &Limits, counts: &mut C
         let t = table.map_err(|e| e.to_string())?;
         if t.ty.initial > limits.table_elements as u64 {
             return Ok(Some(format!(
-                "declares a table of {} elements; the cap is {}",
+                "declares a table of {} elements; the cap is {}, the same for every bot",
                 t.ty.initial, limits.table_elements
             )));
         }
@@ -128,7 +132,7 @@ fn table_refusal(reader: TableSectionReader<'_>, limits: &Limits, counts: &mut C
         let table_elements = counts.table_elements;
         if table_elements > limits.table_elements as u64 {
             return Ok(Some(format!(
-                "declares tables of {table_elements} elements together; the cap for all tables is {}",
+                "declares tables of {table_elements} elements together; the cap for all tables is {}, the same for every bot",
                 limits.table_elements
             )));
         }
@@ -141,7 +145,7 @@ fn body_refusal(body: &FunctionBody<'_>, limits: &Limits) -> Verdict {
     let size = body.range().len();
     if size > limits.function_body_bytes {
         return Ok(Some(format!(
-            "has a function body of {} KiB; the cap is {} KiB",
+            "has a function body of {} KiB; the cap is {} KiB, the same for every bot",
             size.div_ceil(1024),
             limits.function_body_bytes >> 10
         )));
@@ -152,7 +156,10 @@ fn body_refusal(body: &FunctionBody<'_>, limits: &Limits) -> Verdict {
         locals = locals.saturating_add(u64::from(count));
     }
     if locals > limits.locals_per_function as u64 {
-        return Ok(Some(format!("has a function with {locals} locals; the cap is {}", limits.locals_per_function)));
+        return Ok(Some(format!(
+            "has a function with {locals} locals; the cap is {}, the same for every bot",
+            limits.locals_per_function
+        )));
     }
     Ok(None)
 }

@@ -33,9 +33,10 @@ mod store;
 pub use pitboss_files::text;
 mod wasi;
 
-pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION, LOG_PER_TABLE};
+pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION};
 pub use cache::{CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable};
-pub use limits::{Limits, range as limit_range};
+pub use limits::{Limits, Raisable, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
+pub use pitboss_engine::FAULT_LOG_BYTES;
 pub use player::{FuelProfile, WasmPlayer};
 pub use wasi::{RANDOM_PER_CALL, WASI_FUEL_PER_CALL};

@@ -67,6 +67,116 @@ pub mod range {
     pub const FUNCTIONS: RangeInclusive<u64> = 16..=100_000;
 }
 
+/// A limit a league's `[limits]` or a command's `--max-…` flag may raise
+/// (the others are fixed): its key, its flag, its unit and its range,
+/// declared once for the league file, the commands and every refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Raisable {
+    /// `fuel_per_decision`.
+    FuelPerDecision,
+    /// `fuel_for_startup`.
+    FuelForStartup,
+    /// `memory_mib`.
+    MemoryMib,
+    /// `wall_ms`.
+    WallMs,
+    /// `module_mib`.
+    ModuleMib,
+    /// `code_kib`.
+    CodeKib,
+    /// `functions`.
+    Functions,
+}
+
+impl Raisable {
+    /// Every limit that may be raised, in the order documented.
+    pub const ALL: [Raisable; 7] = [
+        Raisable::FuelPerDecision,
+        Raisable::FuelForStartup,
+        Raisable::MemoryMib,
+        Raisable::WallMs,
+        Raisable::ModuleMib,
+        Raisable::CodeKib,
+        Raisable::Functions,
+    ];
+
+    /// Its key under `[limits]` in a league file.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Raisable::FuelPerDecision => "fuel_per_decision",
+            Raisable::FuelForStartup => "fuel_for_startup",
+            Raisable::MemoryMib => "memory_mib",
+            Raisable::WallMs => "wall_ms",
+            Raisable::ModuleMib => "module_mib",
+            Raisable::CodeKib => "code_kib",
+            Raisable::Functions => "functions",
+        }
+    }
+
+    /// The flag of `pitboss play`, `check` and `replay` that sets it.
+    pub const fn flag(self) -> &'static str {
+        match self {
+            Raisable::FuelPerDecision => "--max-fuel-per-decision",
+            Raisable::FuelForStartup => "--max-fuel-for-startup",
+            Raisable::MemoryMib => "--max-memory-mib",
+            Raisable::WallMs => "--max-wall-ms",
+            Raisable::ModuleMib => "--max-module-mib",
+            Raisable::CodeKib => "--max-code-kib",
+            Raisable::Functions => "--max-functions",
+        }
+    }
+
+    /// The values a league or a flag may give it, in its key's units.
+    pub const fn range(self) -> std::ops::RangeInclusive<u64> {
+        match self {
+            Raisable::FuelPerDecision => range::FUEL_PER_DECISION,
+            Raisable::FuelForStartup => range::FUEL_FOR_STARTUP,
+            Raisable::MemoryMib => range::MEMORY_MIB,
+            Raisable::WallMs => range::WALL_MS,
+            Raisable::ModuleMib => range::MODULE_MIB,
+            Raisable::CodeKib => range::CODE_KIB,
+            Raisable::Functions => range::FUNCTIONS,
+        }
+    }
+
+    /// Bits its key's unit shifts by into the `Limits` field (MiB: 20).
+    const fn shift(self) -> u32 {
+        match self {
+            Raisable::MemoryMib | Raisable::ModuleMib => 20,
+            Raisable::CodeKib => 10,
+            _ => 0,
+        }
+    }
+
+    /// `limits` with this limit at `value` (its key's units). A value
+    /// outside [`Raisable::range`] (which the league file and the flags
+    /// refuse first) leaves `limits` as they are.
+    pub fn set(self, limits: &mut Limits, value: u64) {
+        if !self.range().contains(&value) {
+            return;
+        }
+        let bytes = usize::try_from(value << self.shift()).unwrap_or(usize::MAX);
+        match self {
+            Raisable::FuelPerDecision => limits.fuel_per_decision = value,
+            Raisable::FuelForStartup => limits.fuel_for_startup = value,
+            Raisable::MemoryMib => limits.memory_bytes = bytes,
+            Raisable::WallMs => limits.wall_ms = value,
+            Raisable::ModuleMib => limits.module_bytes = bytes,
+            Raisable::CodeKib => limits.code_bytes = bytes,
+            Raisable::Functions => limits.functions = bytes,
+        }
+    }
+
+    /// How a refusal says to raise it: the flag and the league key.
+    pub fn how_to_raise(self) -> String {
+        format!(
+            "raise it with {} N, or `{} = N` under [limits] in a league file (--league FILE)",
+            self.flag(),
+            self.key()
+        )
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {

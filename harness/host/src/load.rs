@@ -363,24 +363,28 @@ impl BotModule {
         store.limiter(|s| s);
         crate::wasi::refuel(&mut store, self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
         store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
-        let why = |store: &wasmtime::Store<StoreState>, e: wasmtime::Error| {
+        let why = |store: &mut wasmtime::Store<StoreState>, e: wasmtime::Error| {
             let limits = store.data().limits;
-            startup(match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
+            let message = match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
                 (Some(cap), _) => cap,
                 (None, Some(wasmtime::Trap::OutOfFuel)) => {
-                    format!("{} (start-up fuel cap: {})", trap_text(&e), limits.fuel_for_startup)
+                    let raise = crate::limits::Raisable::FuelForStartup.how_to_raise();
+                    format!("{} (start-up fuel cap: {}; {raise})", trap_text(&e), limits.fuel_for_startup)
                 }
                 _ => trap_text(&e),
-            })
+            };
+            // What it wrote while failing to start says why.
+            let (_, text) = store.data_mut().log.take_both();
+            startup(crate::botlog::with_cause(message, &text))
         };
         let instance = match self.sandbox.linker.instantiate(&mut store, &self.module) {
             Ok(i) => i,
-            Err(e) => return Err(why(&store, e)),
+            Err(e) => return Err(why(&mut store, e)),
         };
         if let Some(init) = instance.get_func(&mut store, "_initialize") {
             let called = init.typed::<(), ()>(&store).and_then(|f| f.call(&mut store, ()));
             if let Err(e) = called {
-                return Err(why(&store, e));
+                return Err(why(&mut store, e));
             }
         }
         let version = match instance
@@ -388,7 +392,7 @@ impl BotModule {
             .and_then(|f| f.call(&mut store, ()))
         {
             Ok(v) => v,
-            Err(e) => return Err(why(&store, e)),
+            Err(e) => return Err(why(&mut store, e)),
         };
         if !(MIN_ABI_VERSION..=ABI_VERSION).contains(&(version as u32)) {
             return Err(LoadError::Contract {
@@ -401,7 +405,7 @@ impl BotModule {
         }
         let (wants_events, defaults) = match optional_answers(&mut store, &instance, version) {
             Ok(answers) => answers,
-            Err(e) => return Err(why(&store, e)),
+            Err(e) => return Err(why(&mut store, e)),
         };
         if let Some(problem) = defaults_problem(&defaults) {
             return Err(LoadError::Contract { name: self.name.to_string(), problem });
@@ -410,7 +414,7 @@ impl BotModule {
             match instance.get_typed_func::<(), i32>(&mut store, "pitboss_buffer").and_then(|f| f.call(&mut store, ()))
             {
                 Ok(b) => b,
-                Err(e) => return Err(why(&store, e)),
+                Err(e) => return Err(why(&mut store, e)),
             };
         let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| startup("no memory".into()))?;
         let start = buffer as u32 as usize;

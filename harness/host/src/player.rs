@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Memory, Store, Trap, TypedFunc};
 
+use crate::limits::Raisable;
 use crate::load::{BotModule, LoadError, Started, trap_text};
 use crate::store::{CapHit, StoreState};
 
@@ -111,17 +112,27 @@ impl WasmPlayer {
         let state = self.store.data();
         let limits = state.limits;
         if let (Some(CapHit::Memory(_)), Some(text)) = (state.cap_hit, state.cap_text()) {
-            return Fault { kind: FaultKind::Memory, message: text };
+            return Fault::new(FaultKind::Memory, text);
         }
         let (kind, cap) = match e.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => {
-                (FaultKind::OutOfFuel, format!("fuel cap: {} per decision", limits.fuel_per_decision))
+            Some(Trap::OutOfFuel) => (
+                FaultKind::OutOfFuel,
+                format!(
+                    "fuel cap: {} per decision; {}",
+                    limits.fuel_per_decision,
+                    Raisable::FuelPerDecision.how_to_raise()
+                ),
+            ),
+            Some(Trap::Interrupt) => (
+                FaultKind::Timeout,
+                format!("wall-clock cap: {} ms per call; {}", limits.wall_ms, Raisable::WallMs.how_to_raise()),
+            ),
+            Some(Trap::StackOverflow) => {
+                (FaultKind::Trap, format!("stack cap: {} KiB, the same for every bot", limits.stack_bytes >> 10))
             }
-            Some(Trap::Interrupt) => (FaultKind::Timeout, format!("wall-clock cap: {} ms per call", limits.wall_ms)),
-            Some(Trap::StackOverflow) => (FaultKind::Trap, format!("stack cap: {} KiB", limits.stack_bytes >> 10)),
-            _ => return Fault { kind: FaultKind::Trap, message: trap_text(e) },
+            _ => return Fault::new(FaultKind::Trap, trap_text(e)),
         };
-        Fault { kind, message: format!("{} ({cap})", trap_text(e)) }
+        Fault::new(kind, format!("{} ({cap})", trap_text(e)))
     }
 
     /// Replaces this instance with a fresh one after a trap. If even that
@@ -129,9 +140,6 @@ impl WasmPlayer {
     fn restart(&mut self) {
         if let Ok(mut fresh) = self.module.instantiate() {
             fresh.profile = self.profile.take();
-            // The log cap is per table, not per instance: a bot cannot
-            // reset it by trapping.
-            fresh.store.data_mut().log.kept = self.store.data().log.kept;
             // Nor can it rewind its clock or replay its random bytes.
             let left = crate::wasi::fuel_left(&self.store);
             let old = self.store.data().wasi;
@@ -140,13 +148,6 @@ impl WasmPlayer {
             *self = fresh;
         }
     }
-}
-
-/// The last "panicked at …" line of a log, cut to one short line.
-fn panic_line(log: &str) -> Option<String> {
-    let at = log.rfind("panicked at ")?;
-    let line = log[at..].lines().next().unwrap_or_default();
-    Some(crate::text::excerpt(line, 300))
 }
 
 impl Player for WasmPlayer {
@@ -169,7 +170,7 @@ impl Player for WasmPlayer {
             // still in bounds; `get_mut` keeps that a checked claim.
             let data = self.memory.data_mut(&mut self.store);
             let Some(buf) = data.get_mut(self.buffer..self.buffer + BUFFER_LEN) else {
-                return Err(Fault { kind: FaultKind::Trap, message: "exchange buffer out of bounds".into() });
+                return Err(Fault::new(FaultKind::Trap, "exchange buffer out of bounds"));
             };
             let (kind, next) = request.encode_part_primed(from, buf, &mut self.primed, self.keeps_buffer);
             let fueled = if self.reads_clock {
@@ -208,14 +209,12 @@ impl WasmPlayer {
     #[inline(never)]
     fn trapped(&mut self, e: &wasmtime::Error) -> Fault {
         let mut fault = self.classify(e);
-        let log = self.store.data_mut().log.take();
-        // A Rust bot's panic handler logs "panicked at FILE:LINE:
-        // MESSAGE" before trapping: that line says more than
-        // "unreachable executed".
-        if let Some(panic) = log.as_deref().and_then(panic_line) {
-            fault.message = format!("{panic} ({})", fault.message);
-        }
-        self.trapped_log = log;
+        let (log, text) = self.store.data_mut().log.take_both();
+        // What the bot wrote while failing says more than "unreachable
+        // executed": a Rust panic, a Python exception, a C assertion.
+        fault.message = crate::botlog::with_cause(std::mem::take(&mut fault.message), &text);
+        self.trapped_log = (!text.is_empty()).then_some(log);
+        fault.log = text;
         self.restart();
         fault
     }

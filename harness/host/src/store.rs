@@ -34,14 +34,17 @@ impl StoreState {
     /// One line saying which cap was hit, if one was.
     pub(crate) fn cap_text(&self) -> Option<String> {
         self.cap_hit.map(|hit| match hit {
+            // `asked` is the whole memory after the growth: a growing `Vec`
+            // holds its old buffer while it asks for one twice as large.
             CapHit::Memory(asked) => format!(
-                "memory cap hit: the bot asked for {} KiB of memory; the cap is {} KiB",
+                "memory cap hit: the bot asked for {} KiB of memory; the cap is {} KiB (memory in all, so a growing buffer counts its old and new copies): {}",
                 asked.div_ceil(1024),
-                self.limits.memory_bytes >> 10
+                self.limits.memory_bytes >> 10,
+                crate::limits::Raisable::MemoryMib.how_to_raise()
             ),
             CapHit::Table(asked) => {
                 format!(
-                    "table cap hit: the bot asked for {asked} table elements; the cap is {}",
+                    "table cap hit: the bot asked for {asked} table elements; the cap is {}, the same for every bot",
                     self.limits.table_elements
                 )
             }
@@ -80,10 +83,6 @@ impl wasmtime::ResourceLimiter for StoreState {
 }
 
 impl HasLog for StoreState {
-    fn log(&self) -> &BotLog {
-        &self.log
-    }
-
     fn log_mut(&mut self) -> &mut BotLog {
         &mut self.log
     }

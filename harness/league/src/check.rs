@@ -16,7 +16,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::excerpt;
-use pitboss_host::{BotModule, FuelProfile, Sandbox, files};
+use pitboss_host::{BotModule, FuelProfile, Raisable, Sandbox, files};
 use pitboss_sdk::abi::DEFAULTABLE_MASK;
 use pitboss_sdk::{Decision, Variant};
 use serde::{Serialize, Serializer};
@@ -24,7 +24,7 @@ use tabled::Tabled;
 use tabled::settings::Style;
 
 use crate::bots::{Bot, seat_seed};
-use crate::file::LeagueFile;
+use crate::file::{LeagueFile, LimitChoice};
 use crate::setup::TableSpec;
 
 /// Rounds of each smoke match.
@@ -45,18 +45,22 @@ const SMOKE_BANKROLL: i64 = 1_000_000;
 pub struct Plan {
     rule_sets: Vec<Rules>,
     sandbox: Sandbox,
+    /// The league file and flags behind the sandbox's limits, for the
+    /// `pitboss play` command that replays a fault.
+    limits: LimitChoice,
 }
 
 impl Plan {
     /// Every rule set with its defaults, under `sandbox`'s limits.
     pub fn every_rule_set(sandbox: &Sandbox) -> Result<Plan> {
         let rule_sets = Variant::ALL.into_iter().map(Rules::for_variant).collect::<Result<_, _>>()?;
-        Ok(Plan { rule_sets, sandbox: sandbox.clone() })
+        Ok(Plan { rule_sets, sandbox: sandbox.clone(), limits: LimitChoice::default() })
     }
 
     /// One rule set with its defaults, under `sandbox`'s limits.
     pub fn rule_set(variant: Variant, sandbox: &Sandbox) -> Result<Plan> {
-        Ok(Plan { rule_sets: vec![Rules::for_variant(variant)?], sandbox: sandbox.clone() })
+        let rule_sets = vec![Rules::for_variant(variant)?];
+        Ok(Plan { rule_sets, sandbox: sandbox.clone(), limits: LimitChoice::default() })
     }
 
     /// What the league file at `path` plays: its rule set with its rule
@@ -69,7 +73,17 @@ impl Plan {
             Some(limits) => limits.sandbox(sandbox)?,
             None => sandbox.clone(),
         };
-        Ok(Plan { rule_sets: vec![rules], sandbox })
+        let limits = LimitChoice { league: Some(path.to_path_buf()), raised: Vec::new() };
+        Ok(Plan { rule_sets: vec![rules], sandbox, limits })
+    }
+
+    /// This plan with `raised` (a command's `--max-…` flags) on top of its
+    /// limits.
+    pub fn raised(mut self, raised: &[(Raisable, u64)]) -> Result<Plan> {
+        let flags = LimitChoice { league: None, raised: raised.to_vec() };
+        self.sandbox = flags.sandbox(&self.sandbox)?;
+        self.limits.raised.extend_from_slice(raised);
+        Ok(self)
     }
 
     /// The fuel a decision may use.
@@ -383,13 +397,13 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     if seats.len() > 1 {
         players.push(Bot::builtin("basic")?.player_seeded(seat_seed(spec.seed, seats, 1))?);
     }
-    let replayable = players.len() == 1
-        && Rules::for_variant(variant).is_ok_and(|d| d == *rules)
-        && plan.sandbox.limits() == pitboss_host::Limits::default();
+    // `pitboss play` takes a league's limits, not its rules.
+    let replayable = players.len() == 1 && Rules::for_variant(variant).is_ok_and(|d| d == *rules);
+    let limits = plan.limits.args(|s| excerpt(s, 300));
     let replay = |round: u64| {
         replayable.then(|| {
             format!(
-                "pitboss play --variant {} --bot {} --seed {seed} --rounds {round} --fault-limit 0 --transcript",
+                "pitboss play --variant {} --bot {}{limits} --seed {seed} --rounds {round} --fault-limit 0 --transcript",
                 variant.id(),
                 shown(path)
             )

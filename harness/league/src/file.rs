@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::{Banker, Rules};
-use pitboss_host::{Sandbox, files};
+use pitboss_host::{Raisable, Sandbox, files};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -139,54 +139,98 @@ pub struct LimitOverrides {
 }
 
 impl LimitOverrides {
+    /// Each limit with its value in the file, if it sets one.
+    fn values(&self) -> [(Raisable, Option<&Spanned<u64>>); Raisable::ALL.len()] {
+        Raisable::ALL.map(|limit| {
+            let value = match limit {
+                Raisable::FuelPerDecision => &self.fuel_per_decision,
+                Raisable::FuelForStartup => &self.fuel_for_startup,
+                Raisable::MemoryMib => &self.memory_mib,
+                Raisable::WallMs => &self.wall_ms,
+                Raisable::ModuleMib => &self.module_mib,
+                Raisable::CodeKib => &self.code_kib,
+                Raisable::Functions => &self.functions,
+            };
+            (limit, value.as_ref())
+        })
+    }
+
     /// Checks every value against its documented range; an error carries
     /// the value's byte offset.
     pub fn check(&self) -> Result<(), (usize, String)> {
-        use pitboss_host::limit_range as r;
-        let fields = [
-            ("fuel_per_decision", &self.fuel_per_decision, r::FUEL_PER_DECISION),
-            ("fuel_for_startup", &self.fuel_for_startup, r::FUEL_FOR_STARTUP),
-            ("memory_mib", &self.memory_mib, r::MEMORY_MIB),
-            ("wall_ms", &self.wall_ms, r::WALL_MS),
-            ("module_mib", &self.module_mib, r::MODULE_MIB),
-            ("code_kib", &self.code_kib, r::CODE_KIB),
-            ("functions", &self.functions, r::FUNCTIONS),
-        ];
-        for (name, value, range) in fields {
+        for (limit, value) in self.values() {
+            let range = limit.range();
             if let Some(v) = value
                 && !range.contains(v.get_ref())
             {
-                let msg = format!("limit `{name}` = {} is outside {}..={}", v.get_ref(), range.start(), range.end());
+                let msg =
+                    format!("limit `{}` = {} is outside {}..={}", limit.key(), v.get_ref(), range.start(), range.end());
                 return Err((v.span().start, msg));
             }
         }
         Ok(())
     }
 
-    /// `base` with these overrides.
+    /// `base` with these overrides (each checked at parse time to lie in
+    /// its range; one that somehow does not keeps the default).
     pub(crate) fn limits(&self, base: &pitboss_host::Limits) -> pitboss_host::Limits {
-        let get = |v: &Option<Spanned<u64>>| v.as_ref().map(|s| *s.get_ref());
-        // Checked at parse time to lie in ranges that fit a `usize` once
-        // scaled; a value that somehow does not keeps the default.
-        let scaled = |v: Option<u64>, shift: u32, default: usize| {
-            v.and_then(|v| v.checked_shl(shift)).and_then(|v| usize::try_from(v).ok()).unwrap_or(default)
-        };
-        pitboss_host::Limits {
-            fuel_per_decision: get(&self.fuel_per_decision).unwrap_or(base.fuel_per_decision),
-            fuel_for_startup: get(&self.fuel_for_startup).unwrap_or(base.fuel_for_startup),
-            memory_bytes: scaled(get(&self.memory_mib), 20, base.memory_bytes),
-            wall_ms: get(&self.wall_ms).unwrap_or(base.wall_ms),
-            module_bytes: scaled(get(&self.module_mib), 20, base.module_bytes),
-            code_bytes: scaled(get(&self.code_kib), 10, base.code_bytes),
-            functions: scaled(get(&self.functions), 0, base.functions),
-            ..*base
+        let mut limits = *base;
+        for (limit, value) in self.values() {
+            if let Some(v) = value {
+                limit.set(&mut limits, *v.get_ref());
+            }
         }
+        limits
     }
 
     pub(crate) fn sandbox(&self, base_sandbox: &Sandbox) -> Result<Sandbox> {
         let limits = self.limits(&base_sandbox.limits());
         let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
         Ok(sandbox.with_cache_dir(base_sandbox.cache_dir().map(Path::to_path_buf)))
+    }
+}
+
+/// The limits a command plays under: the `[limits]` of a league file
+/// (`--league FILE`), then each `--max-…` flag on top, over the defaults.
+/// How `pitboss play`, `check` and `replay` raise limits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LimitChoice {
+    /// A league file whose `[limits]` apply (nothing else of it is used).
+    pub league: Option<std::path::PathBuf>,
+    /// Limits set by flags, each already in its range, applied last.
+    pub raised: Vec<(Raisable, u64)>,
+}
+
+impl LimitChoice {
+    /// `base` under these limits (`base` itself when they change nothing).
+    pub fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {
+        let mut limits = base.limits();
+        if let Some(path) = &self.league
+            && let Some(overrides) = parse(path)?.limits
+        {
+            limits = overrides.limits(&limits);
+        }
+        for &(limit, value) in &self.raised {
+            limit.set(&mut limits, value);
+        }
+        if limits == base.limits() {
+            return Ok(base.clone());
+        }
+        let sandbox = Sandbox::new(limits).map_err(|e| anyhow::anyhow!("cannot start the wasm sandbox: {e}"))?;
+        Ok(sandbox.with_cache_dir(base.cache_dir().map(Path::to_path_buf)))
+    }
+
+    /// These limits as a command's arguments (` --league FILE --max-… N`),
+    /// each quoted by `quote`.
+    pub fn args(&self, quote: impl Fn(&str) -> String) -> String {
+        let mut out = String::new();
+        if let Some(path) = &self.league {
+            out.push_str(&format!(" --league {}", quote(&path.display().to_string())));
+        }
+        for (limit, value) in &self.raised {
+            out.push_str(&format!(" {} {value}", limit.flag()));
+        }
+        out
     }
 }
 

@@ -167,6 +167,7 @@ pub fn assemble(
             let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
             r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
         }
+        pitboss_results::tally::keep_fault_texts(&mut r.fault_log);
         // Every session starts from the bankroll: final chips are what the
         // bot held at the ends of all its sessions.
         r.balance = league.bankroll * league.sessions as i64 + r.net;

@@ -116,6 +116,8 @@ pub struct PlayOptions {
     pub transcript: bool,
     /// Faults after which a bot is disqualified; 0 = never.
     pub fault_limit: u64,
+    /// The limits the bots play under (a league's `[limits]`, flags).
+    pub limits: crate::file::LimitChoice,
 }
 
 /// What `pitboss play` reports (and writes as JSON).
@@ -158,6 +160,7 @@ pub fn replay_command(opts: &PlayOptions, round: u64) -> String {
     if opts.fault_limit != crate::file::DEFAULT_FAULT_LIMIT {
         out.push_str(&format!(" --fault-limit {}", opts.fault_limit));
     }
+    out.push_str(&opts.limits.args(quote));
     out.push_str(&format!(" --rounds {round} --transcript"));
     out
 }
@@ -170,7 +173,7 @@ pub const DEFAULT_BANKROLL: i64 = 1_000_000;
 pub fn play(opts: &PlayOptions, transcript: &mut dyn std::io::Write) -> Result<(PlayReport, std::time::Duration)> {
     let variant = Rules::variant_by_id(&opts.variant)?;
     let rules = Rules::for_variant(variant)?;
-    let sandbox = crate::sandbox()?;
+    let sandbox = opts.limits.sandbox(&crate::sandbox()?)?;
     let mut bots = Vec::new();
     for spec in &opts.bots {
         let bot = Bot::resolve(spec, Path::new("."), &sandbox)?;

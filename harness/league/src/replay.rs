@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use pitboss_engine::{Recorder, TableEvent, derive_seed};
 
-use pitboss_host::files;
+use pitboss_host::{Raisable, files};
 
-use crate::file::{LeagueFile, league_rules};
+use crate::file::{LeagueFile, LimitChoice, league_rules};
 use crate::league::seating_for;
 use crate::session::replay_table;
 use crate::transcript::{JsonLines, Transcript};
@@ -37,6 +37,9 @@ pub struct ReplayRequest {
     /// Also write the table's hand history for the whole session, as JSON
     /// lines, to this file.
     pub log: Option<PathBuf>,
+    /// Limits raised on top of the league's own `[limits]` (`--max-…`):
+    /// the round may then play otherwise than it did in the league.
+    pub raised: Vec<(Raisable, u64)>,
 }
 
 /// One round of one table of a session.
@@ -69,19 +72,19 @@ impl Replayable {
     /// Opens the league behind the results file at `path`; `bots` is a
     /// further folder to find bot files in.
     pub fn open(path: &Path, bots: Option<&Path>) -> Result<Replayable> {
-        Replayable::load(read_checked(path)?, path, bots, None)
+        Replayable::load(read_checked(path)?, path, bots, None, &[])
     }
 
     /// [`Replayable::open`] for results already read from `path`.
     pub fn from_results(results: ResultsFile, path: &Path, bots: Option<&Path>) -> Result<Replayable> {
-        Replayable::load(results, path, bots, None)
+        Replayable::load(results, path, bots, None, &[])
     }
 
     /// [`Replayable::open`] with only the bots seated at `spot`'s table
     /// found and compiled (the others may be missing), after checking
     /// that the spot is in the league.
     pub fn open_table(path: &Path, bots: Option<&Path>, spot: Spot) -> Result<Replayable> {
-        Replayable::load(read_checked(path)?, path, bots, Some(spot))
+        Replayable::load(read_checked(path)?, path, bots, Some(spot), &[])
     }
 
     /// [`Replayable::open_table`] for results already read from `path`.
@@ -91,10 +94,16 @@ impl Replayable {
         bots: Option<&Path>,
         spot: Spot,
     ) -> Result<Replayable> {
-        Replayable::load(results, path, bots, Some(spot))
+        Replayable::load(results, path, bots, Some(spot), &[])
     }
 
-    fn load(results: ResultsFile, path: &Path, bots: Option<&Path>, only: Option<Spot>) -> Result<Replayable> {
+    fn load(
+        results: ResultsFile,
+        path: &Path,
+        bots: Option<&Path>,
+        only: Option<Spot>,
+        raised: &[(Raisable, u64)],
+    ) -> Result<Replayable> {
         let file = crate::file::embedded(&results.league, &path.display().to_string())?;
         crate::locate::check_listing(&file, &results.bots)
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
@@ -103,7 +112,8 @@ impl Replayable {
             Some(spot) => Some(table_seats(&file, &rules, results.bots.len(), spot)?),
             None => None,
         };
-        let sandbox = file.sandbox(&crate::sandbox()?)?;
+        let flags = LimitChoice { league: None, raised: raised.to_vec() };
+        let sandbox = flags.sandbox(&file.sandbox(&crate::sandbox()?)?)?;
         let bots = crate::locate::bots(path, &results.bots, &file, bots, &sandbox, seats.as_deref())?;
         Ok(Replayable { results, file, rules, bots })
     }
@@ -200,7 +210,8 @@ impl Recorder for Kept {
 /// Writes the round to `out`. Only the bots of its table are looked for.
 pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     let spot = Spot { session: req.session, table: req.table, round: req.round };
-    let league = Replayable::open_table(&req.results, req.bots.as_deref(), spot)?;
+    let league =
+        Replayable::load(read_checked(&req.results)?, &req.results, req.bots.as_deref(), Some(spot), &req.raised)?;
     let seats = league.seats(spot)?;
     let Some(path) = &req.log else {
         let events = league.round_events(spot)?;

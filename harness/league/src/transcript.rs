@@ -172,7 +172,7 @@ mod tests {
     /// one fails to compile here until it is added to the list below.
     fn one_of_each() -> Vec<TableEvent> {
         let card = Card::new(10).unwrap();
-        let fault = || Fault { kind: FaultKind::Trap, message: "x".into() };
+        let fault = || Fault::new(FaultKind::Trap, "x");
         let all = vec![
             TableEvent::Shuffle(ShuffleKind::Full),
             TableEvent::RoundStart { round: 1 },

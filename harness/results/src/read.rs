@@ -160,7 +160,8 @@ impl ResultsFile {
     /// points made a 47 MB page).
     pub fn check(&self) -> std::result::Result<(), String> {
         use crate::league::{MAX_BOT_SESSIONS, MAX_BOTS, MAX_SESSIONS};
-        use crate::tally::FAULT_LOG_CAP;
+        use crate::tally::{FAULT_LOG_CAP, FAULT_TEXTS_KEPT};
+        use pitboss_engine::FAULT_LOG_BYTES;
         let r = &self.result;
         let bots = r.standings.len();
         if bots == 0 || bots > MAX_BOTS || self.bots.len() != bots {
@@ -184,6 +185,12 @@ impl ResultsFile {
         {
             return Err(format!(
                 "bot `{}` has a name over 200 characters or over {FAULT_LOG_CAP} logged faults",
+                s.result.name
+            ));
+        }
+        if let Some(s) = r.standings.iter().find(|s| !crate::tally::fault_texts_fit(&s.result.fault_log)) {
+            return Err(format!(
+                "bot `{}` keeps more than {FAULT_TEXTS_KEPT} fault logs or one over {FAULT_LOG_BYTES} bytes",
                 s.result.name
             ));
         }

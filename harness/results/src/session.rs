@@ -74,6 +74,7 @@ impl SessionResult {
                 Some("it lost more than its bankroll, or a sum of squares is negative".into())
             } else if s.pairs[i * bots + i] != t.net_sq
                 || (b.fault_log.len() as u64) > t.faults.min(FAULT_LOG_CAP as u64)
+                || !crate::tally::fault_texts_fit(&b.fault_log)
             {
                 Some("its paired sums or fault log do not match its figures".into())
             } else {

@@ -18,6 +18,28 @@ pub use crate::counts::{Actions, Decisions, FaultKinds, Hands};
 /// Fault events kept per bot in results (the count is always exact).
 pub const FAULT_LOG_CAP: usize = 100;
 
+/// Faults per bot whose record keeps what the bot wrote while failing
+/// ([`FaultRecord::log`], at most [`pitboss_engine::FAULT_LOG_BYTES`]
+/// each): the first ones; later records keep their message only.
+pub const FAULT_TEXTS_KEPT: usize = 10;
+
+/// Clears the logs of `records` past the first [`FAULT_TEXTS_KEPT`], so a
+/// bot's records hold at most that many (after merging sessions' records).
+pub fn keep_fault_texts(records: &mut [FaultRecord]) {
+    for r in records.iter_mut().skip(FAULT_TEXTS_KEPT) {
+        r.log.clear();
+    }
+}
+
+/// Whether `records` keep logs only for their first [`FAULT_TEXTS_KEPT`],
+/// each within [`pitboss_engine::FAULT_LOG_BYTES`]: what a reader checks.
+pub fn fault_texts_fit(records: &[FaultRecord]) -> bool {
+    records
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r.log.is_empty() || (i < FAULT_TEXTS_KEPT && r.log.len() <= pitboss_engine::FAULT_LOG_BYTES))
+}
+
 /// One fault, as kept in results: where it happened and what it was.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct FaultRecord {
@@ -31,8 +53,14 @@ pub struct FaultRecord {
     pub decision: String,
     /// What went wrong: illegal, trap, out-of-fuel, memory, timeout.
     pub kind: String,
-    /// Details.
+    /// Details: what went wrong, and the line the bot wrote that says why
+    /// (its panic, its exception), when it wrote one.
     pub message: String,
+    /// What the bot wrote while making the failing decision, its latest
+    /// 4 KiB (`FAULT_LOG_BYTES`); kept for a bot's first
+    /// [`FAULT_TEXTS_KEPT`] faults, empty when it wrote nothing.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub log: String,
 }
 
 /// A kind of extra bet: how often placed and won, chips staked and
@@ -387,6 +415,7 @@ impl<'a, R> SeatLog<'a, R> {
                 decision: kind.name().to_string(),
                 kind: fault.kind.name().to_string(),
                 message: fault.message.clone(),
+                log: if log.len() < FAULT_TEXTS_KEPT { fault.log.clone() } else { String::new() },
             });
         }
     }
@@ -429,7 +458,7 @@ mod tests {
         log.record(&TableEvent::Settled { seat: 1, hand: 0, bet: 10, returned: 25, outcome: Outcome::Blackjack });
         log.record(&TableEvent::BackBet { seat: 0, player: 1, amount: 4 });
         log.record(&TableEvent::BackSettled { seat: 0, hand: 0, player: 1, stake: 8, returned: 0 });
-        let fault = Fault { kind: FaultKind::Trap, message: "boom".into() };
+        let fault = Fault::new(FaultKind::Trap, "boom");
         log.record(&TableEvent::Fault { seat: 2, player: 1, round: 7, kind: Decision::Act, fault });
         log.record(&TableEvent::Asked {
             seat: 0,

@@ -8,7 +8,7 @@ use anyhow::Result;
 use pitboss_league::check::{self, Plan};
 use pitboss_results::output;
 
-use crate::common::{sandbox, variant_parser};
+use crate::common::{LimitFlags, sandbox, variant_parser};
 
 /// Validate bot files and smoke-test them; exit status 0 when every bot
 /// passed, 1 otherwise.
@@ -30,7 +30,8 @@ pub struct Args {
     #[arg(long, value_parser = variant_parser(), conflicts_with = "league")]
     variant: Option<pitboss_sdk::Variant>,
     /// Check only what this league file plays: its rule set with its rule
-    /// overrides, under its [limits] (fuel, memory, module caps).
+    /// overrides, under its [limits] (fuel, memory, module caps); the
+    /// --max-… flags raise them further.
     #[arg(long, value_name = "FILE.toml")]
     league: Option<PathBuf>,
     /// Also write the verdicts as JSON to FILE (`-`: standard output, the
@@ -43,6 +44,8 @@ pub struct Args {
     /// One line per bot and a count, even for one file.
     #[arg(long)]
     summary: bool,
+    #[command(flatten)]
+    limits: LimitFlags,
 }
 
 /// Checks every file; says whether every bot passed.
@@ -52,7 +55,8 @@ pub fn run(args: &Args) -> Result<bool> {
         (Some(path), _) => Plan::league(path, &sandbox)?,
         (None, Some(variant)) => Plan::rule_set(variant, &sandbox)?,
         (None, None) => Plan::every_rule_set(&sandbox)?,
-    };
+    }
+    .raised(&args.limits.raised())?;
     // With the JSON on standard output, the text goes to standard error.
     let json_on_stdout = args.json.as_deref() == Some(std::path::Path::new("-"));
     let say = |text: String| {

@@ -72,6 +72,7 @@ pub fn run(args: Args) -> Result<()> {
         bankroll,
         transcript: true,
         fault_limit,
+        limits: Default::default(),
     };
     let mut spec = CoachSpec::new(rules, args.rounds, seed);
     spec.bankroll = bankroll;

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use anyhow::Result;
 use pitboss_cli::tables;
 use pitboss_league::PlayOptions;
+use pitboss_league::file::LimitChoice;
 use pitboss_results::output;
+
+use crate::common::LimitFlags;
 
 /// Seat bots at one table and play seeded (or stacked) rounds.
 #[derive(clap::Args)]
@@ -38,12 +41,19 @@ pub struct Args {
     /// Also write the results as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Play under this league file's [limits] (a Python or Go bot's
+    /// league.toml); its rules and bots are not used.
+    #[arg(long, value_name = "FILE.toml")]
+    league: Option<PathBuf>,
+    #[command(flatten)]
+    limits: LimitFlags,
 }
 
 /// Plays the match and prints its results.
 pub fn run(args: Args) -> Result<()> {
-    let Args { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json } = args;
-    let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit };
+    let Args { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json, league, limits } = args;
+    let limits = LimitChoice { league, raised: limits.raised() };
+    let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, limits };
     let (report, elapsed) = pitboss_league::play(&opts, &mut std::io::stdout().lock())?;
     out!("{}", tables::results_table(&report.table.bots));
     for bot in &report.table.bots {

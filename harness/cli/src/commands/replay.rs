@@ -11,6 +11,7 @@ use pitboss_league::replay::{ReplayRequest, replay};
 use serde_json::Value;
 
 use super::submit::{agent, base};
+use crate::common::LimitFlags;
 
 /// Most characters of a server's transcript printed.
 const SHOWN_TRANSCRIPT: usize = 4 << 20;
@@ -51,6 +52,10 @@ pub struct Args {
     /// The league of the run, from 1 in the competition file's order; with --server.
     #[arg(long, value_name = "K", default_value_t = 1, requires = "server")]
     league: u32,
+    /// The league's own [limits] apply; a --max-… flag raises one further
+    /// for this replay only (the round may then play otherwise).
+    #[command(flatten)]
+    limits: LimitFlags,
 }
 
 /// Replays the round onto standard output.
@@ -58,9 +63,10 @@ pub fn run(args: Args) -> Result<()> {
     if let (Some(server), Some(token), Some(run)) = (&args.server, &args.token, args.run) {
         return from_server(server, token, run, &args);
     }
-    let Args { results, session, round, table, only_box, log, bots, .. } = args;
+    let Args { results, session, round, table, only_box, log, bots, limits, .. } = args;
     let Some(results) = results else { bail!("give a results.json, or --server URL --token T --run N") };
-    let request = ReplayRequest { results, bots, session, round, table, only_box, log };
+    let raised = limits.raised();
+    let request = ReplayRequest { results, bots, session, round, table, only_box, log, raised };
     let stdout = std::io::stdout();
     replay(&request, stdout.lock())
 }

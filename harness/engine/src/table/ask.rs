@@ -22,7 +22,7 @@ fn ask_player<R: Recorder>(
     rec: &mut R,
 ) -> Result<i64, Fault> {
     if state.disqualified {
-        return Err(Fault { kind: FaultKind::Disqualified, message: "disqualified".into() });
+        return Err(Fault::new(FaultKind::Disqualified, "disqualified"));
     }
     if state.defaulted & header.kind.bit() != 0 {
         // Left to the default for good as it sat down: its answer, recorded
@@ -131,7 +131,7 @@ impl Table {
         rec: &mut R,
     ) {
         let fault = match answer {
-            Ok(a) => Fault { kind: FaultKind::Illegal, message: why(a) },
+            Ok(a) => Fault::new(FaultKind::Illegal, why(a)),
             Err(f) => f,
         };
         self.fault(p, b, kind, fault, rec);
@@ -249,7 +249,7 @@ mod tests {
         let (p, b) = (PlayerId(0), BoxId(0));
         assert_eq!(table.checked_amount(p, b, Decision::Insurance, Ok(3), (2, 10, 2), &mut rec), 0);
         assert!(!table.checked_flag(p, b, Decision::EvenMoney, Ok(7), &mut rec));
-        let trap = crate::player::Fault { kind: FaultKind::Trap, message: "unreachable".into() };
+        let trap = crate::player::Fault::new(FaultKind::Trap, "unreachable");
         assert!(!table.checked_flag(p, b, Decision::EvenMoney, Err(trap), &mut rec));
         assert_eq!(
             messages,
@@ -272,7 +272,7 @@ mod tests {
         assert!(table.players()[0].disqualified && table.out_for_good(0));
         let third = round(&mut table);
         assert!(!third.iter().any(|e| matches!(e, TableEvent::Asked { .. })));
-        let f = crate::player::Fault { kind: FaultKind::Disqualified, message: String::new() };
+        let f = crate::player::Fault::new(FaultKind::Disqualified, "");
         table.fault(PlayerId(0), BoxId(0), Decision::Bet, f, &mut ());
         assert_eq!(table.players()[0].stats.faults, 2, "not asked is no fault of its own");
     }

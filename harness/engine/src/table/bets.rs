@@ -121,12 +121,10 @@ fn parse_side_bet(a: i64, (min, max, unit): (i64, i64, i64)) -> Result<(SideBet,
     };
     match side {
         Some(side) if amount >= min && amount <= max && amount % unit == 0 => Ok((side, amount)),
-        _ => Err(Fault {
-            kind: FaultKind::Illegal,
-            message: format!(
-                "side-bet {a:#x} is not (1 over | 2 under) << 32 | amount in {min}..={max} steps of {unit}"
-            ),
-        }),
+        _ => Err(Fault::new(
+            FaultKind::Illegal,
+            format!("side-bet {a:#x} is not (1 over | 2 under) << 32 | amount in {min}..={max} steps of {unit}"),
+        )),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Faults: per faulting bot, its faults by kind and the first few, each
-//! with the `pitboss replay` line that shows it.
+//! with the `pitboss replay` line that shows it and what the bot wrote
+//! while failing (its panic, its traceback).
 
 use maud::{Markup, html};
 use pitboss_results::Standing;
@@ -11,6 +12,14 @@ use crate::format::chips;
 
 /// Faults listed per bot; the results keep more.
 const LISTED: usize = 10;
+
+/// A bot's text with its newlines kept and every other control character
+/// escaped (the page escapes markup).
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() && c != '\n' { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect()
+}
 
 pub fn section(cx: &Context) -> Markup {
     let faulty: Vec<&Standing> = cx.results.result.standings.iter().filter(|s| s.result.faults > 0).collect();
@@ -53,6 +62,9 @@ fn fault(cx: &Context, rec: &FaultRecord) -> Markup {
             span.note { "— replay: " code {
                 "pitboss replay " (cx.results_name) " --session " (rec.session) " --table " (rec.table) " --round " (rec.round)
             } }
+            @if !rec.log.is_empty() {
+                details { summary { "what it wrote while failing" } pre.log { (printable(&rec.log)) } }
+            }
         }
     }
 }
