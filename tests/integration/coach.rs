@@ -1,6 +1,6 @@
 //! `pitboss coach` end to end on a real wasm bot: the report, its JSON,
 //! byte-identical reruns, the replay command it names, and one-line
-//! errors for every out-of-range number.
+//! errors for every out-of-range number; under a league file, its limits.
 
 use pitboss_tests::{pitboss, wasm_path};
 
@@ -68,4 +68,23 @@ fn coach_refuses_out_of_range_numbers_and_the_banker_game_in_one_line() {
     assert_eq!(banker.code, Some(1));
     assert_eq!(banker.stderr.lines().count(), 1, "{}", banker.stderr);
     assert!(banker.stderr.contains("dealer games only"), "{}", banker.stderr);
+}
+
+/// `--league` coaches as a server does (`pitboss_coach::coach_league`):
+/// the league's `[limits]` hold (a 1 MiB memory cap refuses a Rust bot in
+/// one line), and without them its bankroll and seed are used.
+#[test]
+fn coach_under_a_league_applies_its_limits_bankroll_and_seed() {
+    let dir = dir();
+    let league = "name = \"class\"\nvariant = \"danish\"\nrounds = 100\nseed = 5\nbankroll = 100000\n\n\
+                  [[bot]]\npath = \"never-bust.wasm\"\n";
+    std::fs::write(dir.join("plain.toml"), league).unwrap();
+    std::fs::write(dir.join("capped.toml"), league.replace("[[bot]]", "[limits]\nmemory_mib = 1\n\n[[bot]]")).unwrap();
+    let capped = pitboss(&dir, &["coach", "never-bust.wasm", "--league", "capped.toml", "--rounds", "50"]);
+    assert_eq!(capped.code, Some(1), "{}", capped.stdout);
+    assert_eq!(capped.stderr.lines().count(), 1, "{}", capped.stderr);
+    assert!(capped.stderr.contains("the cap is 1024 KiB"), "{}", capped.stderr);
+    let plain = pitboss(&dir, &["coach", "never-bust.wasm", "--league", "plain.toml", "--rounds", "300"]);
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    assert!(plain.stdout.contains("--seed 5 --bankroll 100000 --rounds"), "{}", plain.stdout);
 }

@@ -15,6 +15,11 @@
 //! EV it gave away equals the optimal EV in expectation; the report
 //! states the gap and its interval.
 //!
+//! [`coach_league`] ([`request`]) is the call a server makes: one wasm
+//! bot (a path or bytes) under a parsed league file, returning the
+//! [`Report`] that `pitboss coach --json` writes; its doc comment states
+//! the contract and the cost.
+//!
 //! ```no_run
 //! use pitboss_coach::{CoachSpec, coach};
 //! use pitboss_league::bots::Bot;
@@ -26,6 +31,7 @@
 
 pub mod assess;
 pub mod luck;
+pub mod request;
 pub mod split;
 pub mod summary;
 pub mod track;
@@ -36,6 +42,7 @@ use pitboss_league::bots::Bot;
 use pitboss_league::matchplay::{MatchSpec, play_table};
 use serde::Serialize;
 
+pub use request::{BotInput, CoachRequest, coach_league};
 pub use summary::Group;
 
 use crate::summary::Summary;
@@ -54,6 +61,12 @@ pub enum CoachError {
     /// The table could not be set or played (the league's message).
     #[error("{0}")]
     Play(String),
+    /// A number of the request is outside its range.
+    #[error("{0}")]
+    Request(String),
+    /// The bot could not be read or compiled (the sandbox's message).
+    #[error("{0}")]
+    Bot(String),
 }
 
 /// What to coach: the rules and the deal, as `pitboss play` takes them.

@@ -348,8 +348,8 @@ pub fn embedded(league: &LeagueRecord, label: &str) -> Result<LeagueFile> {
 
 impl LeagueFile {
     /// The sandbox this league's bots run in: `base` with the league's
-    /// `[limits]`.
-    pub(crate) fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {
+    /// `[limits]` (and `base`'s compile cache).
+    pub fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {
         match &self.limits {
             Some(l) => l.sandbox(base),
             None => Ok(base.clone()),

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use pitboss_coach::{CoachSpec, Coached, MAX_ROUNDS, MAX_TOP, Report, UNIT};
+use pitboss_coach::{BotInput, CoachRequest, CoachSpec, Coached, MAX_ROUNDS, MAX_TOP, Report, UNIT};
 use pitboss_engine::Rules;
 use pitboss_league::PlayOptions;
 use pitboss_league::bots::Bot;
@@ -19,7 +19,7 @@ pub struct Args {
     /// Rule set: north-american, swedish or danish (the dealer games).
     #[arg(long, conflicts_with = "league", default_value = "north-american")]
     variant: String,
-    /// Play this league file's rules (overrides included), seed, bankroll and fault limit.
+    /// Play this league file's rules (overrides included), limits, seed, bankroll and fault limit.
     #[arg(long, value_name = "FILE.toml")]
     league: Option<PathBuf>,
     /// Rounds to play, 1 to 10^7.
@@ -39,32 +39,59 @@ pub struct Args {
     json: Option<PathBuf>,
 }
 
-/// The rules, seed, bankroll and fault limit to coach under.
-fn setting(args: &Args) -> Result<(String, Rules, u64, i64, u64)> {
-    let fault_limit = pitboss_league::file::DEFAULT_FAULT_LIMIT;
-    let Some(path) = &args.league else {
-        let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
-        let rules = Rules::for_variant(variant)?;
-        let bankroll = args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL);
-        return Ok((args.variant.clone(), rules, args.seed.unwrap_or(1), bankroll, fault_limit));
-    };
-    let league = pitboss_league::file::parse(path)?;
-    let rules = pitboss_league::file::league_rules(&league)?;
-    let bankroll = args.bankroll.unwrap_or(league.bankroll);
-    Ok((league.variant.clone(), rules, args.seed.unwrap_or(league.seed), bankroll, league.fault_limit))
-}
-
 /// Coaches the bot and prints the report.
 pub fn run(args: Args) -> Result<()> {
-    let (variant, rules, seed, bankroll, fault_limit) = setting(&args)?;
+    let start = std::time::Instant::now();
+    let report = match &args.league {
+        Some(path) => under_league(&args, path)?,
+        None => under_variant(&args)?,
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let coached = &report.bots[0];
+    print(coached);
+    eprintln!(
+        "{} rounds, {} decisions valued in {secs:.1} s ({:.1} s per 10^5 decisions)",
+        coached.rounds,
+        coached.decisions,
+        secs * 1e5 / coached.decisions.max(1) as f64
+    );
+    if let Some(path) = &args.json {
+        output::write_json(path, &report)?;
+    }
+    Ok(())
+}
+
+/// Under a league file: its rules, `[limits]`, fault limit and bankroll
+/// (`--bankroll` and `--seed` override), as a server coaches.
+fn under_league(args: &Args, path: &Path) -> Result<Report> {
+    let league = pitboss_league::file::parse(path)?;
+    let request = CoachRequest {
+        rounds: args.rounds,
+        seed: args.seed.unwrap_or(league.seed),
+        top: args.top as usize,
+        bankroll: args.bankroll,
+    };
+    let bot = match args.bot.strip_prefix("builtin:") {
+        Some(name) => BotInput::Builtin(name),
+        None => BotInput::Path(Path::new(&args.bot)),
+    };
+    let sandbox = crate::common::sandbox()?;
+    pitboss_coach::coach_league(&league, bot, &request, &sandbox).with_context(|| format!("coaching {}", args.bot))
+}
+
+/// Under a rule set's own rules.
+fn under_variant(args: &Args) -> Result<Report> {
+    let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
+    let rules = Rules::for_variant(variant)?;
+    let (seed, bankroll) = (args.seed.unwrap_or(1), args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL));
+    let fault_limit = pitboss_league::file::DEFAULT_FAULT_LIMIT;
     rules.check_chip_range(bankroll, args.rounds, 1).map_err(|e| anyhow::anyhow!("--bankroll/--rounds: {e}"))?;
     let sandbox = crate::common::sandbox()?;
     let bot = Bot::resolve(&args.bot, Path::new("."), &sandbox)?;
     let name = bot.default_name();
     // `pitboss play` plays the same match: its transcript shows any round.
-    let same_rules = Rules::for_variant(rules.variant).is_ok_and(|r| r == rules);
     let opts = PlayOptions {
-        variant: variant.clone(),
+        variant: args.variant.clone(),
         bots: vec![args.bot.clone()],
         rounds: Some(args.rounds),
         seed,
@@ -78,24 +105,9 @@ pub fn run(args: Args) -> Result<()> {
     spec.bankroll = bankroll;
     spec.fault_limit = fault_limit;
     spec.top = args.top as usize;
-    if same_rules {
-        spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
-    }
-    let start = std::time::Instant::now();
+    spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
     let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
-    let secs = start.elapsed().as_secs_f64();
-    print(&coached);
-    eprintln!(
-        "{} rounds, {} decisions valued in {secs:.1} s ({:.1} s per 10^5 decisions)",
-        coached.rounds,
-        coached.decisions,
-        secs * 1e5 / coached.decisions.max(1) as f64
-    );
-    if let Some(path) = &args.json {
-        let report = Report { variant, seed, rounds_requested: args.rounds, unit: UNIT, bots: vec![coached] };
-        output::write_json(path, &report)?;
-    }
-    Ok(())
+    Ok(Report { variant: args.variant.clone(), seed, rounds_requested: args.rounds, unit: UNIT, bots: vec![coached] })
 }
 
 /// The report as text: the figures, then the situations.
