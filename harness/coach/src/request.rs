@@ -117,6 +117,8 @@ pub fn coach_league(
             bankroll,
             transcript: true,
             fault_limit: league.fault_limit,
+            // The example round's command plays under the default limits.
+            limits: Default::default(),
         };
         spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
     }
