@@ -11,6 +11,8 @@ use crate::{section, viewer};
 /// The page's styles and script, real files included at build time.
 pub(crate) const CSS: &str = include_str!("../assets/report.css");
 pub(crate) const JS: &str = include_str!("../assets/report.js");
+/// The coach section's styles.
+pub(crate) const COACH_CSS: &str = include_str!("../assets/coach.css");
 
 /// The whole page. `viewer` is the hand viewer's data (or why it has none).
 pub fn page(cx: &Context, viewer: &Value) -> Markup {
@@ -23,7 +25,7 @@ pub fn page(cx: &Context, viewer: &Value) -> Markup {
                 meta name="viewport" content="width=device-width,initial-scale=1";
                 title { (r.result.name) " — Pitboss report" }
                 // Our own file: nothing in it to escape.
-                style { (PreEscaped(CSS)) }
+                style { (PreEscaped(CSS)) (PreEscaped(COACH_CSS)) }
             }
             body { main {
                 (header(cx))
