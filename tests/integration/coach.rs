@@ -1,7 +1,11 @@
 //! `pitboss coach` end to end on a real wasm bot: the report, its JSON,
 //! byte-identical reruns, the replay command it names, and one-line
-//! errors for every out-of-range number; under a league file, its limits.
+//! errors for every out-of-range number; under a league file, its limits;
+//! the coach section of `pitboss report --coach`, in headless Chromium.
 
+use std::path::{Path, PathBuf};
+
+use pitboss_tests::webdriver::{Browser, unavailable};
 use pitboss_tests::{pitboss, wasm_path};
 
 fn dir() -> std::path::PathBuf {
@@ -87,4 +91,95 @@ fn coach_under_a_league_applies_its_limits_bankroll_and_seed() {
     let plain = pitboss(&dir, &["coach", "never-bust.wasm", "--league", "plain.toml", "--rounds", "300"]);
     assert_eq!(plain.code, Some(0), "{}", plain.stderr);
     assert!(plain.stdout.contains("--seed 5 --bankroll 100000 --rounds"), "{}", plain.stdout);
+}
+
+/// A league of basic and never-bust, its results, and each bot coached
+/// under it: `pitboss report --coach A --coach B` adds the coach section.
+fn coached_report(dir: &Path) -> PathBuf {
+    std::fs::copy(wasm_path("basic"), dir.join("basic.wasm")).unwrap();
+    let league = "name = \"coached\"\nvariant = \"north-american\"\nrounds = 2000\nseed = 4\nbankroll = 100000\n\n\
+                  [[bot]]\npath = \"basic.wasm\"\n\n[[bot]]\npath = \"never-bust.wasm\"\n";
+    std::fs::write(dir.join("coached.toml"), league).unwrap();
+    let ran = pitboss(dir, &["run", "coached.toml", "--json", "results.json"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    for bot in ["basic", "never-bust"] {
+        let json = format!("{bot}.json");
+        let args = ["coach", &format!("{bot}.wasm"), "--league", "coached.toml", "--rounds", "3000", "--json", &json];
+        let ran = pitboss(dir, &args);
+        assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    }
+    let args = ["report", "results.json", "--coach", "basic.json", "--coach", "never-bust.json", "-o", "coached.html"];
+    let ran = pitboss(dir, &args);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    dir.join("coached.html")
+}
+
+#[test]
+fn coach_report_shows_each_bots_figures_and_top_situations_and_refuses_a_bad_coach_file() {
+    let dir = dir();
+    let html = std::fs::read_to_string(coached_report(&dir)).unwrap();
+    let section = &html[html.find(r#"<section class="coach" id="coach">"#).expect("a coach section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert_eq!(section.matches("<h3>").count(), 2, "a block per bot");
+    for needle in ["luck-adjusted EV", "optimal EV", "EV given away", "play: hard 12 v T", "pitboss play --variant"] {
+        assert!(section.contains(needle), "{needle}");
+    }
+    // A coach file is hostile input: refused in one line naming the field.
+    let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("basic.json")).unwrap()).unwrap();
+    json["bots"][0]["luck_adjusted"]["ci95"] = serde_json::json!(-1.0);
+    std::fs::write(dir.join("bad.json"), json.to_string()).unwrap();
+    let ran = pitboss(&dir, &["report", "results.json", "--coach", "bad.json", "-o", "bad.html"]);
+    assert_eq!(ran.code, Some(1));
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+    assert!(ran.stderr.contains("bad.json: bots[0].luck_adjusted.ci95 = -1"), "{}", ran.stderr);
+    assert!(!dir.join("bad.html").exists());
+}
+
+/// Where test artifacts (the screenshots) go: `target/test-artifacts`.
+fn artifacts() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("test-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn coach_report_section_fits_1280_and_390_px_in_chromium() {
+    if let Some(why) = unavailable() {
+        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
+            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+        }
+        eprintln!("\n!!! SKIPPED coach_report_section_fits_1280_and_390_px_in_chromium: {why} !!!\n");
+        return;
+    }
+    let dir = dir();
+    let page = coached_report(&dir);
+    let browser = Browser::start(1280, 1000).unwrap();
+    browser.open(&page).unwrap();
+    assert_eq!(browser.count("#coach h3").unwrap(), 2);
+    assert!(browser.count("#coach table.situations tr.sit").unwrap() >= 2);
+    for width in [1280, 390] {
+        browser.resize(width, 1000).unwrap();
+        // What sticks out past the window's right edge, if anything.
+        let wide = browser
+            .script(
+                "return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > \
+                 window.innerWidth + 1 && !e.closest('.scroll')).slice(0, 5).map(e => e.tagName + '.' + e.className + \
+                 '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))",
+            )
+            .unwrap();
+        let fits = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
+        assert_eq!(fits, serde_json::json!(true), "the report overflows sideways at {width} px: {wide}");
+        let inner = browser
+            .script("const s = document.getElementById('coach'); return s.scrollWidth <= s.clientWidth + 1")
+            .unwrap();
+        assert_eq!(inner, serde_json::json!(true), "the coach section overflows sideways at {width} px");
+        let png = browser.element_screenshot("#coach").unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        let path = artifacts().join(format!("coach-report-{width}.png"));
+        std::fs::write(&path, png).unwrap();
+        eprintln!("screenshot: {}", path.display());
+    }
 }

@@ -40,10 +40,9 @@ pub mod value;
 use pitboss_engine::{Rules, derive_seed};
 use pitboss_league::bots::Bot;
 use pitboss_league::matchplay::{MatchSpec, play_table};
-use serde::Serialize;
 
+pub use pitboss_results::coach::Group;
 pub use request::{BotInput, CoachRequest, coach_league};
-pub use summary::Group;
 
 use crate::summary::Summary;
 use crate::track::Tracker;
@@ -103,80 +102,14 @@ impl CoachSpec {
     }
 }
 
-/// The coach's report on one bot. Every EV is per 100 chips the bot
-/// staked (its initial stakes on hands, as everywhere in Pitboss).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Coached {
-    /// The bot.
-    pub bot: String,
-    /// Rounds the bot bet in.
-    pub rounds: u64,
-    /// Chips it staked in all.
-    pub staked: i64,
-    /// Its realized EV.
-    pub ev: f64,
-    /// Half-width of the realized EV's 95 % interval.
-    pub ci95: f64,
-    /// EV given away: the mean of best − chosen over its decisions.
-    pub ev_given_away: f64,
-    /// The part of it that the bot's choices give away off the top of a
-    /// full shoe (strategy errors whatever the count); the rest is EV the
-    /// composition of the shoe offered and the bot did not take.
-    pub ev_given_away_off_top: f64,
-    /// The optimal EV: the expectation of optimal play from each round's
-    /// starting shoe, with the bot's bets.
-    pub ev_optimal: f64,
-    /// `ev + ev_given_away − ev_optimal`: zero in expectation (the
-    /// performance-difference identity).
-    pub identity_gap: f64,
-    /// Half-width of that gap's 95 % interval.
-    pub identity_ci95: f64,
-    /// The realized result less the luck of the cards, with its interval.
-    pub luck_adjusted: Estimate,
-    /// The identity's gap with the luck taken out (`luck_adjusted.ev +
-    /// ev_given_away − ev_optimal`) and its interval: the same identity,
-    /// tested far more sharply.
-    pub identity_adjusted: Estimate,
-    /// Decisions valued.
-    pub decisions: u64,
-    /// Where the EV went, most first.
-    pub situations: Vec<Group>,
-}
-
-/// An EV and the half-width of its 95 % interval, per 100 staked.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The estimate.
-    pub ev: f64,
-    /// Half-width of its 95 % interval.
-    pub ci95: f64,
-}
-
-/// What `pitboss coach` writes as JSON: the match, then one entry per
-/// bot (one today).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Report {
-    /// Rule set id.
-    pub variant: String,
-    /// The seed, as `pitboss play --seed` takes it.
-    pub seed: u64,
-    /// Rounds asked for.
-    pub rounds_requested: u64,
-    /// The unit of every EV.
-    pub unit: &'static str,
-    /// Per bot.
-    pub bots: Vec<Coached>,
-}
-
-/// The unit every EV of a [`Report`] is in.
-pub const UNIT: &str = "chips per 100 chips staked";
+pub use pitboss_results::coach::{Coached, Estimate, Report, UNIT};
 
 /// Most rounds one coaching may play: about an hour and a half at the
 /// measured pace (docs/coach.md).
-pub const MAX_ROUNDS: u64 = 10_000_000;
+pub const MAX_ROUNDS: u64 = pitboss_results::coach::MAX_ROUNDS;
 
 /// Most situations a report may list.
-pub const MAX_TOP: usize = 1_000;
+pub const MAX_TOP: usize = pitboss_results::coach::MAX_SITUATIONS;
 
 /// Plays `bot` (named `name`) alone for `spec.rounds` rounds and values
 /// every decision it makes.

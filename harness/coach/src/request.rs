@@ -127,7 +127,7 @@ pub fn coach_league(
         variant: league.variant.clone(),
         seed: request.seed,
         rounds_requested: request.rounds,
-        unit: UNIT,
+        unit: UNIT.into(),
         bots: vec![coached],
     })
 }

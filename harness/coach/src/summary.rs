@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use pitboss_results::coach::Group;
 
 use crate::assess::{Assessed, Situation};
 
@@ -61,34 +61,6 @@ impl Ratio {
         }
         ((self.sxx - self.sx * self.sx / self.n).max(0.0) / (self.n - 1.0)).sqrt()
     }
-}
-
-/// Where the EV went: one situation's decisions.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Group {
-    /// `play`, `insurance`, `even money` or `side bet`.
-    pub decision: String,
-    /// The hand (`hard 16`, `soft 18`, `pair 8,8`, …).
-    pub hand: String,
-    /// The dealer's up card.
-    pub up: String,
-    /// How often the bot met it.
-    pub count: u64,
-    /// How often it did not choose the best.
-    pub mistakes: u64,
-    /// EV given away there, per 100 chips the bot staked in all.
-    pub ev_given_away: f64,
-    /// The same in chips.
-    pub chips: f64,
-    /// What the bot did most often when it gave EV away there.
-    pub choice: String,
-    /// What was best most often then.
-    pub best: String,
-    /// The round of the costliest example.
-    pub example_round: u64,
-    /// A command that plays up to that round with a transcript.
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub replay: String,
 }
 
 #[derive(Clone, Debug, Default)]

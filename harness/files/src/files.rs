@@ -33,6 +33,9 @@ pub const SEASON_CAP: u64 = MIB;
 pub const SHOE_CAP: u64 = 4 * MIB;
 /// The cap for a results or shard file: 256 MiB of JSON.
 pub const RESULTS_CAP: u64 = 256 * MIB;
+/// The cap for a coach report (`pitboss coach --json`): 8 MiB, ample for
+/// its most bots with their most situations.
+pub const COACH_CAP: u64 = 8 * MIB;
 
 /// What a file is for, which decides its cap and how messages name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +52,8 @@ pub enum Kind {
     Results,
     /// One shard of a league's results ([`RESULTS_CAP`]).
     Shard,
+    /// A coach report ([`COACH_CAP`]).
+    Coach,
 }
 
 impl Kind {
@@ -60,6 +65,7 @@ impl Kind {
             Kind::Season => SEASON_CAP,
             Kind::Shoe => SHOE_CAP,
             Kind::Results | Kind::Shard => RESULTS_CAP,
+            Kind::Coach => COACH_CAP,
         }
     }
 
@@ -72,6 +78,7 @@ impl Kind {
             Kind::Shoe => "shoe file",
             Kind::Results => "results file",
             Kind::Shard => "shard file",
+            Kind::Coach => "coach file",
         }
     }
 }

@@ -1,8 +1,9 @@
 //! What every section reads: the results, the session the viewer shows,
-//! and each bot's colour.
+//! each bot's colour, and the coach's reports if any were given.
 
 use maud::{Markup, html};
 use pitboss_results::ResultsFile;
+use pitboss_results::coach::Report;
 
 use crate::format::colour;
 
@@ -13,12 +14,14 @@ pub struct Context<'a> {
     pub session: u64,
     /// The results file's name, as the page's `pitboss replay` lines give it.
     pub results_name: &'a str,
+    /// The coach's reports given (none: no coach section).
+    pub coach: &'a [Report],
     /// The league's bot order: a bot's colour is its place here.
     order: Vec<String>,
 }
 
 impl<'a> Context<'a> {
-    pub fn new(results: &'a ResultsFile, session: u64, results_name: &'a str) -> Self {
+    pub fn new(results: &'a ResultsFile, session: u64, results_name: &'a str, coach: &'a [Report]) -> Self {
         // Colours follow the league's bot order (the order of each session's
         // `bots`), so a bot keeps its colour whatever its rank.
         let order = results
@@ -26,7 +29,7 @@ impl<'a> Context<'a> {
             .first()
             .map(|s| s.bots.iter().map(|b| b.name.clone()).collect())
             .unwrap_or_else(|| results.result.standings.iter().map(|s| s.result.name.clone()).collect());
-        Context { results, session, results_name, order }
+        Context { results, session, results_name, coach, order }
     }
 
     /// The bots in the league's order.

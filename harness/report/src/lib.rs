@@ -2,7 +2,8 @@
 //! (inline CSS, SVG and a little JavaScript; nothing fetched) with the
 //! standings, every bot's chips over the rounds, EV with its interval,
 //! what each bot did, its faults, and a hand viewer that steps through
-//! replayed rounds card by card.
+//! replayed rounds card by card; given the coach's JSON ([`report_with`]),
+//! a coach section too ([`coach_section`] draws it alone, for the server).
 //!
 //! Charts are drawn here, in Rust, as SVG (`svg`). The page's size does
 //! not grow with rounds: each session keeps
@@ -30,6 +31,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use pitboss_results::coach::Report as CoachReport;
 
 mod context;
 mod counts;
@@ -58,6 +60,12 @@ pub struct ReportRequest {
 /// whose hands are not stored gets the page without the viewer, and the
 /// returned warning says why.
 pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
+    report_with(req, &[])
+}
+
+/// [`report`] with a coach section drawn from `coach` (each read with
+/// [`pitboss_results::coach::read`], which checks it); none: no section.
+pub fn report_with(req: &ReportRequest, coach: &[CoachReport]) -> Result<(String, Option<String>)> {
     let path = &req.results;
     let results = pitboss_results::open(path)?;
     if req.session >= results.result.sessions {
@@ -76,14 +84,32 @@ pub fn report(req: &ReportRequest) -> Result<(String, Option<String>)> {
     };
     let results_name =
         req.results.file_name().map_or_else(|| "results.json".into(), |n| n.to_string_lossy().into_owned());
-    let cx = context::Context::new(&results, req.session, &results_name);
+    let cx = context::Context::new(&results, req.session, &results_name, coach);
     Ok((page::page(&cx, &viewer).into_string(), warning))
 }
 
 /// Writes the report of `req` to `out` (atomically); returns the warning
 /// about the hand viewer, if any.
 pub fn write_report(req: &ReportRequest, out: &Path) -> Result<Option<String>> {
-    let (html, warning) = report(req)?;
+    write_report_with(req, &[], out)
+}
+
+/// [`write_report`] with a coach section ([`report_with`]).
+pub fn write_report_with(req: &ReportRequest, coach: &[CoachReport], out: &Path) -> Result<Option<String>> {
+    let (html, warning) = report_with(req, coach)?;
     pitboss_results::output::write_text(out, &html)?;
     Ok(warning)
 }
+
+/// The coach section's markup from the JSON of `pitboss coach --json` (or
+/// `pitboss_coach::coach_league`'s report serialized), for a page of the
+/// server's own; the JSON is checked as a coach file is
+/// ([`pitboss_results::coach::from_value`]), and refused in one line. The
+/// section expects [`COACH_CSS`] on the page.
+pub fn coach_section(json: &serde_json::Value) -> Result<maud::Markup> {
+    let report = pitboss_results::coach::from_value(json, "coach report")?;
+    Ok(section::coach::section(std::slice::from_ref(&report)))
+}
+
+/// The coach section's styles (the report page includes them).
+pub const COACH_CSS: &str = page::COACH_CSS;

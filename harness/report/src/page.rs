@@ -11,6 +11,8 @@ use crate::{section, viewer};
 /// The page's styles and script, real files included at build time.
 const CSS: &str = include_str!("../assets/report.css");
 pub(crate) const JS: &str = include_str!("../assets/report.js");
+/// The coach section's styles.
+pub(crate) const COACH_CSS: &str = include_str!("../assets/coach.css");
 
 /// The whole page. `viewer` is the hand viewer's data (or why it has none).
 pub fn page(cx: &Context, viewer: &Value) -> Markup {
@@ -37,8 +39,8 @@ pub(crate) fn head(title: &str) -> Markup {
             meta charset="utf-8";
             meta name="viewport" content="width=device-width,initial-scale=1";
             title { (title) }
-            // Our own file: nothing in it to escape.
-            style { (PreEscaped(CSS)) }
+            // Our own files: nothing in them to escape.
+            style { (PreEscaped(CSS)) (PreEscaped(COACH_CSS)) }
         }
     }
 }

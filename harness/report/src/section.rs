@@ -8,6 +8,7 @@ use maud::{Markup, html};
 use crate::context::Context;
 
 mod balances;
+pub(crate) mod coach;
 mod ev;
 mod faults;
 pub(crate) mod hands;
@@ -21,6 +22,7 @@ pub fn all(cx: &Context) -> Markup {
         (ev::section(cx))
         (balances::section(cx))
         (play::section(cx))
+        @if !cx.coach.is_empty() { (coach::section(cx.coach)) }
         (faults::section(cx))
         (hands::section(cx))
     }

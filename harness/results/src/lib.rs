@@ -14,11 +14,14 @@
 //! - [`seating`]: who sits where in each session;
 //! - [`names`]: the names of events, outcomes, shuffles and side bets;
 //! - [`rules`]: every rule field declared once, and the rules record;
-//! - [`output`]: JSON, text and CSV written whole.
+//! - [`output`]: JSON, text and CSV written whole;
+//! - [`coach`]: the coach's report (`pitboss coach --json`), read as
+//!   hostile input.
 //!
 //! **Invariant:** nothing in a results file depends on where, when or how
 //! the league was run: no path as typed, no time, no thread count.
 
+pub mod coach;
 pub mod counts;
 pub mod league;
 pub mod names;

@@ -107,7 +107,13 @@ fn under_variant(args: &Args) -> Result<Report> {
     spec.top = args.top as usize;
     spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
     let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
-    Ok(Report { variant: args.variant.clone(), seed, rounds_requested: args.rounds, unit: UNIT, bots: vec![coached] })
+    Ok(Report {
+        variant: args.variant.clone(),
+        seed,
+        rounds_requested: args.rounds,
+        unit: UNIT.into(),
+        bots: vec![coached],
+    })
 }
 
 /// The report as text: the figures, then the situations.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_report::{ReportRequest, write_report};
+use pitboss_report::{ReportRequest, write_report_with};
 
 /// Write a league's results as one self-contained HTML page: standings,
 /// charts, per-bot play, faults and a hand viewer.
@@ -20,13 +20,17 @@ pub struct Args {
     /// Opening rounds of the session's first table the viewer shows beside its deciding hands (0 to 5, as stored).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=5))]
     opening_rounds: u64,
+    /// Add a coach section from this JSON of `pitboss coach --json` (repeat for more bots).
+    #[arg(long, value_name = "COACH.json")]
+    coach: Vec<PathBuf>,
 }
 
 /// Writes the page and says where, and how big.
 pub fn run(args: Args) -> Result<()> {
-    let Args { results, output, session, opening_rounds } = args;
+    let Args { results, output, session, opening_rounds, coach } = args;
+    let coach = coach.iter().map(|path| pitboss_results::coach::read(path)).collect::<Result<Vec<_>, _>>()?;
     let request = ReportRequest { results, session, opening_rounds };
-    if let Some(warning) = write_report(&request, &output)? {
+    if let Some(warning) = write_report_with(&request, &coach, &output)? {
         eprintln!("pitboss: warning: {warning}");
     }
     let size = std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0);

@@ -14,7 +14,7 @@ pub fn section(cx: &Context) -> Markup {
     html! {
         section #standings {
             h2 { "Standings" }
-            table.standings {
+            div.scroll { table.standings {
                 thead { tr {
                     th { "#" } th.l { "bot" } th { "final chips" } th { "net chips" } th { "rounds played" }
                     th title=(concat!("net chips per 100 chips initially staked, over the rounds the bot played; ",
@@ -23,7 +23,7 @@ pub fn section(cx: &Context) -> Markup {
                     th { "faults" }
                 } }
                 tbody { (rows(cx, &result.standings)) }
-            }
+            } }
             p.verdict { (verdict(&result.standings)) "." }
             p.note { (LEGEND) }
             @for w in &result.warnings { p.warning { "Warning: " (w) } }
