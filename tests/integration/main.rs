@@ -31,6 +31,9 @@ mod information;
 /// Raising limits: `--league FILE` or `--max-…` for play, check and
 /// replay; refusals that say how.
 mod limits;
+/// Messages in the author's words: action names, log lines, totals,
+/// seats, build hints, stale modules.
+mod messages;
 /// `north-american` rules on stacked shoes.
 mod north_american;
 /// `norwegian-home`, the banker game.

@@ -21,9 +21,9 @@ use pitboss_sdk::{Action, Strategy, View};
 
 /// Your strategy's state lives here (this one needs none).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Template;
+pub struct MyBot;
 
-impl Strategy for Template {
+impl Strategy for MyBot {
     /// Called for every decision on a hand. `view` tells you the hand
     /// (`view.hand()`, `view.total()`), the dealer's up card
     /// (`view.dealer_up()`), and which actions are legal now
@@ -55,7 +55,7 @@ impl Strategy for Template {
 // Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
 // `pitboss_decide`, `pitboss_wants_events`, `pitboss_defaults`). The
 // second argument builds your strategy.
-pitboss_sdk::export_bot!(Template, Template);
+pitboss_sdk::export_bot!(MyBot, MyBot);
 
 #[cfg(test)]
 mod tests {
@@ -68,7 +68,7 @@ mod tests {
         let hand: Vec<Card> = ranks.iter().map(|&r| Card::new(r).unwrap()).collect();
         let all = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Double);
         let mut buf = [0u8; BUFFER_LEN];
-        Template.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), all))
+        MyBot.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), all))
     }
 
     #[test]

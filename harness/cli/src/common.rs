@@ -34,6 +34,16 @@ pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf
     Ok(())
 }
 
+/// Warns when the bot at `path` is older than a source of its scaffold
+/// (`pitboss_league::bots::newer_source`): the module checked or played is
+/// not the code just edited.
+pub fn warn_stale(path: &std::path::Path) {
+    if let Some(source) = pitboss_league::bots::newer_source(path) {
+        let name = |p: &std::path::Path| pitboss_host::text::excerpt(&p.display().to_string(), 300);
+        eprintln!("pitboss: warning: {} is older than {}: rebuild it with ./build.sh", name(path), name(&source));
+    }
+}
+
 /// Warns about folder and glob entries a league left out.
 pub fn warn_skipped(skipped: &[pitboss_results::Skipped]) {
     for s in skipped {

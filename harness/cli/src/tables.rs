@@ -9,10 +9,12 @@ use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify};
 use tabled::{Table, Tabled};
 
+/// A bot of a match, by its seat (from 0, as transcripts and replays
+/// number seats): a match ranks nobody.
 #[derive(Tabled)]
 struct Row {
-    #[tabled(rename = "#")]
-    rank: String,
+    #[tabled(rename = "seat")]
+    seat: String,
     #[tabled(rename = "bot")]
     name: String,
     #[tabled(rename = "final chips")]
@@ -36,9 +38,9 @@ fn faults_cell(r: &BotResult) -> String {
     if r.disqualified { format!("{} DQ", r.faults) } else { r.faults.to_string() }
 }
 
-fn row(rank: String, r: &BotResult) -> Row {
+fn row(seat: String, r: &BotResult) -> Row {
     Row {
-        rank,
+        seat,
         name: r.name.clone(),
         balance: r.balance,
         net: r.net,
@@ -52,17 +54,17 @@ fn render(rows: Vec<Row>) -> String {
     Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
 }
 
-/// The result table of `pitboss play`, in seat order, with a line saying
-/// what the EV column means.
+/// The result table of `pitboss play`, in seat order (seats from 0), with
+/// a line saying what the EV column means.
 pub fn results_table(results: &[BotResult]) -> String {
-    let mut out = render(results.iter().enumerate().map(|(i, r)| row(format!("{}", i + 1), r)).collect());
+    let mut out = render(results.iter().enumerate().map(|(i, r)| row(i.to_string(), r)).collect());
     out.push_str("\nEV: net chips per 100 chips initially staked (box and back bets; side bets, insurance, doubles and splits count in the net only); ± is the 95 % interval.");
     out
 }
 
 #[derive(Tabled)]
 struct StandingRow {
-    #[tabled(rename = "#")]
+    #[tabled(rename = "rank")]
     rank: String,
     #[tabled(rename = "bot")]
     name: String,

@@ -299,13 +299,14 @@ fn drawing_rounds<R: Recorder>(
 /// Asks a player to hit or stand; anything else faults and stands.
 fn ask_hit_or_stand<R: Recorder>(table: &mut Table, st: &Stake, banker_up: Card, rec: &mut R) -> Action {
     let mut header = header_for(table, st.player, Decision::Act, st.stake, (0, 0, 1));
-    header.legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+    let legal = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit);
+    header.legal = legal;
     header.dealer_up = Some(banker_up);
     match table.ask(st.player, header, st.cards(), rec) {
         Ok(a) if a == Action::Hit as i64 => Action::Hit,
         Ok(a) if a == Action::Stand as i64 => Action::Stand,
         Ok(a) => {
-            let message = format!("act {a} is not a legal action (legal: stand, hit)");
+            let message = crate::table::illegal_act(a, legal);
             let fault = Fault::new(FaultKind::Illegal, message);
             table.fault(st.player, st.box_id(), Decision::Act, fault, rec);
             Action::Stand

@@ -10,6 +10,42 @@ use pitboss_host::{BotModule, Sandbox, files};
 /// The strategies compiled into `pitboss`, by name.
 pub const BUILTINS: [&str; 6] = ["basic", "hilo", "random", "mimic-dealer", "never-bust", "template"];
 
+/// How to make the missing bot file `path`: its folder's `./build.sh`
+/// (a `pitboss new` scaffold), `bash scripts/build-bots` (our bots, under
+/// a Cargo target folder), or a general word.
+pub(crate) fn build_hint(path: &Path) -> String {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if dir.join("build.sh").is_file() {
+        format!("build it with ./build.sh in {}", dir.display())
+    } else if path.components().any(|c| c.as_os_str() == "wasm32-unknown-unknown") {
+        "build the bots with `bash scripts/build-bots`".to_string()
+    } else {
+        "build it first, or check the path".to_string()
+    }
+}
+
+/// Source files of a bot scaffolded by `pitboss new` (`build.sh` beside
+/// the module) newer than the module at `path`: the first such file, so a
+/// command can warn that the module is stale. Looks at the module's folder,
+/// its `src/` and `assembly/`, at most 1,000 entries each; `None` for any
+/// other bot.
+pub fn newer_source(path: &Path) -> Option<PathBuf> {
+    const SOURCES: [&str; 8] = ["rs", "py", "c", "h", "zig", "go", "ts", "wat"];
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.join("build.sh").is_file() {
+        return None;
+    }
+    let built = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    let listed = |d: PathBuf| std::fs::read_dir(d).into_iter().flatten().flatten().take(1_000);
+    let entries = listed(dir.to_path_buf()).chain(listed(dir.join("src"))).chain(listed(dir.join("assembly")));
+    entries.map(|e| e.path()).find(|p| {
+        let source = p.extension().and_then(|x| x.to_str()).is_some_and(|x| SOURCES.contains(&x))
+            || p.file_name().is_some_and(|n| n == "Cargo.toml");
+        let newer = || std::fs::metadata(p).and_then(|m| m.modified()).is_ok_and(|t| t > built);
+        p.file_name() != path.file_name() && source && p.is_file() && newer()
+    })
+}
+
 /// Bots with their display names, in seat (or league) order.
 pub type NamedBots = Vec<(String, Bot)>;
 
@@ -43,7 +79,7 @@ impl Bot {
     /// names the bot that played.
     pub fn wasm_file(path: &Path, sandbox: &Sandbox) -> Result<(Bot, String)> {
         if !path.exists() {
-            bail!("bot file {} does not exist (build the bots with `bash scripts/build-bots`)", path.display());
+            bail!("bot file {} does not exist ({})", path.display(), build_hint(path));
         }
         let bytes = files::read_regular(path, files::Kind::Bot)?;
         let module = sandbox.load(&path.display().to_string(), &bytes)?;
@@ -73,7 +109,7 @@ impl Bot {
             Bot::Builtin("basic") => Box::new(Native::new(basic::Basic::default())),
             Bot::Builtin("hilo") => Box::new(Native::new(hilo::HiLo::default())),
             Bot::Builtin("random") => Box::new(Native::new(random::Random::default())),
-            Bot::Builtin("template") => Box::new(Native::new(template::Template)),
+            Bot::Builtin("template") => Box::new(Native::new(template::MyBot)),
             Bot::Builtin("mimic-dealer") => Box::new(Native::new(mimic_dealer::Mimic)),
             Bot::Builtin("never-bust") => Box::new(Native::new(never_bust::NeverBust)),
             Bot::Builtin(other) => bail!("builtin `{other}` has no strategy"),

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
-use pitboss_host::text::excerpt;
+use pitboss_host::text::{excerpt, printable};
 use pitboss_host::{BotModule, FuelProfile, Raisable, Sandbox, files};
 use pitboss_sdk::abi::DEFAULTABLE_MASK;
 use pitboss_sdk::{Decision, Variant};
@@ -143,11 +143,11 @@ pub struct FirstFault {
     /// What went wrong, one line, control bytes escaped.
     pub message: String,
     /// What the bot logged while making that decision (its panic message,
-    /// for a Rust bot), one line, escaped.
+    /// its traceback): its lines, control characters escaped.
     pub log: Option<String>,
     /// The command that plays that round again with a transcript, where
-    /// `pitboss play` can (the rule set's defaults under the default
-    /// limits).
+    /// `pitboss play` can (the rule set's defaults, under the limits
+    /// checked).
     pub replay: Option<String>,
 }
 
@@ -173,7 +173,8 @@ pub struct RuleSetReport {
     pub first_fault: Option<FirstFault>,
     /// Decisions during which the bot logged something.
     pub logged: u64,
-    /// The first few log texts, one line each, escaped.
+    /// The first few log texts, their lines kept, control characters
+    /// escaped.
     pub first_logs: Vec<String>,
 }
 
@@ -245,7 +246,7 @@ impl CheckReport {
         for r in &self.rule_sets {
             if r.logged > 0 {
                 out.push_str(&format!("{}: logged in {} decisions, first:\n", r.rule_set.id(), r.logged));
-                for line in &r.first_logs {
+                for line in r.first_logs.iter().flat_map(|text| text.lines()) {
                     out.push_str(&format!("  | {line}\n"));
                 }
             }
@@ -259,7 +260,10 @@ impl CheckReport {
                     f.kind
                 ));
                 if let Some(log) = &f.log {
-                    out.push_str(&format!("  it logged: {log}\n"));
+                    out.push_str("  it logged:\n");
+                    for line in log.lines() {
+                        out.push_str(&format!("  | {line}\n"));
+                    }
                 }
                 if let Some(replay) = &f.replay {
                     out.push_str(&format!("  replay: {replay}\n"));
@@ -350,6 +354,10 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
         let text = text.strip_prefix(&format!("{name}: ")).unwrap_or(&text);
         excerpt(text, 1_000)
     };
+    if !path.exists() {
+        report.refusal = Some(format!("{} does not exist ({})", shown(path), crate::bots::build_hint(path)));
+        return report;
+    }
     let bytes = match files::read_regular(path, files::Kind::Bot) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -422,7 +430,9 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
             }
             TableEvent::BotLog { text, player: 0, .. } => {
                 logged += 1;
-                let line = excerpt(text, 200);
+                // Its lines kept (control characters escaped): a
+                // traceback reads as one.
+                let line = printable(text.trim_end_matches('\n'), 1_000);
                 if first_logs.len() < SHOWN_LOGS {
                     first_logs.push(line.clone());
                 }

@@ -8,27 +8,44 @@ use pitboss_engine::{Recorder, TableEvent};
 use pitboss_results::names;
 pub use pitboss_results::names::event;
 
-/// A recorder printing one line per event: deals, decisions, payouts.
+mod totals;
+
+/// A recorder printing one line per event: deals (with the hand's total),
+/// decisions, payouts, and a bot's log as its lines.
 pub struct Transcript<W: Write> {
     out: W,
+    totals: totals::Totals,
 }
 
 impl<W: Write> Transcript<W> {
     /// Writes to `out`.
     pub fn new(out: W) -> Self {
-        Transcript { out }
+        Transcript { out, totals: totals::Totals::default() }
     }
+}
+
+/// A bot's log as transcript lines: the first after `head`, each further
+/// one indented with `  | `, control characters escaped, newlines kept.
+fn log_lines(head: &str, text: &str) -> String {
+    let text = pitboss_host::text::printable(text.trim_end_matches('\n'), pitboss_host::LOG_PER_DECISION);
+    let mut lines = text.split('\n');
+    let mut out = format!("{head}{}", lines.next().unwrap_or_default());
+    for line in lines {
+        out.push_str("\n  | ");
+        out.push_str(line);
+    }
+    out
 }
 
 impl<W: Write> Recorder for Transcript<W> {
     fn record(&mut self, event: &TableEvent) {
+        let total = self.totals.follow(event);
         let line = match event {
-            TableEvent::Shuffle(kind) => format!("shuffle ({})", names::shuffle(*kind).1),
+            TableEvent::Shuffle(kind) => format!("shuffle ({})", names::shuffle(*kind).0),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             TableEvent::Asked { .. } => return,
             TableEvent::BotLog { seat, kind, text, .. } => {
-                let text = pitboss_host::text::excerpt(text, pitboss_host::LOG_PER_DECISION);
-                format!("box {seat}: log during {}: {text}", kind.name())
+                log_lines(&format!("box {seat}: log during {}: ", kind.name()), text)
             }
             TableEvent::Fault { seat, kind, fault, .. } => {
                 format!("box {seat}: FAULT in {} ({}): {}", kind.name(), fault.kind.name(), fault.message)
@@ -36,7 +53,7 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::Disqualified { seat, .. } => format!("box {seat}: DISQUALIFIED at the fault limit"),
             TableEvent::Bet { seat, amount } => format!("box {seat}: bets {amount}"),
             TableEvent::SideBet { seat, side, amount } => {
-                format!("box {seat}: side bet {amount} on {} 13", names::side(*side).1)
+                format!("box {seat}: side bet {amount} on {} 13", names::side(*side).0)
             }
             TableEvent::SideBetSettled { seat, returned } => format!("box {seat}: side bet returns {returned}"),
             TableEvent::BackBet { seat, player, amount } => format!("player {player}: bets {amount} behind box {seat}"),
@@ -58,9 +75,13 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::InsuranceSettled { seat, returned } => format!("box {seat}: insurance returns {returned}"),
             TableEvent::Acted { seat, hand, action } => format!("box {seat} hand {hand}: {}", action.name()),
             TableEvent::Settled { seat, hand, bet, returned, outcome } => {
-                format!("box {seat} hand {hand}: {}, bet {bet}, {returned} come back", names::outcome(*outcome).1)
+                format!("box {seat} hand {hand}: {}, bet {bet}, {returned} come back", names::outcome_words(*outcome))
             }
             TableEvent::RoundEnd { .. } => return,
+        };
+        let line = match total {
+            Some(total) => format!("{line} ({total})"),
+            None => line,
         };
         // A closed pipe (e.g. `| head`) must not abort the match.
         let _ = writeln!(self.out, "{line}");

@@ -70,6 +70,7 @@ pub fn run(args: &Args) -> Result<bool> {
     let width = args.bots.iter().map(|p| check::shown(p).chars().count()).max().unwrap_or(0);
     let mut reports = Vec::with_capacity(args.bots.len());
     for path in &args.bots {
+        crate::common::warn_stale(path);
         let report = check::check(path, &plan);
         say(if lines { report.line(width) } else { report.render().trim_end().to_string() });
         reports.push(report);

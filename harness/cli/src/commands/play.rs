@@ -9,7 +9,7 @@ use pitboss_league::PlayOptions;
 use pitboss_league::file::LimitChoice;
 use pitboss_results::output;
 
-use crate::common::LimitFlags;
+use crate::common::{LimitFlags, warn_stale};
 
 /// Seat bots at one table and play seeded (or stacked) rounds.
 #[derive(clap::Args)]
@@ -17,7 +17,7 @@ pub struct Args {
     /// Rule set: north-american, swedish, danish or norwegian-home.
     #[arg(long, default_value = "north-american")]
     variant: String,
-    /// A bot: path to a .wasm file, or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust. Repeat for more seats.
+    /// A bot: path to a .wasm file, or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust, builtin:template. Repeat for more seats.
     #[arg(long = "bot", required = true)]
     bots: Vec<String>,
     /// Rounds to play, 1 to 10^10 [default: 100000; with --shoe, until the shoe runs out].
@@ -53,6 +53,9 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let Args { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json, league, limits } = args;
     let limits = LimitChoice { league, raised: limits.raised() };
+    for bot in bots.iter().filter(|b| !b.starts_with("builtin:")) {
+        warn_stale(std::path::Path::new(bot));
+    }
     let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, limits };
     let (report, elapsed) = pitboss_league::play(&opts, &mut std::io::stdout().lock())?;
     out!("{}", tables::results_table(&report.table.bots));

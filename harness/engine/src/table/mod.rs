@@ -29,6 +29,7 @@ use crate::rules::{Banker, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 use hand::{BoxState, Hand};
+pub(crate) use play::illegal_act;
 
 /// A player at a table: the bot, its chips and statistics.
 pub struct PlayerState {

@@ -115,10 +115,7 @@ impl Table {
         answer: Result<i64, Fault>,
         rec: &mut R,
     ) -> Action {
-        let why = |answer| {
-            let offered: Vec<&str> = legal.iter().map(Action::name).collect();
-            format!("act {answer} is not a legal action (legal: {})", offered.join(", "))
-        };
+        let why = |answer| illegal_act(answer, legal);
         self.refused(self.boxes[b].holder, b, Decision::Act, answer, why, rec);
         Action::Stand
     }
@@ -205,6 +202,16 @@ impl Table {
     }
 }
 
+/// Why an act answer is refused, in the author's words: the action it
+/// names (`split is not a legal action here`), or that its code names none.
+pub(crate) fn illegal_act(answer: i64, legal: ActionSet) -> String {
+    let offered: Vec<&str> = legal.iter().map(Action::name).collect();
+    match Action::from_answer(answer) {
+        Some(action) => format!("{} is not a legal action here (legal: {})", action.name(), offered.join(", ")),
+        None => format!("act {answer} names no action (legal: {})", offered.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use pitboss_sdk::{Action, ActionSet};
@@ -248,8 +255,15 @@ mod tests {
         };
         let legal = table.legal_actions(BoxId(0), 0);
         assert_eq!(table.ask_action(BoxId(0), 0, legal, &mut rec), Stand);
-        assert_eq!(messages, ["act 2 is not a legal action (legal: stand, hit)"]);
+        assert_eq!(messages, ["double is not a legal action here (legal: stand, hit)"]);
         assert_eq!(table.players[PlayerId(0)].stats.faults, 1);
+    }
+
+    #[test]
+    fn an_illegal_split_says_split_and_an_unknown_code_says_so() {
+        let legal = set(&[Stand, Hit]);
+        assert_eq!(super::illegal_act(Split as i64, legal), "split is not a legal action here (legal: stand, hit)");
+        assert_eq!(super::illegal_act(9, legal), "act 9 names no action (legal: stand, hit)");
     }
 
     #[test]
