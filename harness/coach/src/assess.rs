@@ -65,6 +65,10 @@ pub struct Assessed {
     pub decisions: Vec<Valued>,
     /// The luck of the round's cards, in chips (see `luck`).
     pub luck: f64,
+    /// The player's edge at the round's start, per unit bet (see
+    /// `betting`): the deal table's exact expectation from the starting
+    /// shoe, plus the best side bet's exact EV from it.
+    pub edge: f64,
 }
 
 impl Assessed {
@@ -139,7 +143,9 @@ pub fn assess(v: &mut Valuer, dealer: &mut DealerValues, log: &RoundLog) -> Opti
     }
     let insurance = insurance_max(log.bet) as f64 / bet;
     out.dealt_optimal = bet * v.deal_value(&after, up, &log.dealt, insurance) + side_best;
-    out.optimal = out.dealt_optimal - bet * (v.deal_table(up, &log.dealt) - v.expected_deal(&log.start));
+    let expected = v.expected_deal(&log.start);
+    out.optimal = out.dealt_optimal - bet * (v.deal_table(up, &log.dealt) - expected);
+    out.edge = expected + side_best / bet;
     for choice in &log.choices {
         let mut valued = value_choice(v, choice, up, log);
         let top = match choice {

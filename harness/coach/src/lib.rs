@@ -30,6 +30,7 @@
 //! ```
 
 pub mod assess;
+pub mod betting;
 pub mod luck;
 pub mod request;
 pub mod split;
@@ -145,6 +146,7 @@ pub fn coach(spec: &CoachSpec, name: &str, bot: &Bot) -> Result<Coached, CoachEr
         luck_adjusted: Estimate { ev: summary.luck_adjusted.per_100(), ci95: summary.luck_adjusted.ci95() },
         identity_adjusted: Estimate { ev: summary.residual_adjusted.per_100(), ci95: summary.residual_adjusted.ci95() },
         decisions: summary.decisions,
+        betting: summary.bets.figures(spec.bankroll),
         situations: summary.groups(spec.top, &replay),
     })
 }
@@ -299,6 +301,18 @@ mod tests {
         assert_eq!(realized.n, 10_000.0);
         assert!((realized.per_100() - adjusted.per_100()).abs() <= realized.ci95());
         assert!(adjusted.ci95() * 2.0 < realized.ci95());
+    }
+
+    /// hilo spreads its bets with the count, basic bets flat: the bet's
+    /// correlation with the edge at each round's start says so.
+    #[test]
+    fn a_counter_bets_with_the_edge_and_a_flat_bettor_does_not() {
+        let basic = coached("basic", Rules::north_american(), 4_000, 3).betting;
+        let hilo = coached("hilo", Rules::north_american(), 4_000, 3).betting;
+        eprintln!("basic {basic:?}\nhilo {hilo:?}");
+        assert!(basic.correlation.abs() < 0.05 && basic.spread_ev.abs() < 1e-9, "{basic:?}");
+        assert!(hilo.correlation > 0.3 && hilo.spread_ev > 0.0, "{hilo:?}");
+        assert_eq!(basic.risk_of_ruin, 1.0, "a losing bot is ruined in the long run");
     }
 
     #[test]

@@ -93,6 +93,8 @@ pub struct Summary {
     pub residual_adjusted: Ratio,
     /// Decisions valued.
     pub decisions: u64,
+    /// Bets against the edge.
+    pub bets: crate::betting::BetSums,
     groups: BTreeMap<Situation, Acc>,
 }
 
@@ -112,6 +114,7 @@ impl Summary {
         self.residual.add(a.net as f64 + given - a.optimal, b);
         self.luck_adjusted.add(a.net as f64 - a.luck, b);
         self.residual_adjusted.add(a.net as f64 - a.luck + given - a.optimal, b);
+        self.bets.add(b, a.edge, a.net as f64, a.net as f64 - a.luck);
         for d in &a.decisions {
             self.decisions += 1;
             let acc = self.groups.entry(d.situation.clone()).or_default();

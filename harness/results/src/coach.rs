@@ -83,8 +83,43 @@ pub struct Coached {
     pub identity_adjusted: Estimate,
     /// Decisions valued.
     pub decisions: u64,
+    /// The bets against the edge, and the card counters' figures.
+    pub betting: Betting,
     /// Where the EV went, most first.
     pub situations: Vec<Group>,
+}
+
+/// The bot's bets against the player's edge at each round's start, and
+/// the card counters' standard figures (Schlesinger's definitions; see
+/// docs/coach.md for each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Betting {
+    /// The mean bet, in chips.
+    pub mean_bet: f64,
+    /// The mean edge at a round's start, per 100 chips bet.
+    pub mean_edge: f64,
+    /// Pearson's correlation of the bet with the edge, −1 to 1.
+    pub correlation: f64,
+    /// Chips per 100 rounds won by varying the bet: Σ bet × edge less
+    /// what the mean bet would win on the same edges.
+    pub spread_ev: f64,
+    /// Win rate: chips per 100 rounds (the luck-adjusted mean).
+    pub win_rate: f64,
+    /// Standard deviation of the chips won per round.
+    pub sd: f64,
+    /// Desirability index: 1000 × win rate per round / SD.
+    pub di: f64,
+    /// SCORE: (DI / 10)², signed as DI is.
+    pub score: f64,
+    /// N0: (SD / win rate per round)², rounds for the expectation to
+    /// reach one SD.
+    pub n0: f64,
+    /// The bankroll the risk of ruin is for, in chips.
+    pub bankroll: i64,
+    /// exp(−2 × win rate per round × bankroll / SD²); 1 when the win rate
+    /// is not positive.
+    pub risk_of_ruin: f64,
 }
 
 /// An EV and the half-width of its 95 % interval, per 100 staked.
@@ -246,11 +281,36 @@ impl Coached {
         for (name, x, interval) in figures {
             figure(&format!("{at}.{name}"), x, interval)?;
         }
+        self.betting.check(&format!("{at}.betting"))?;
         if self.situations.len() > MAX_SITUATIONS {
             return Err(format!("{at}: {} situations, at most {MAX_SITUATIONS}", self.situations.len()));
         }
         for (i, g) in self.situations.iter().enumerate() {
             g.check(&format!("{at}.situations[{i}]"), self.decisions, rounds_requested)?;
+        }
+        Ok(())
+    }
+}
+
+impl Betting {
+    fn check(&self, at: &str) -> Result<(), String> {
+        let b = self;
+        for (name, x) in [("mean_bet", b.mean_bet), ("sd", b.sd), ("n0", b.n0)] {
+            if !x.is_finite() || !(0.0..=1e18).contains(&x) {
+                return Err(format!("{at}.{name} = {x} is outside 0..=1e18"));
+            }
+        }
+        let signed = [("mean_edge", b.mean_edge), ("spread_ev", b.spread_ev), ("win_rate", b.win_rate)];
+        for (name, x) in signed.into_iter().chain([("di", b.di), ("score", b.score)]) {
+            if !x.is_finite() || x.abs() > 1e18 {
+                return Err(format!("{at}.{name} = {x} is not a finite figure"));
+            }
+        }
+        if !(-1.0..=1.0).contains(&b.correlation) || !(0.0..=1.0).contains(&b.risk_of_ruin) || b.bankroll < 0 {
+            return Err(format!(
+                "{at}: correlation {}, risk of ruin {} or bankroll {} out of range",
+                b.correlation, b.risk_of_ruin, b.bankroll
+            ));
         }
         Ok(())
     }
@@ -315,6 +375,7 @@ mod tests {
             luck_adjusted: e,
             identity_adjusted: e,
             decisions: 120,
+            betting: Betting::default(),
             situations: vec![g],
         };
         Report { variant: "north-american".into(), seed: 1, rounds_requested: 100, unit: UNIT.into(), bots: vec![c] }

@@ -138,6 +138,24 @@ fn print(c: &Coached) {
         c.identity_ci95
     );
     out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
+    let b = &c.betting;
+    out!(
+        "  betting: mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
+        b.mean_bet,
+        b.mean_edge,
+        b.correlation,
+        b.spread_ev
+    );
+    out!(
+        "           win rate {:+.3} chips per 100 rounds, SD {:.3} a round, DI {:+.2}, SCORE {:+.3}, N0 {:.0}, risk of ruin {:.4} for {} chips",
+        b.win_rate,
+        b.sd,
+        b.di,
+        b.score,
+        b.n0,
+        b.risk_of_ruin,
+        b.bankroll
+    );
     if c.situations.is_empty() {
         out!("No decision gave EV away.");
         return;

@@ -84,6 +84,22 @@ fn figures(report: &Report, c: &Coached) -> Markup {
                 }
             }
         }
+        (betting(c))
+    }
+}
+
+/// The bets against the edge and the card counters' figures.
+fn betting(c: &Coached) -> Markup {
+    let b = &c.betting;
+    let ror = if b.risk_of_ruin >= 1.0 { "1 (it loses)".to_string() } else { format!("{:.4}", b.risk_of_ruin) };
+    html! {
+        p.note.betting {
+            "Betting: mean bet " (format!("{:.2}", b.mean_bet)) ", edge at the round's start " (fig(b.mean_edge))
+            " per 100 bet; bet–edge correlation " (fig(b.correlation)) ", the spread won " (fig(b.spread_ev))
+            " chips per 100 rounds. Win rate " (fig(b.win_rate)) " chips per 100 rounds, SD " (format!("{:.2}", b.sd))
+            " a round, DI " (format!("{:+.2}", b.di).replace('-', "−")) ", SCORE " (fig(b.score)) ", N0 "
+            (chips(b.n0.min(9e15) as i64)) ", risk of ruin " (ror) " for " (chips(b.bankroll)) " chips."
+        }
     }
 }
 
