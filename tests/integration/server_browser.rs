@@ -1,7 +1,8 @@
 //! A class's season walked in headless Chromium, as a student and as the
 //! organiser, at 1280 px and at a phone's 390 px: open a faulting round
-//! from the faults table and step it in the viewer, compare two
-//! submissions, play a scrimmage, read the dashboard, freeze a final run.
+//! from the faults table and step it in the viewer, read the coach on
+//! one's bot, compare two submissions, play a scrimmage, read the
+//! dashboard, freeze a final run.
 //! Every page must fit its width (nothing overflowing sideways); the
 //! screenshots go to `target/test-artifacts/` (README shows them).
 
@@ -88,6 +89,12 @@ fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
     assert!(browser.count("#felt .card").unwrap() >= 3, "cards on the felt");
     assert!(browser.text("pre.transcript").unwrap().contains("FAULT in"), "the fault in the transcript");
     at_both_widths(&browser, "season-replay");
+    // The coach: where her bot of that run gives EV away.
+    browser.goto(&format!("{url}/me")).unwrap();
+    browser.click("a.coach").unwrap();
+    wait_for(&browser, "#coach", "where each bot gives EV away");
+    assert!(browser.count("#coach table tr").unwrap() >= 2, "the top situations");
+    at_both_widths(&browser, "season-coach");
     // Two submissions compared on the same cards.
     browser.goto(&format!("{url}/me")).unwrap();
     browser.click("#compare button").unwrap();
@@ -119,8 +126,18 @@ fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
     }
     browser.click("button#final").unwrap();
     wait_for(&browser, "h1", "Organiser");
-    let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
-    let last = runs.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).max().unwrap();
+    // The click may return before the run is queued: find it by its reason.
+    let start = Instant::now();
+    let last = loop {
+        let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+        if let Some(id) =
+            runs.as_array().unwrap().iter().find(|r| r["reason"] == "final").and_then(|r| r["id"].as_i64())
+        {
+            break id;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no final run queued: {runs}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
     wait_for_run(&url, last, "done", 300);
     browser.goto(&format!("{url}/")).unwrap();
     wait_for(&browser, "#final", "Final standings");

@@ -66,6 +66,23 @@ fn every_passing_submission_is_scored_against_basic_and_two_can_be_compared() {
     // After a run, rank-if-active places a new submission among the others.
     let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
     wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+    // The coach on her bot of that run: random gives a lot away.
+    let coach = format!("{url}/api/runs/{}/league-1/coach", run["run"]);
+    let (status, coached) = call("GET", &coach, Some(&alice), None);
+    assert_eq!(status, 200, "{coached}");
+    let bot = &coached["bots"][0];
+    assert!(
+        (1..=5000).contains(&bot["rounds"].as_u64().unwrap()),
+        "at most 5,000 rounds (fewer once broke): {coached}"
+    );
+    assert!(bot["ev_given_away"].as_f64().unwrap() > 1.0, "random gives EV away: {bot}");
+    assert!(!bot["situations"].as_array().unwrap().is_empty(), "{bot}");
+    assert_eq!(call("GET", &coach, Some(&alice), None).1, coached, "kept beside the run, played once");
+    assert_eq!(call("GET", &coach, Some(&admin), None).0, 400, "the organiser names the bot");
+    let (status, theirs) = call("GET", &format!("{coach}?bot=bob"), Some(&admin), None);
+    assert_eq!((status, theirs["bots"][0]["bot"].is_string()), (200, true), "{theirs}");
+    let page = html(&url, &cookie, &format!("/runs/{}/league-1/coach", run["run"]));
+    assert!(page.contains("given away"), "{page}");
     let third = upload(&alice, "basic");
     assert_eq!(third["score"]["of"], 2, "bob's bot and hers: {third}");
     assert_eq!(third["score"]["ev_pct"], first["score"]["ev_pct"], "the same cards every time");

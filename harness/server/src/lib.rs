@@ -35,6 +35,7 @@ pub mod app;
 pub mod auth;
 pub mod chips;
 pub mod cluster;
+pub mod coaching;
 pub mod compare;
 pub mod competition;
 pub mod db;

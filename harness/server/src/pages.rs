@@ -256,7 +256,11 @@ fn banners(status: &[serde_json::Value]) -> Markup {
                     }
                 }
             }
-            @if state != "not in the run" { (replay_form(s)) }
+            @if state != "not in the run" {
+                p.small { a.coach href=(format!("/runs/{}/{}/coach", s["run"].as_i64().unwrap_or(0), text(&s["folder"], 20))) {
+                    "Coach: where your bot gives EV away, decision by decision" } }
+                (replay_form(s))
+            }
         }
     }
 }

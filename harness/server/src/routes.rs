@@ -17,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
-use crate::{api, compare, login, organiser, pages, replays, scrimmage_pages};
+use crate::{api, coaching, compare, login, organiser, pages, replays, scrimmage_pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -55,6 +55,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/register", post(api::register))
         .route("/runs/{id}/{league}/{file}", get(api::run_file))
         .route("/runs/{id}/{league}/replay", get(replays::replay_page))
+        .route("/runs/{id}/{league}/coach", get(coaching::coach_page))
+        .route("/api/runs/{id}/{league}/coach", get(coaching::coach_json))
         .route("/api/runs/{id}/{league}/replay", get(replays::replay_json))
         .route("/api/runs/{id}/{league}/mine.tar", get(replays::mine_tar))
         .route("/api/scrimmages", post(scrimmage_pages::ask_json).get(scrimmage_pages::list_json))
