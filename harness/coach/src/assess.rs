@@ -69,6 +69,26 @@ pub struct Assessed {
     /// `betting`): the deal table's exact expectation from the starting
     /// shoe, plus the best side bet's exact EV from it.
     pub edge: f64,
+    /// The Hi-Lo true count at the round's start, rounded down, −4 to +4.
+    pub true_count: i32,
+}
+
+/// The Hi-Lo true count of the cards gone from a shoe whose unseen cards
+/// are `unseen` (rank 0 the ace … 9 the tens): the running count of the
+/// cards seen (the tags of a full shoe sum to zero, so it is minus the
+/// unseen cards' tags) per deck left, rounded down and held to −4..=4.
+pub fn true_count(unseen: &Counts) -> i32 {
+    let tag = |rank: usize| match rank {
+        1..=5 => 1,
+        0 | 9 => -1,
+        _ => 0,
+    };
+    let running: i64 = -unseen.iter().enumerate().map(|(r, &n)| tag(r) * i64::from(n)).sum::<i64>();
+    let left: i64 = unseen.iter().map(|&n| i64::from(n)).sum();
+    if left == 0 {
+        return 0;
+    }
+    (running as f64 * 52.0 / left as f64).floor().clamp(-4.0, 4.0) as i32
 }
 
 impl Assessed {
@@ -146,6 +166,7 @@ pub fn assess(v: &mut Valuer, dealer: &mut DealerValues, log: &RoundLog) -> Opti
     let expected = v.expected_deal(&log.start);
     out.optimal = out.dealt_optimal - bet * (v.deal_table(up, &log.dealt) - expected);
     out.edge = expected + side_best / bet;
+    out.true_count = true_count(&log.start);
     for choice in &log.choices {
         let mut valued = value_choice(v, choice, up, log);
         let top = match choice {

@@ -148,6 +148,7 @@ pub fn coach(spec: &CoachSpec, name: &str, bot: &Bot) -> Result<Coached, CoachEr
         decisions: summary.decisions,
         betting: summary.bets.figures(spec.bankroll),
         situations: summary.groups(spec.top, &replay),
+        by_true_count: summary.by_true_count(),
     })
 }
 
@@ -191,6 +192,33 @@ mod tests {
 
     fn coached(bot: &str, rules: Rules, rounds: u64, seed: u64) -> Coached {
         coach(&CoachSpec::new(rules, rounds, seed), bot, &Bot::builtin(bot).unwrap()).unwrap()
+    }
+
+    /// Split by true count, a counter's index plays pay where the count
+    /// is high: off the top they look like errors, from the shoe they
+    /// saw they give little away; basic's chart gives more away there
+    /// from the shoe than off the top.
+    #[test]
+    fn at_high_counts_index_plays_pay_and_the_chart_gives_ev_away() {
+        let high = |c: &Coached| {
+            let rows: Vec<_> = c.by_true_count.iter().filter(|t| t.true_count >= 2).collect();
+            let n: u64 = rows.iter().map(|t| t.rounds).sum();
+            let mean = |f: fn(&pitboss_results::coach::CountRow) -> f64| {
+                rows.iter().map(|t| f(t) * t.rounds as f64).sum::<f64>() / n.max(1) as f64
+            };
+            (n, mean(|t| t.ev_given_away), mean(|t| t.ev_given_away_off_top))
+        };
+        let (hilo, basic) =
+            (coached("hilo", Rules::north_american(), 6_000, 11), coached("basic", Rules::north_american(), 6_000, 11));
+        assert!(hilo.by_true_count.iter().all(|t| (-4..=4).contains(&t.true_count)));
+        let ((n, from_shoe, off_top), (_, basic_shoe, basic_top)) = (high(&hilo), high(&basic));
+        eprintln!(
+            "TC >= 2 over {n} rounds: hilo {from_shoe:.3} from the shoe, {off_top:.3} off the top; basic {basic_shoe:.3}, {basic_top:.3}"
+        );
+        assert!(n > 100, "rounds at high counts: {n}");
+        assert!(off_top > from_shoe, "hilo's deviations cost off the top but pay from the shoe");
+        assert!(basic_shoe > basic_top, "basic misses what the shoe offers at high counts");
+        assert!(basic_shoe > from_shoe, "hilo gives less away than basic where the count is high");
     }
 
     fn casino() -> [Rules; 3] {

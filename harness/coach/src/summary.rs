@@ -96,6 +96,9 @@ pub struct Summary {
     /// Bets against the edge.
     pub bets: crate::betting::BetSums,
     groups: BTreeMap<Situation, Acc>,
+    /// Per true count: rounds, chips staked, given away, given away off
+    /// the top.
+    counts: BTreeMap<i32, (u64, f64, f64, f64)>,
 }
 
 /// A decision gives EV away when it costs more than this (chips per chip
@@ -115,6 +118,8 @@ impl Summary {
         self.luck_adjusted.add(a.net as f64 - a.luck, b);
         self.residual_adjusted.add(a.net as f64 - a.luck + given - a.optimal, b);
         self.bets.add(b, a.edge, a.net as f64, a.net as f64 - a.luck);
+        let at = self.counts.entry(a.true_count).or_default();
+        *at = (at.0 + 1, at.1 + b, at.2 + given, at.3 + a.given_away_off_top());
         for d in &a.decisions {
             self.decisions += 1;
             let acc = self.groups.entry(d.situation.clone()).or_default();
@@ -128,6 +133,20 @@ impl Summary {
                 }
             }
         }
+    }
+
+    /// The EV given away by the true count at each round's start.
+    pub fn by_true_count(&self) -> Vec<pitboss_results::coach::CountRow> {
+        let per_100 = |chips: f64, staked: f64| if staked == 0.0 { 0.0 } else { 100.0 * chips / staked };
+        self.counts
+            .iter()
+            .map(|(&true_count, &(rounds, staked, given, off_top))| pitboss_results::coach::CountRow {
+                true_count,
+                rounds,
+                ev_given_away: per_100(given, staked),
+                ev_given_away_off_top: per_100(off_top, staked),
+            })
+            .collect()
     }
 
     /// The situations, most EV given away first (then by name); at most

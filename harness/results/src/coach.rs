@@ -87,6 +87,26 @@ pub struct Coached {
     pub betting: Betting,
     /// Where the EV went, most first.
     pub situations: Vec<Group>,
+    /// The EV given away split by the Hi-Lo true count at each round's
+    /// start (−4 and +4 gather everything beyond), for counting bots: a
+    /// deviation that pays gives EV away off the top but none from the
+    /// shoe it saw.
+    #[serde(default)]
+    pub by_true_count: Vec<CountRow>,
+}
+
+/// The rounds that started at one Hi-Lo true count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountRow {
+    /// The true count, rounded down, −4 to +4.
+    pub true_count: i32,
+    /// Rounds the bot bet in at that count.
+    pub rounds: u64,
+    /// EV given away there, per 100 chips staked there.
+    pub ev_given_away: f64,
+    /// The same valued off the top of a full shoe.
+    pub ev_given_away_off_top: f64,
 }
 
 /// The bot's bets against the player's edge at each round's start, and
@@ -288,6 +308,17 @@ impl Coached {
         for (i, g) in self.situations.iter().enumerate() {
             g.check(&format!("{at}.situations[{i}]"), self.decisions, rounds_requested)?;
         }
+        if self.by_true_count.len() > 9 {
+            return Err(format!("{at}.by_true_count: {} rows, at most 9", self.by_true_count.len()));
+        }
+        for (i, c) in self.by_true_count.iter().enumerate() {
+            let at = format!("{at}.by_true_count[{i}]");
+            if !(-4..=4).contains(&c.true_count) || c.rounds > self.rounds {
+                return Err(format!("{at}: true count {} or {} rounds out of range", c.true_count, c.rounds));
+            }
+            figure(&format!("{at}.ev_given_away"), c.ev_given_away, false)?;
+            figure(&format!("{at}.ev_given_away_off_top"), c.ev_given_away_off_top, false)?;
+        }
         Ok(())
     }
 }
@@ -377,6 +408,7 @@ mod tests {
             decisions: 120,
             betting: Betting::default(),
             situations: vec![g],
+            by_true_count: vec![CountRow { true_count: 2, rounds: 3, ev_given_away: 0.5, ev_given_away_off_top: 0.1 }],
         };
         Report { variant: "north-american".into(), seed: 1, rounds_requested: 100, unit: UNIT.into(), bots: vec![c] }
     }

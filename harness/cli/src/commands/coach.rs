@@ -156,6 +156,21 @@ fn print(c: &Coached) {
         b.risk_of_ruin,
         b.bankroll
     );
+    if !c.by_true_count.is_empty() {
+        out!(
+            "  by Hi-Lo true count at the round's start (a deviation that pays gives EV away off the top, not from the shoe):"
+        );
+        for t in &c.by_true_count {
+            out!(
+                "    TC {:>+2}{}: {:>7} rounds, given away {:.3}, off the top {:.3}",
+                t.true_count,
+                if t.true_count.abs() == 4 { "+" } else { " " },
+                t.rounds,
+                t.ev_given_away,
+                t.ev_given_away_off_top
+            );
+        }
+    }
     if c.situations.is_empty() {
         out!("No decision gave EV away.");
         return;

@@ -85,6 +85,25 @@ fn figures(report: &Report, c: &Coached) -> Markup {
             }
         }
         (betting(c))
+        (by_count(c))
+    }
+}
+
+/// The EV given away by the true count at each round's start.
+fn by_count(c: &Coached) -> Markup {
+    html! {
+        @if !c.by_true_count.is_empty() {
+            div.scroll { table.counts {
+                caption { "By Hi-Lo true count at the round's start: a deviation that pays gives EV away off the top, \
+                    not from the shoe the bot saw" }
+                thead { tr { th { "true count" } th { "rounds" } th { "given away" } th { "off the top" } } }
+                tbody { @for t in &c.by_true_count { tr {
+                    td { (format!("{:+}", t.true_count).replace('-', "−")) @if t.true_count.abs() == 4 { " or beyond" } }
+                    td { (chips(t.rounds as i64)) } td { (format!("{:.3}", t.ev_given_away)) }
+                    td { (format!("{:.3}", t.ev_given_away_off_top)) }
+                } } }
+            } }
+        }
     }
 }
 
