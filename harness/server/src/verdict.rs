@@ -98,7 +98,19 @@ fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, Strin
         reports.push(format!("{prefix}{}", report.render()));
     }
     let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
-    (outcome, lines.join("\n"), reports.join("\n"))
+    (outcome, for_entrants(&lines.join("\n")), for_entrants(&reports.join("\n")))
+}
+
+/// A check's text as an entrant reads it: the flags and league keys that
+/// raise a limit are the organiser's here, so a refusal says whose
+/// limit it is instead.
+fn for_entrants(text: &str) -> String {
+    pitboss_host::Raisable::ALL.iter().fold(text.to_string(), |text, r| {
+        text.replace(
+            &r.how_to_raise(),
+            &format!("this competition's limit (the organiser's `{}` under [limits])", r.key()),
+        )
+    })
 }
 
 /// Why an upload is refused before it is checked, if it is.
@@ -130,4 +142,22 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
         return Ok(Some("refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm)".into()));
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pitboss_host::Raisable;
+
+    #[test]
+    fn a_refusal_names_the_competitions_limit_not_a_flag_the_entrant_cannot_use() {
+        let text =
+            format!("FAIL bot.wasm: out of fuel (the cap is 1000000): {}", Raisable::FuelPerDecision.how_to_raise());
+        let shown = for_entrants(&text);
+        assert!(!shown.contains("--max-") && !shown.contains("--league"), "{shown}");
+        assert!(
+            shown.ends_with("this competition's limit (the organiser's `fuel_per_decision` under [limits])"),
+            "{shown}"
+        );
+    }
 }
