@@ -291,6 +291,19 @@ fn the_class_report_opens_in_chromium_and_its_hand_viewer_steps() {
     assert!(cards >= 3, "three cards on the felt after stepping");
     browser.click("#end").unwrap();
     assert!(browser.text("#caption").unwrap().contains("ends"));
+    // Every hand and the dealer's cards with their total, in the transcripts' words.
+    let totals =
+        browser.script("return Array.from(document.querySelectorAll('#felt .total')).map(e => e.textContent)").unwrap();
+    let totals: Vec<&str> = totals.as_array().unwrap().iter().filter_map(|t| t.as_str()).collect();
+    assert!(totals.len() >= 2, "{totals:?}");
+    assert!(
+        totals.iter().all(|t| t.starts_with("hard ")
+            || t.starts_with("soft ")
+            || t.starts_with("bust ")
+            || *t == "blackjack"
+            || t.parse::<u32>().is_ok()),
+        "{totals:?}"
+    );
     browser.click("#prev").unwrap();
     assert!(!browser.text("#caption").unwrap().contains("ends"));
     browser.click("#end").unwrap();

@@ -18,6 +18,9 @@ function rank(c){return c==='T'?'10':c;}
 function outcome(o){return WORDS.outcomes[o]||o;}
 function who(r,box){var names=data.tables[r.table]||[];var n=names[Math.floor(box/data.per)];return (n||'?')+(data.per>1?' · box '+box:'');}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=text;return e;}
+// A hand's total as the transcripts say it: hard 16, soft 18, bust 25, blackjack (face-down cards left out).
+function total(cards,natural){var t=0,aces=0,n=0;cards.forEach(function(c){if(c.down)return;n++;var r=c.c;if(r==='A'){aces++;t+=1;}else t+=(r==='T'||r==='J'||r==='Q'||r==='K')?10:+r;});
+ if(!n)return '';var soft=aces>0&&t+10<=21;var v=soft?t+10:t;if(natural&&n===2&&v===21)return 'blackjack';if(v>21)return 'bust '+v;return (soft?'soft ':'hard ')+v;}
 function card(c){var d=el('div','card'+(c.down?' back':'')+(c.hidden?' hidden':'')+(c.fresh?' new':''));d.appendChild(el('span','r',rank(c.c)));d.appendChild(el('span','m',rank(c.c)));if(c.hidden)d.title='face down: only observers see it';return d;}
 function describe(r,e){var b=e.box!==undefined?who(r,e.box):(e.seat!==undefined&&e.seat!==null?who(r,e.seat):'');
  switch(e.event){
@@ -75,9 +78,9 @@ function render(){
   }}
  felt.textContent='';
  var dl=el('div','dealer');var dn=data.banker_game?(banker===null?'Banker: the house':'Banker: '+who(r,banker))+(doubled?' (doubled)':''):'Dealer';dl.appendChild(el('span','who',dn));
- var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);felt.appendChild(dl);
+ var dc=el('div','cards');dealer.forEach(function(c){dc.appendChild(card(c));});dl.appendChild(dc);var dt=total(dealer,true);if(dt)dl.appendChild(el('span','total',dt.replace(/^(hard|soft) /,'')));felt.appendChild(dl);
  var bs=el('div','boxes');order.sort(function(a,b){return a-b;}).forEach(function(i){var bx=boxes[i];if(data.banker_game&&banker===+i)return;var d=el('div','box');d.appendChild(el('div','who',who(r,+i)+(bx.bet?' · bet '+bx.bet:'')));
-  bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);
+  bx.hands.forEach(function(h){var hd=el('div','hand');var cs=el('div','cards');h.cards.forEach(function(c){cs.appendChild(card(c));});hd.appendChild(cs);var ht=total(h.cards,bx.hands.length===1);if(ht)hd.appendChild(el('div','total',ht));
    if(h.doubled||h.res){var inf=el('div','info',h.doubled?'doubled':'');if(h.res){inf.appendChild(el('span','res '+(h.res.net>0?'win':h.res.net<0?'lose':''),outcome(h.res.o)+' '+(h.res.net>=0?'+':'')+h.res.net));}hd.appendChild(inf);}
    d.appendChild(hd);});
   bx.notes.forEach(function(n){d.appendChild(el('div','info',n));});bs.appendChild(d);});
