@@ -57,6 +57,17 @@ pub fn pitboss_bin() -> PathBuf {
         .clone()
 }
 
+/// `target/test-artifacts` (or under `$CARGO_TARGET_DIR`), where tests
+/// leave screenshots and pages for people to look at.
+pub fn artifacts() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let d = target.join("test-artifacts");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 /// How a `pitboss` command ended.
 #[derive(Debug)]
 pub struct Ran {

@@ -23,6 +23,18 @@ pub fn unavailable() -> Option<String> {
         .map(|p| format!("{p} is missing (Debian packages chromium and chromium-driver; scripts/setup installs them)"))
 }
 
+/// Whether browser test `test` must skip: Chromium or its driver is
+/// missing here (said loudly). Where `PITBOSS_REQUIRE_BROWSER` is set (CI,
+/// where setup installed them) a missing browser fails the test instead.
+pub fn skip(test: &str) -> bool {
+    let Some(why) = unavailable() else { return false };
+    if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
+        panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+    }
+    eprintln!("\n!!! SKIPPED {test}: {why} !!!\n");
+    true
+}
+
 /// A running chromedriver with one browser session; both end on drop.
 pub struct Browser {
     driver: Child,

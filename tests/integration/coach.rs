@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use pitboss_tests::webdriver::{Browser, unavailable};
+use pitboss_tests::artifacts;
+use pitboss_tests::webdriver::Browser;
 use pitboss_tests::{pitboss, wasm_path};
 
 fn dir() -> std::path::PathBuf {
@@ -135,23 +136,9 @@ fn coach_report_shows_each_bots_figures_and_top_situations_and_refuses_a_bad_coa
     assert!(!dir.join("bad.html").exists());
 }
 
-/// Where test artifacts (the screenshots) go: `target/test-artifacts`.
-fn artifacts() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let d = target.join("test-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn coach_report_section_fits_1280_and_390_px_in_chromium() {
-    if let Some(why) = unavailable() {
-        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
-            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
-        }
-        eprintln!("\n!!! SKIPPED coach_report_section_fits_1280_and_390_px_in_chromium: {why} !!!\n");
+    if pitboss_tests::webdriver::skip("coach_report_section_fits_1280_and_390_px_in_chromium") {
         return;
     }
     let dir = dir();

@@ -7,8 +7,9 @@ use pitboss_league::league;
 use pitboss_league::replay::{ReplayRequest, replay};
 use pitboss_report::{ReportRequest, write_report};
 use pitboss_results::output::write_json;
+use pitboss_tests::artifacts;
 use pitboss_tests::wasm_path;
-use pitboss_tests::webdriver::{Browser, unavailable};
+use pitboss_tests::webdriver::Browser;
 use serde_json::Value;
 
 fn dir(name: &str) -> PathBuf {
@@ -222,23 +223,9 @@ fn class_league(d: &Path) -> PathBuf {
     path
 }
 
-/// Where test artifacts (the screenshot) go: `target/test-artifacts`.
-fn artifacts() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let d = target.join("test-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn the_class_report_opens_in_chromium_and_its_hand_viewer_steps() {
-    if let Some(why) = unavailable() {
-        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
-            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
-        }
-        eprintln!("\n!!! SKIPPED the_class_report_opens_in_chromium_and_its_hand_viewer_steps: {why} !!!\n");
+    if pitboss_tests::webdriver::skip("the_class_report_opens_in_chromium_and_its_hand_viewer_steps") {
         return;
     }
     let d = dir("class");

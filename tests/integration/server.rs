@@ -380,14 +380,10 @@ fn a_server_killed_mid_run_redoes_the_run_and_loses_nothing() {
 
 #[test]
 fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium() {
-    use pitboss_tests::webdriver::{Browser, unavailable};
-    if let Some(why) = unavailable() {
-        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
-            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
-        }
-        eprintln!(
-            "\n!!! SKIPPED an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium: {why} !!!\n"
-        );
+    use pitboss_tests::webdriver::Browser;
+    if pitboss_tests::webdriver::skip(
+        "an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chromium",
+    ) {
         return;
     }
     let dir = scratch("browser");
@@ -409,7 +405,7 @@ fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chrom
     let verdict = browser.text(".submission.passed .verdict").unwrap();
     assert!(verdict.starts_with("OK"), "{verdict}");
     assert!(browser.text(".submission.passed").unwrap().contains("ACTIVE"));
-    let artifacts = artifacts();
+    let artifacts = pitboss_tests::artifacts();
     std::fs::write(artifacts.join("server-entrant.png"), browser.screenshot().unwrap()).unwrap();
 
     let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
@@ -440,16 +436,6 @@ pub fn wait_for(browser: &pitboss_tests::webdriver::Browser, css: &str, text: &s
         assert!(start.elapsed() < Duration::from_secs(20), "no `{text}` in `{css}`: {at}");
         std::thread::sleep(Duration::from_millis(100));
     }
-}
-
-/// `target/test-artifacts`, where screenshots go.
-pub fn artifacts() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let d = target.join("test-artifacts");
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// A bot that logs `text` at every decision, bets the minimum and stands.

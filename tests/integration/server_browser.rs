@@ -8,10 +8,11 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use pitboss_tests::webdriver::{Browser, unavailable};
+use pitboss_tests::artifacts;
+use pitboss_tests::webdriver::Browser;
 use serde_json::json;
 
-use crate::server::{Server, artifacts, bytes, call, competition, scratch, wait_for, wait_for_run};
+use crate::server::{Server, bytes, call, competition, scratch, wait_for, wait_for_run};
 use crate::server_status::late_trapper;
 
 /// The widths walked: a laptop's and a phone's.
@@ -40,11 +41,7 @@ fn log_in(browser: &Browser, url: &str, token: &str, heading: &str) {
 
 #[test]
 fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
-    if let Some(why) = unavailable() {
-        if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
-            panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
-        }
-        eprintln!("\n!!! SKIPPED a_season_walked_in_chromium_as_a_student_and_as_the_organiser: {why} !!!\n");
+    if pitboss_tests::webdriver::skip("a_season_walked_in_chromium_as_a_student_and_as_the_organiser") {
         return;
     }
     let dir = scratch("season-browser");

@@ -119,9 +119,7 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     let first = html(&url, &cookie, &format!("/me?run={id}"));
     assert!(first.contains(r#"id="run-pick""#) && first.contains(&format!("in run {id} ")), "an earlier run: {first}");
     assert!(board.contains("<title>alice</title>") && board.contains("<title>bob</title>"), "{board}");
-    let artifacts = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/test-artifacts");
-    std::fs::create_dir_all(&artifacts).unwrap();
-    std::fs::write(artifacts.join("server-rank-history.html"), &board).unwrap();
+    std::fs::write(pitboss_tests::artifacts().join("server-rank-history.html"), &board).unwrap();
 }
 
 #[test]

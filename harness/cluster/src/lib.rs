@@ -59,6 +59,18 @@ pub fn check_time(time: &str) -> Result<()> {
     Ok(())
 }
 
+/// Checks a `--partition` value: a Slurm partition name (letters,
+/// digits, `_`, `.`, `-`; at most 64).
+pub fn check_partition(partition: &str) -> Result<()> {
+    let ok = !partition.is_empty()
+        && partition.len() <= 64
+        && partition.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b));
+    if !ok {
+        bail!("--partition `{}` is not a Slurm partition name", partition.escape_debug());
+    }
+    Ok(())
+}
+
 /// How the shards are doing, for a progress line.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {

@@ -43,7 +43,8 @@ impl BotLog {
         if self.call.is_empty() {
             return None;
         }
-        Some(self.take_both().0)
+        let (bytes, dropped) = self.take_raw();
+        Some(marked(&String::from_utf8_lossy(&bytes), dropped, LOG_PER_DECISION, DECISION_CUT))
     }
 
     /// This decision's log ([`BotLog::take`]'s text) and the text for its
@@ -51,15 +52,22 @@ impl BotLog {
     #[cold]
     #[inline(never)]
     pub(crate) fn take_both(&mut self) -> (String, String) {
-        let bytes = std::mem::take(&mut self.call);
-        let dropped = std::mem::take(&mut self.dropped);
+        let (bytes, dropped) = self.take_raw();
         let text = String::from_utf8_lossy(&bytes);
-        let cut = |max: usize, mark: &str| {
-            let kept = latest(&text, max - mark.len());
-            if dropped || kept.len() < text.len() { format!("{mark}{kept}") } else { kept.to_string() }
-        };
-        (cut(LOG_PER_DECISION, DECISION_CUT), cut(FAULT_LOG_BYTES, FAULT_CUT))
+        (marked(&text, dropped, LOG_PER_DECISION, DECISION_CUT), marked(&text, dropped, FAULT_LOG_BYTES, FAULT_CUT))
     }
+
+    /// This decision's bytes and whether some were dropped; clears them.
+    fn take_raw(&mut self) -> (Vec<u8>, bool) {
+        (std::mem::take(&mut self.call), std::mem::take(&mut self.dropped))
+    }
+}
+
+/// The latest at most `max` bytes of `text`, `mark` in front where its
+/// start was dropped (`dropped`: before it reached the log).
+fn marked(text: &str, dropped: bool, max: usize, mark: &str) -> String {
+    let kept = latest(text, max - mark.len());
+    if dropped || kept.len() < text.len() { format!("{mark}{kept}") } else { kept.to_string() }
 }
 
 /// The last at most `max` bytes of `text`, starting on a line when a line

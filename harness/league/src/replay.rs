@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use pitboss_engine::{Recorder, TableEvent, derive_seed};
 
 use pitboss_host::{Raisable, files};
@@ -174,19 +174,9 @@ fn read_checked(path: &Path) -> Result<ResultsFile> {
 /// Checks that `spot` exists in a league of `file` with `bots` bots;
 /// returns its table's seats.
 fn table_seats(file: &LeagueFile, rules: &pitboss_engine::Rules, bots: usize, spot: Spot) -> Result<Vec<usize>> {
-    let Spot { session, table, round } = spot;
-    if session >= file.sessions || round == 0 || round > file.rounds {
-        bail!(
-            "session {session} round {round} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
-            file.sessions,
-            file.rounds
-        );
-    }
-    let seating = seating_for(file.format, bots, rules, session);
-    match seating.get(table) {
-        Some(seats) => Ok(seats.clone()),
-        None => bail!("session {session} has {} table(s); tables count from 0", seating.len()),
-    }
+    let at = (spot.session, spot.table, spot.round);
+    pitboss_results::seating::table_at((file.format, bots, rules), (file.sessions, file.rounds), at)
+        .map_err(anyhow::Error::msg)
 }
 
 /// The heading `pitboss replay` prints: the league, the spot, the seats.
@@ -255,7 +245,7 @@ impl<R: Recorder> Recorder for OnlyBox<'_, R> {
 }
 
 /// The box an event is about, if it is about one.
-pub fn box_of(event: &TableEvent) -> Option<u8> {
+fn box_of(event: &TableEvent) -> Option<u8> {
     match event {
         TableEvent::Asked { seat, .. }
         | TableEvent::BotLog { seat, .. }

@@ -19,6 +19,27 @@ pub fn seating_for(format: Format, n: usize, rules: &Rules, session: u64) -> Sea
     }
 }
 
+/// The bots of table `table` of session `session` (in seat order), for
+/// `n` bots in a league of `sessions` sessions of `rounds` rounds; or, in
+/// one line, why round `round` of that table is not in the league.
+pub fn table_at(
+    (format, n, rules): (Format, usize, &Rules),
+    (sessions, rounds): (u64, u64),
+    (session, table, round): (u64, usize, u64),
+) -> Result<Vec<usize>, String> {
+    if session >= sessions || round == 0 || round > rounds {
+        return Err(format!(
+            "session {session} round {round} is outside the league ({sessions} sessions of {rounds} rounds; \
+             sessions count from 0, rounds from 1)"
+        ));
+    }
+    let seating = seating_for(format, n, rules, session);
+    seating
+        .get(table)
+        .cloned()
+        .ok_or_else(|| format!("session {session} has {} table(s); tables count from 0", seating.len()))
+}
+
 /// The seating of session `session` for `n` bots at tables of `seats`:
 /// the seat order rotates by one each session, so over `n` sessions every
 /// bot sits in every position once; more bots than seats are spread over

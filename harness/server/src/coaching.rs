@@ -73,14 +73,14 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
 /// Coaches off the async threads after a check slot and the entrant's
 /// one mark.
 async fn coaching(app: &Shared, reader: Reader, run: i64, folder: String, whose: Whose) -> Result<Value, Failure> {
-    let (name, mark) = match (&reader, whose.bot) {
-        (Reader::Entrant(e), _) => (e.name.clone(), Some(app.guards.replay_mark(e.id)?)),
+    let (name, entrant) = match (&reader, whose.bot) {
+        (Reader::Entrant(e), _) => (e.name.clone(), Some(e.id)),
         (Reader::Organiser, Some(bot)) => (bot, None),
         (Reader::Organiser, None) => return Err(Failure::new(StatusCode::BAD_REQUEST, "name the bot: ?bot=NAME")),
     };
-    let permit = app.guards.check_slot().await?;
+    let held = app.guards.work_slot(entrant).await?;
     app.blocking(move |app| {
-        let _held = (mark, permit);
+        let _held = held;
         coached(app, run, &folder, &name)
     })
     .await?

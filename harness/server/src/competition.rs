@@ -311,11 +311,8 @@ fn slurm_policy(raw: &Raw, at: At<'_>, number: Number<'_>) -> Result<Option<Slur
     if let Some(t) = &slurm.time {
         pitboss_cluster::check_time(t).map_err(|e| at(0, format!("[slurm] {e}")))?;
     }
-    let partition_ok = |p: &String| {
-        !p.is_empty() && p.len() <= 64 && p.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
-    };
-    if slurm.partition.as_ref().is_some_and(|p| !partition_ok(p)) {
-        return Err(at(0, "[slurm] partition is not a Slurm partition name".into()));
+    if let Some(p) = &slurm.partition {
+        pitboss_cluster::check_partition(p).map_err(|e| at(0, format!("[slurm] {e}")))?;
     }
     Ok(Some(SlurmPolicy {
         shards: number(&slurm.shards, "shards", 1..=pitboss_cluster::MAX_SHARDS, 4)?,

@@ -172,17 +172,24 @@ impl Guards {
             .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))
     }
 
-    /// Entrant `id`'s one replay in flight (429 while they have one);
-    /// dropped, the mark is cleared.
-    pub fn replay_mark(&self, id: i64) -> Result<Mark, Failure> {
+    /// Entrant `id`'s one replay, comparison or coaching in flight (429
+    /// while they have one); dropped, the mark is cleared.
+    fn work_mark(&self, id: i64) -> Result<Mark, Failure> {
         if !lock(&self.replaying).insert(id) {
             return Err(Failure::busy(
                 StatusCode::TOO_MANY_REQUESTS,
-                "one replay at a time: your previous one is still being played",
+                "one replay, comparison or coaching at a time: your previous one is still being played",
                 2,
             ));
         }
         Ok(Mark { set: self.replaying.clone(), id })
+    }
+
+    /// What a replay, comparison or coaching holds while it plays: the
+    /// entrant's one mark (none for the organiser), then a check slot.
+    pub async fn work_slot(&self, entrant: Option<i64>) -> Result<(Option<Mark>, OwnedSemaphorePermit), Failure> {
+        let mark = entrant.map(|id| self.work_mark(id)).transpose()?;
+        Ok((mark, self.check_slot().await?))
     }
 
     /// Forgets what no longer limits anyone (run every minute).
@@ -250,10 +257,10 @@ mod tests {
         assert_eq!(guards.upload_slot(3).err().unwrap().status, StatusCode::SERVICE_UNAVAILABLE);
         drop(a);
         assert!(guards.upload_slot(1).is_ok(), "a slot is free again once dropped");
-        let mark = guards.replay_mark(1).unwrap();
-        assert_eq!(guards.replay_mark(1).err().unwrap().status, StatusCode::TOO_MANY_REQUESTS);
-        assert!(guards.replay_mark(2).is_ok());
+        let mark = guards.work_mark(1).unwrap();
+        assert_eq!(guards.work_mark(1).err().unwrap().status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(guards.work_mark(2).is_ok());
         drop(mark);
-        assert!(guards.replay_mark(1).is_ok(), "free again once dropped");
+        assert!(guards.work_mark(1).is_ok(), "free again once dropped");
     }
 }

@@ -43,11 +43,6 @@ pub struct RoundQuery {
     pub round: u64,
 }
 
-/// A replayed round, as the API answers it.
-struct Replayed {
-    json: Value,
-}
-
 /// What a round is replayed from.
 #[derive(Clone, Debug)]
 enum Source {
@@ -120,22 +115,18 @@ fn seats_at(results: &ResultsFile, spot: Spot) -> Result<Vec<usize>, Failure> {
     let league = &results.league.parsed;
     let outside = |why: String| Failure::new(StatusCode::NOT_FOUND, why);
     let rules = league.rules.rules(&league.variant).map_err(|e| outside(e.to_string()))?;
-    if spot.session >= league.sessions || spot.round == 0 || spot.round > league.rounds {
-        return Err(outside(format!(
-            "session {} round {} is outside the league ({} sessions of {} rounds; sessions count from 0, rounds from 1)",
-            spot.session, spot.round, league.sessions, league.rounds
-        )));
-    }
-    let seating = pitboss_results::seating::seating_for(league.format, results.bots.len(), &rules, spot.session);
-    seating
-        .get(spot.table)
-        .cloned()
-        .ok_or_else(|| outside(format!("session {} has {} table(s); tables count from 0", spot.session, seating.len())))
+    let at = (spot.session, spot.table, spot.round);
+    pitboss_results::seating::table_at(
+        (league.format, results.bots.len(), &rules),
+        (league.sessions, league.rounds),
+        at,
+    )
+    .map_err(outside)
 }
 
 /// Replays `spot` of `folder` in run `run` for `reader` (blocking: plays
 /// the table up to the round).
-fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Result<Replayed, Failure>, Error> {
+fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Result<Value, Failure>, Error> {
     let (path, private) = match source.locate(app, reader)? {
         Ok(found) => found,
         Err(f) => return Ok(Err(f)),
@@ -188,7 +179,7 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
     if let (Some(json), Value::Object(more)) = (json.as_object_mut(), source.fields()) {
         json.extend(more);
     }
-    Ok(Ok(Replayed { json }))
+    Ok(Ok(json))
 }
 
 fn league_error(e: anyhow::Error) -> Error {
@@ -197,15 +188,15 @@ fn league_error(e: anyhow::Error) -> Error {
 
 /// Plays the replay off the async threads, after a check slot and (for
 /// an entrant) their one replay mark.
-async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -> Result<Replayed, Failure> {
-    let mark = match &reader {
-        Reader::Entrant(e) => Some(app.guards.replay_mark(e.id)?),
+async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -> Result<Value, Failure> {
+    let entrant = match &reader {
+        Reader::Entrant(e) => Some(e.id),
         Reader::Organiser => None,
     };
-    let permit = app.guards.check_slot().await?;
+    let held = app.guards.work_slot(entrant).await?;
     let spot = Spot { session: q.session, table: q.table, round: q.round };
     app.blocking(move |app| {
-        let _held = (mark, permit);
+        let _held = held;
         replay(app, &reader, &source, spot)
     })
     .await?
@@ -220,7 +211,7 @@ pub async fn replay_json(
     Query(q): Query<RoundQuery>,
 ) -> Answer {
     let done = replayed(&app, reader, Source::Run(run, folder), q).await?;
-    Ok(axum::Json(done.json).into_response())
+    Ok(axum::Json(done).into_response())
 }
 
 /// `GET /runs/N/league-K/replay?session=S&table=T&round=R`: the round in
@@ -232,7 +223,7 @@ pub async fn replay_page(
     Query(q): Query<RoundQuery>,
 ) -> Answer {
     let back = if matches!(reader, Reader::Organiser) { "/admin" } else { "/me" };
-    let j = replayed(&app, reader, Source::Run(run, folder), q).await?.json;
+    let j = replayed(&app, reader, Source::Run(run, folder), q).await?;
     Ok(round_page(&format!("Run {run}"), &j, q, back))
 }
 
@@ -245,7 +236,7 @@ pub async fn scrimmage_json(
     Query(q): Query<RoundQuery>,
 ) -> Answer {
     let done = replayed(&app, reader, Source::Scrimmage(id), q).await?;
-    Ok(axum::Json(done.json).into_response())
+    Ok(axum::Json(done).into_response())
 }
 
 /// `GET /scrimmages/N/replay?session=S&table=T&round=R`: a round of
@@ -256,7 +247,7 @@ pub async fn scrimmage_page(
     axum::extract::Path(id): axum::extract::Path<i64>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
-    let j = replayed(&app, reader, Source::Scrimmage(id), q).await?.json;
+    let j = replayed(&app, reader, Source::Scrimmage(id), q).await?;
     Ok(round_page(&format!("Scrimmage {id}"), &j, q, "/me/scrimmages"))
 }
 

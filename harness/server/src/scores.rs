@@ -134,10 +134,9 @@ pub async fn compared(app: &Shared, who: Entrant, pair: Pair) -> Result<Duel, Fa
     if pair.a == pair.b {
         return Err(Failure::new(StatusCode::BAD_REQUEST, "pick two different submissions"));
     }
-    let mark = app.guards.replay_mark(who.id)?;
-    let permit = app.guards.check_slot().await?;
+    let held = app.guards.work_slot(Some(who.id)).await?;
     app.blocking(move |app| {
-        let _held = (mark, permit);
+        let _held = held;
         let (Some(a), Some(b)) = (app.db.passed_module(who.id, pair.a)?, app.db.passed_module(who.id, pair.b)?) else {
             return Ok(None);
         };

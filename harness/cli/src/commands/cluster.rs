@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use pitboss_cluster::{MAX_RETRIES, MAX_SHARDS, Options, Progress};
 use pitboss_results::{LeagueResult, ResultsFile};
 
@@ -52,10 +52,8 @@ impl ClusterArgs {
 /// Stages `league` and prints the script or manifest, or plays it on
 /// Slurm and returns its merged results.
 pub fn run(league: &Path, args: &ClusterArgs, threads: Option<usize>) -> Result<Option<(LeagueResult, ResultsFile)>> {
-    if let Some(p) = &args.partition
-        && (p.is_empty() || p.len() > 64 || !p.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b)))
-    {
-        bail!("--partition `{}` is not a Slurm partition name", pitboss_host::text::excerpt(p, 64));
+    if let Some(p) = &args.partition {
+        pitboss_cluster::check_partition(p)?;
     }
     if let Some(t) = &args.time {
         pitboss_cluster::check_time(t)?;
