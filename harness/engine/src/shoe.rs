@@ -256,13 +256,13 @@ pub fn parse_stacked(text: &str) -> Result<Vec<Card>, StackedShoeError> {
     let mut cards = Vec::new();
     for (line_no, line) in text.lines().enumerate() {
         let content = line.split('#').next().unwrap_or("");
-        let mut col = 0;
         for token in content.split(|c: char| c.is_whitespace() || c == ',') {
-            let start = col;
-            col += token.len() + 1;
             if token.is_empty() {
                 continue;
             }
+            // Where the token starts in `content`: separators may be wider
+            // than a byte (U+0085 is whitespace and two bytes).
+            let start = token.as_ptr() as usize - content.as_ptr() as usize;
             match Card::parse(token) {
                 Some(card) => cards.push(card),
                 None => {
@@ -392,6 +392,9 @@ mod tests {
         let e = parse_stacked("A K\n  7 X 9\n").unwrap_err();
         assert_eq!((e.line, e.column, e.token.as_str()), (2, 5, "X"));
         assert!(e.to_string().starts_with("line 2, column 5: `X`"), "{e}");
+        // A separator two bytes wide (U+0085 is whitespace) counts as one column.
+        let e = parse_stacked("A\u{85}\u{85}X").unwrap_err();
+        assert_eq!((e.line, e.column, e.token.as_str()), (1, 4, "X"));
     }
 
     #[test]
