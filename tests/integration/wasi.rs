@@ -330,3 +330,51 @@ fn random_get_with_a_huge_length_is_refused_and_a_loop_of_it_runs_out_of_fuel() 
     let (_, faults) = play(&looping, 1, 10);
     assert!(faults.len() == 10 && faults.iter().all(|f| f.kind == FaultKind::OutOfFuel), "{faults:?}");
 }
+
+/// `pitboss_preinit` sets a non-exported global, grows memory and reads
+/// `random_get` (seed 0's stream); each `BET` checks the first two, logs
+/// the bytes and traps at the second bet of an instance.
+fn preinit_bot(start_up: &str) -> String {
+    bot(
+        r#"(call $is (global.get $g) (i32.const 42))
+           (call $is (i32.load (i32.const 70000)) (i32.const 7))
+           (call $hex (i32.const 512) (i32.const 16))
+           (global.set $n (i32.add (global.get $n) (i32.const 1)))
+           (if (i32.eq (global.get $n) (i32.const 2)) (then unreachable))"#,
+        &format!(
+            r#"(global $g (mut i32) (i32.const 0))
+               (global $n (mut i32) (i32.const 0))
+               (func (export "{start_up}")
+                 (call $is (call $random_get (i32.const 512) (i32.const 16)) (i32.const 0))
+                 (global.set $g (i32.const 42))
+                 (drop (memory.grow (i32.const 2)))
+                 (i32.store (i32.const 70000) (i32.const 7)))"#
+        ),
+    )
+}
+
+#[test]
+fn a_start_up_snapshot_is_taken_once_and_every_instance_and_restart_starts_from_it() {
+    let wat = preinit_bot("pitboss_preinit");
+    let (logs, faults) = play(&wat, 1, 20);
+    assert_eq!(faults.len(), 10, "every second bet of each instance traps: {faults:?}");
+    assert_eq!(logs.len(), 20);
+    assert!(logs.iter().all(|l| *l == logs[0]), "every instance starts from the one snapshot: {logs:?}");
+    let (other_seed, _) = play(&wat, 2, 4);
+    assert_eq!(other_seed[0], logs[0], "taken with seed 0's stream, whatever the table's seed");
+    // The same start-up in `_initialize` runs in every instance, with its
+    // own seed.
+    let per_instance = preinit_bot("_initialize");
+    assert_ne!(play(&per_instance, 1, 1).0, play(&per_instance, 2, 1).0);
+
+    let spins = wat.replace("(global.set $g (i32.const 42))", "(loop $l (br $l))");
+    let e = refusal(&spins);
+    assert!(e.contains("start-up fuel cap: 10000000") && e.contains("fuel_for_startup"), "{e}");
+    let grows = wat.replace(
+        "(drop (memory.grow (i32.const 2)))",
+        "(drop (memory.grow (i32.const 2))) (drop (table.grow $t (ref.null func) (i32.const 1)))",
+    );
+    let grows = grows.replace("(global $g", "(table $t 1 funcref) (global $g");
+    let e = refusal(&grows);
+    assert!(e.contains("exports `pitboss_preinit` but uses `table.grow`"), "{e}");
+}

@@ -271,10 +271,16 @@ fn a_rust_std_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_basic() {
 }
 
 /// The league `[limits]` a Python bot needs (sdk/README.md, "Python"):
-/// CPython starts inside the first decision (about 200 million fuel), and
-/// the module (12 MiB, 3.7 MiB of code) is past the default size caps.
+/// CPython starts once per load, in `pitboss_preinit` (about 205 million
+/// fuel of start-up, then a snapshot), and the module (12 MiB, 3.7 MiB of code) is past the default size caps.
 fn python_limits() -> Limits {
-    Limits { fuel_per_decision: 300_000_000, module_bytes: 16 << 20, code_bytes: 4 << 20, ..Limits::default() }
+    Limits {
+        fuel_for_startup: 300_000_000,
+        fuel_per_decision: 20_000_000,
+        module_bytes: 16 << 20,
+        code_bytes: 4 << 20,
+        ..Limits::default()
+    }
 }
 
 /// Builds `sdk/examples/python-wasi/bot.py` with `sdk/python/build.py`
@@ -377,7 +383,7 @@ fn a_python_bot_plays_exactly_like_basic_and_the_same_on_any_thread_count() {
         std::fs::write(
             &league,
             format!(
-                "name = \"python\"\nvariant = \"{variant}\"\nrounds = 300\nsessions = 2\nseed = 16\nbankroll = 10000\nformat = \"{format}\"\nfault_limit = 1\n\n[limits]\nfuel_per_decision = 300000000\nmodule_mib = 16\ncode_kib = 4096\n\n[[bot]]\nname = \"python\"\npath = \"{}\"\n\n[[bot]]\nname = \"basic\"\npath = \"{}\"\n",
+                "name = \"python\"\nvariant = \"{variant}\"\nrounds = 300\nsessions = 2\nseed = 16\nbankroll = 10000\nformat = \"{format}\"\nfault_limit = 1\n\n[limits]\nfuel_for_startup = 300000000\nfuel_per_decision = 20000000\nmodule_mib = 16\ncode_kib = 4096\n\n[[bot]]\nname = \"python\"\npath = \"{}\"\n\n[[bot]]\nname = \"basic\"\npath = \"{}\"\n",
                 wasm.display(),
                 pitboss_tests::wasm_path("basic").display()
             ),

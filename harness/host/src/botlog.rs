@@ -26,7 +26,7 @@ const FAULT_CUT: &str = "[log cut: the latest 4 KiB kept] ";
 
 /// One instance's log: the latest text of the decision under way (up to
 /// [`FAULT_LOG_BYTES`], so a fault gets more of it than the log does).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct BotLog {
     /// The latest bytes this decision wrote.
     call: Vec<u8>,

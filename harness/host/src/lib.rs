@@ -15,7 +15,8 @@
 //!
 //! Modules depend one way: `limits`, `text`, `files`, `cache` and `botlog`
 //! at the bottom; `inspect` and `wasi` above them; then `store` (an
-//! instance's store data), `load` (compile, check, start) and `player`, each
+//! instance's store data), `snapshot` (a start-up kept and given to every instance),
+//! `load` (compile, check, start) and `player`, each
 //! on those before it. `botlog` and `wasi` reach the store data through
 //! small traits (`HasLog`, `HasWasi`) that `store` implements.
 //!
@@ -29,6 +30,7 @@ mod inspect;
 mod limits;
 mod load;
 mod player;
+mod snapshot;
 mod store;
 pub use pitboss_files::text;
 mod wasi;

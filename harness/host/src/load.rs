@@ -11,6 +11,7 @@ use wasmtime::{Config, Engine, ExternType, FuncType, Instance, Linker, Memory, M
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
 use crate::limits::{Limits, TICK_MS};
+use crate::snapshot::Snapshot;
 use crate::store::StoreState;
 
 /// Why a bot cannot play. Each message is one line for the bot's author.
@@ -162,7 +163,11 @@ impl Sandbox {
         if let Some(problem) = crate::inspect::refusal(&binary, &self.limits).map_err(not_wasm)? {
             return Err(contract(problem));
         }
-        let (module, origin) = self.cache.get(&self.engine, &binary).map_err(|e| not_wasm(format!("{e:#}")))?;
+        // A module with a start-up snapshot is compiled with its mutable
+        // globals exported, so the snapshot can hold them.
+        let prepared = crate::snapshot::prepare(&binary).map_err(|e| contract(crate::text::excerpt(&e, 300)))?;
+        let compiled = prepared.as_ref().map_or(&binary[..], |p| &p.binary[..]);
+        let (module, origin) = self.cache.get(&self.engine, compiled).map_err(|e| not_wasm(format!("{e:#}")))?;
         for import in module.imports() {
             if let Some(problem) = import_problem(&import) {
                 return Err(contract(problem));
@@ -180,6 +185,11 @@ impl Sandbox {
                 None => return Err(contract(format!("does not export `{export}`; is it a Pitboss bot?"))),
             }
         }
+        if let Some(ExternType::Func(f)) = module.get_export(crate::snapshot::PREINIT)
+            && !same_sig(&f, &[], &[])
+        {
+            return Err(contract(format!("export `{}` has the wrong type (see sdk/ABI.md)", crate::snapshot::PREINIT)));
+        }
         // The optional exports of ABI v2 and v3.
         for export in [WANTS_EVENTS, DEFAULTS] {
             match module.get_export(export) {
@@ -191,8 +201,17 @@ impl Sandbox {
         if !matches!(module.get_export("memory"), Some(ExternType::Memory(_))) {
             return Err(contract("does not export its `memory`".to_string()));
         }
-        let digest = Arc::new(Sha256::digest(&binary).into());
-        let bot = BotModule { name: name.into(), module, digest, sandbox: self.clone() };
+        let digest = Sha256::digest(&binary).into();
+        let mut bot = BotModule {
+            name: name.into(),
+            module,
+            kept: Arc::new(Kept { digest, snapshot: None }),
+            sandbox: self.clone(),
+        };
+        if let Some(prepared) = prepared {
+            let snapshot = Some(bot.preinitialise(&prepared.globals)?);
+            bot.kept = Arc::new(Kept { digest, snapshot });
+        }
         bot.start(0)?;
         Ok((bot, origin))
     }
@@ -337,9 +356,17 @@ fn same_sig(f: &FuncType, params: &[ValType], results: &[ValType]) -> bool {
 pub struct BotModule {
     name: Arc<str>,
     module: Module,
-    /// SHA-256 of the binary module: part of the WASI random seed.
-    digest: Arc<[u8; 32]>,
+    kept: Arc<Kept>,
     sandbox: Sandbox,
+}
+
+/// What a loaded module keeps besides its code.
+struct Kept {
+    /// SHA-256 of the binary module: part of the WASI random seed.
+    digest: [u8; 32],
+    /// What `pitboss_preinit` left, for a module that exports it: every
+    /// instance starts from it (`snapshot`).
+    snapshot: Option<Snapshot>,
 }
 
 impl std::fmt::Debug for BotModule {
@@ -354,39 +381,96 @@ impl BotModule {
         &self.name
     }
 
+    /// Its start-up snapshot, if it has one.
+    pub(crate) fn snapshot_state(&self) -> Option<&Snapshot> {
+        self.kept.snapshot.as_ref()
+    }
+
+    /// For a module with a start-up snapshot (`pitboss_preinit`,
+    /// sdk/ABI.md): the fuel its start-up used, once, and the bytes of
+    /// memory each new instance is given instead.
+    pub fn snapshot(&self) -> Option<(u64, usize)> {
+        self.kept.snapshot.as_ref().map(|s| (s.fuel, s.kept_bytes()))
+    }
+
     /// A fresh instance, started and checked against the ABI contract (see
-    /// `BotModule::instantiate_seeded`, which makes it a `WasmPlayer`).
+    /// `BotModule::instantiate_seeded`, which makes it a `WasmPlayer`): a
+    /// reactor's `_initialize` is called, or the start-up snapshot given.
     pub(crate) fn start(&self, seed: u64) -> Result<Started, LoadError> {
-        let startup = |detail: String| LoadError::Startup { name: self.name.to_string(), detail };
-        let state = StoreState::new(self.sandbox.limits, crate::wasi::WasiState::new(seed, &self.digest));
+        let (mut store, instance) = self.instantiate_bare(seed)?;
+        match &self.kept.snapshot {
+            Some(snapshot) => snapshot.restore(&mut store, &instance).map_err(|d| self.startup(d))?,
+            None => self.initialise(&mut store, &instance, false)?,
+        }
+        self.checked(store, instance)
+    }
+
+    /// A new store (WASI stream keyed by `seed`, start-up fuel) with an
+    /// instance in it on which nothing has been called.
+    fn instantiate_bare(&self, seed: u64) -> Result<(Store<StoreState>, Instance), LoadError> {
+        let state = StoreState::new(self.sandbox.limits, crate::wasi::WasiState::new(seed, &self.kept.digest));
         let mut store = wasmtime::Store::new(&self.sandbox.engine, state);
         store.limiter(|s| s);
-        crate::wasi::refuel(&mut store, self.sandbox.limits.fuel_for_startup).map_err(|e| startup(e.to_string()))?;
+        crate::wasi::refuel(&mut store, self.sandbox.limits.fuel_for_startup)
+            .map_err(|e| self.startup(e.to_string()))?;
         store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
-        let why = |store: &mut wasmtime::Store<StoreState>, e: wasmtime::Error| {
-            let limits = store.data().limits;
-            let message = match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
-                (Some(cap), _) => cap,
-                (None, Some(wasmtime::Trap::OutOfFuel)) => {
-                    let raise = crate::limits::Raisable::FuelForStartup.how_to_raise();
-                    format!("{} (start-up fuel cap: {}; {raise})", trap_text(&e), limits.fuel_for_startup)
-                }
-                _ => trap_text(&e),
-            };
-            // What it wrote while failing to start says why.
-            let (_, text) = store.data_mut().log.take_both();
-            startup(crate::botlog::with_cause(message, &text))
-        };
-        let instance = match self.sandbox.linker.instantiate(&mut store, &self.module) {
-            Ok(i) => i,
-            Err(e) => return Err(why(&mut store, e)),
-        };
-        if let Some(init) = instance.get_func(&mut store, "_initialize") {
-            let called = init.typed::<(), ()>(&store).and_then(|f| f.call(&mut store, ()));
-            if let Err(e) = called {
-                return Err(why(&mut store, e));
+        match self.sandbox.linker.instantiate(&mut store, &self.module) {
+            Ok(instance) => Ok((store, instance)),
+            Err(e) => Err(self.failed(&mut store, &e)),
+        }
+    }
+
+    /// Calls a reactor's `_initialize`, and `pitboss_preinit` too when
+    /// `preinit` (the start-up a snapshot keeps).
+    fn initialise(&self, store: &mut Store<StoreState>, instance: &Instance, preinit: bool) -> Result<(), LoadError> {
+        let names: &[&str] = if preinit { &["_initialize", crate::snapshot::PREINIT] } else { &["_initialize"] };
+        for name in names {
+            if let Some(init) = instance.get_func(&mut *store, name)
+                && let Err(e) = init.typed::<(), ()>(&*store).and_then(|f| f.call(&mut *store, ()))
+            {
+                return Err(self.failed(store, &e));
             }
         }
+        Ok(())
+    }
+
+    /// Starts the module once with seed 0 (`_initialize`, then
+    /// `pitboss_preinit`) and keeps what that changed (`snapshot`).
+    fn preinitialise(&self, globals: &[String]) -> Result<Snapshot, LoadError> {
+        let (mut store, instance) = self.instantiate_bare(0)?;
+        self.initialise(&mut store, &instance, true)?;
+        let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
+        let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
+        let taken = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals);
+        taken.map(|s| s.with_fuel(fuel)).map_err(|d| self.startup(d))
+    }
+
+    fn startup(&self, detail: String) -> LoadError {
+        LoadError::Startup { name: self.name.to_string(), detail }
+    }
+
+    /// Why a start-up call failed: the cap it hit, or the trap, with what
+    /// the bot wrote while failing.
+    fn failed(&self, store: &mut Store<StoreState>, e: &wasmtime::Error) -> LoadError {
+        let limits = store.data().limits;
+        let message = match (store.data().cap_text(), e.downcast_ref::<wasmtime::Trap>()) {
+            (Some(cap), _) => cap,
+            (None, Some(wasmtime::Trap::OutOfFuel)) => {
+                let raise = crate::limits::Raisable::FuelForStartup.how_to_raise();
+                format!("{} (start-up fuel cap: {}; {raise})", trap_text(e), limits.fuel_for_startup)
+            }
+            _ => trap_text(e),
+        };
+        // What it wrote while failing to start says why.
+        let (_, text) = store.data_mut().log.take_both();
+        self.startup(crate::botlog::with_cause(message, &text))
+    }
+
+    /// The ABI contract of an initialised instance: its version, optional
+    /// answers, buffer and `pitboss_decide`.
+    fn checked(&self, mut store: Store<StoreState>, instance: Instance) -> Result<Started, LoadError> {
+        let startup = |detail: String| self.startup(detail);
+        let why = |store: &mut Store<StoreState>, e: wasmtime::Error| self.failed(store, &e);
         let version = match instance
             .get_typed_func::<(), i32>(&mut store, "pitboss_abi_version")
             .and_then(|f| f.call(&mut store, ()))
@@ -428,7 +512,7 @@ impl BotModule {
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
         let abi_version = version as u32;
-        Ok(Started { store, memory, decide, buffer: start, reads_clock, wants_events, defaults, abi_version })
+        Ok(Started { store, instance, memory, decide, buffer: start, reads_clock, wants_events, defaults, abi_version })
     }
 }
 
@@ -436,6 +520,7 @@ impl BotModule {
 /// what a `WasmPlayer` is made of.
 pub(crate) struct Started {
     pub(crate) store: Store<StoreState>,
+    pub(crate) instance: Instance,
     pub(crate) memory: Memory,
     pub(crate) decide: TypedFunc<i32, i64>,
     /// Where the exchange buffer starts in `memory`.

@@ -6,7 +6,7 @@ use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
 
 use pitboss_sdk::{Decision, Variant};
-use wasmtime::{Memory, Store, Trap, TypedFunc};
+use wasmtime::{Instance, Memory, Store, Trap, TypedFunc};
 
 use crate::limits::Raisable;
 use crate::load::{BotModule, LoadError, Started, trap_text};
@@ -17,6 +17,7 @@ use crate::store::{CapHit, StoreState};
 pub struct WasmPlayer {
     module: BotModule,
     store: Store<StoreState>,
+    instance: Instance,
     memory: Memory,
     decide: TypedFunc<i32, i64>,
     buffer: usize,
@@ -73,12 +74,14 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, memory, decide, buffer, reads_clock, wants_events, defaults, abi_version } = started;
+        let Started { store, instance, memory, decide, buffer, reads_clock, wants_events, defaults, abi_version } =
+            started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
         WasmPlayer {
             module,
             store,
+            instance,
             memory,
             decide,
             buffer,
@@ -135,9 +138,17 @@ impl WasmPlayer {
         Fault::new(kind, format!("{} ({cap})", trap_text(e)))
     }
 
-    /// Replaces this instance with a fresh one after a trap. If even that
-    /// fails, the old (poisoned) instance stays and keeps faulting.
+    /// Replaces this instance with a fresh one after a trap: one with a
+    /// start-up snapshot is given it again in place (the clock and random
+    /// stream go on), unless its memory has grown. If even that fails, the
+    /// old (poisoned) instance stays and keeps faulting.
     fn restart(&mut self) {
+        if let Some(snapshot) = self.module.snapshot_state()
+            && snapshot.reset(&mut self.store, &self.instance) == Ok(true)
+        {
+            self.primed = false;
+            return;
+        }
         if let Ok(mut fresh) = self.module.instantiate() {
             fresh.profile = self.profile.take();
             // Nor can it rewind its clock or replay its random bytes.

@@ -204,6 +204,10 @@ pub struct CheckReport {
     /// The bot ABI version the module speaks (`sdk/ABI.md`); absent if it
     /// was refused.
     pub abi_version: Option<u32>,
+    /// A start-up snapshot (`pitboss_preinit`, sdk/ABI.md): the fuel of
+    /// the one start-up, and the KiB of memory each instance is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<(u64, u64)>,
     /// Per rule set checked, in id order; empty if refused.
     pub rule_sets: Vec<RuleSetReport>,
 }
@@ -230,6 +234,11 @@ impl CheckReport {
             Some(v) => format!("{file}: loads as a bot (ABI v{v})\n"),
             None => format!("{file}: loads as a bot\n"),
         };
+        if let Some((fuel, kib)) = self.snapshot {
+            out.push_str(&format!(
+                "start-up snapshot: started once ({fuel} fuel); each instance, and each restart after a fault, is given {kib} KiB of it instead\n"
+            ));
+        }
         for r in &self.rule_sets {
             let mut notes = Vec::new();
             if !r.reads_events {
@@ -345,6 +354,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
         passed: false,
         refusal: None,
         abi_version: None,
+        snapshot: None,
         rule_sets: Vec::new(),
     };
     let name = path.display().to_string();
@@ -370,6 +380,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
         .sandbox
         .load(&name, &bytes)
         .map_err(anyhow::Error::from)
+        .inspect(|module| report.snapshot = module.snapshot().map(|(fuel, bytes)| (fuel, bytes.div_ceil(1024) as u64)))
         .and_then(|module| plan.rule_sets.iter().map(|rules| smoke(&module, rules, plan, path)).collect());
     match played {
         Ok(played) => {
@@ -533,6 +544,7 @@ mod tests {
             passed: faults == 0 && refusal.is_none(),
             refusal: refusal.map(String::from),
             abi_version: refusal.is_none().then_some(2),
+            snapshot: None,
             rule_sets: if refusal.is_some() { vec![] } else { vec![rule_set] },
         }
     }

@@ -2,12 +2,13 @@
  * the start of the interpreter at the first decision. Linked into the bot
  * by pitboss_plugin.py.
  *
- * Python starts at the first pitboss_decide, not in _initialize: starting
- * CPython and running the bot's module costs about 200 million fuel, far
- * past the host's fixed start-up fuel (10 million), so a league gives
- * Python bots a fuel_per_decision that covers it (sdk/README.md,
- * "Python"). After a trap the host starts a fresh instance, and its first
- * decision starts Python again. */
+ * Python starts in pitboss_preinit (sdk/ABI.md, "Start-up snapshots"):
+ * the host calls it once per load, under the start-up fuel (CPython and
+ * the bot's module: about 200 million, so a league raises
+ * fuel_for_startup; sdk/README.md, "Python"), and every instance, the
+ * fresh one after a trap included, starts from the state it left. A host
+ * that does not know pitboss_preinit never calls it, and the first
+ * pitboss_decide starts Python instead. */
 #include <Python.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@ extern int main(int argc, char **argv); /* Nuitka's: runs the bot's module */
 
 static uint8_t buffer[4096] __attribute__((aligned(16)));
 static PyObject *decide; /* pitboss._decide */
+static int reseeded;     /* 0 in the start-up snapshot */
 
 /* Prints the Python traceback, if any, and `why` to the bot's log, then
  * traps: a `trap` fault, the decision's safe default, a fresh instance. */
@@ -38,12 +40,28 @@ static void start(void) {
     if (!decide) fail("pitboss._decide is missing");
 }
 
+__attribute__((export_name("pitboss_preinit"))) void pitboss_preinit(void) {
+    if (!decide) start();
+}
+
 __attribute__((export_name("pitboss_abi_version"))) int32_t pitboss_abi_version(void) { return 1; }
 
 __attribute__((export_name("pitboss_buffer"))) int32_t pitboss_buffer(void) { return (int32_t)(uintptr_t)buffer; }
 
+/* `random`, if the bot imported it, was seeded while Python started,
+ * once for every instance: each instance's first decision seeds it again
+ * from its own seat's stream (os.urandom), as a fresh start would. */
+static void reseed(void) {
+    reseeded = 1;
+    PyObject *random = PyDict_GetItemString(PyImport_GetModuleDict(), "random");
+    PyObject *done = random ? PyObject_CallMethod(random, "seed", NULL) : NULL;
+    if (random && !done) fail("cannot seed the random module");
+    Py_XDECREF(done);
+}
+
 __attribute__((export_name("pitboss_decide"))) int64_t pitboss_decide(int32_t kind) {
     if (!decide) start();
+    if (!reseeded) reseed();
     PyObject *arg = PyLong_FromLong(kind);
     PyObject *answer = arg ? PyObject_CallOneArg(decide, arg) : NULL;
     Py_XDECREF(arg);
