@@ -79,8 +79,11 @@ pub struct Ran {
     pub stderr: String,
 }
 
-/// Seconds a spawned `pitboss` may take before the test calls it hung.
-pub const HANG_SECS: u64 = 20;
+/// Seconds a spawned `pitboss` may take before the test calls it hung: a
+/// guard against a blocked command, far above the slowest command's time
+/// (`pitboss coach` of 3,000 danish rounds: about 7 s of CPU) even on a
+/// loaded machine.
+pub const HANG_SECS: u64 = 120;
 
 /// Runs `pitboss ARGS` in `dir` without the on-disk compile cache; a
 /// command still running after [`HANG_SECS`] is killed and fails the test,

@@ -101,6 +101,31 @@ fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
     }
     let checked = succeeds(Command::new(installed_pitboss()).args(&check).current_dir(dir), "pitboss check");
     assert!(checked.contains(&format!("{file}: OK")), "{checked}");
+    if matches!(lang, Lang::Python | Lang::Go) {
+        // Without it, `play` says which league raises the limits, as
+        // `check` does; and the scaffold's README gives the command with it.
+        let plain = Command::new(installed_pitboss()).args(["play", "--bot", &file]).current_dir(dir).output().unwrap();
+        let said = String::from_utf8_lossy(&plain.stderr);
+        let hint = format!(
+            "hint: ./league.toml raises the limits this bot needs: pitboss play --bot {file} --league ./league.toml"
+        );
+        assert!(!plain.status.success() && said.contains(&hint), "{said}");
+        let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+        assert!(readme.contains(&format!("`pitboss check {file} --league league.toml`")), "{readme}");
+    }
+    if lang == Lang::Python {
+        // Its SDK is compiled in: an edit to it makes the module stale,
+        // and the warning names the folder to build in.
+        let sdk = dir.join("pitboss-sdk/pitboss.py");
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+        std::fs::File::options().append(true).open(&sdk).unwrap().set_modified(later).unwrap();
+        let parent = dir.parent().unwrap();
+        let bot = format!("{}/{file}", dir.file_name().unwrap().to_str().unwrap());
+        // (Refused for its size before it is compiled: the warning comes first.)
+        let stale = Command::new(installed_pitboss()).args(["check", &bot]).current_dir(parent).output().unwrap();
+        let warned = String::from_utf8_lossy(&stale.stderr);
+        assert!(warned.contains("pitboss.py: rebuild it with ./build.sh in "), "{warned}");
+    }
     let league = succeeds(Command::new(installed_pitboss()).args(["run", "league.toml"]).current_dir(dir), "league");
     assert!(league.contains(name) && league.contains("basic strategy"), "{league}");
 }

@@ -173,7 +173,7 @@ fn shows_its_cause_everywhere(wasm: &Path, limits: &str, cause: &str, detail: &s
         ),
     )
     .unwrap();
-    succeeds(
+    let ran = succeeds(
         Command::new(pitboss_bin()).arg("run").arg(&league).args(["--json", "results.json"]).current_dir(dir),
         "run",
     );
@@ -184,6 +184,11 @@ fn shows_its_cause_everywhere(wasm: &Path, limits: &str, cause: &str, detail: &s
     assert!(message.contains(cause) && message.contains(detail), "the fault says why: {message}");
     let round = first["round"].as_u64().unwrap();
     assert!(round > 3_000, "{first}");
+    // `run` itself says where and why, and how to replay it.
+    let said = format!("the first in session 0 table 0 round {round}, ");
+    assert!(ran.lines().any(|l| l.starts_with("late: ") && l.contains(&said) && l.contains(cause)), "{ran}");
+    let replay = format!("  replay: pitboss replay results.json --session 0 --table 0 --round {round}");
+    assert!(ran.lines().any(|l| l == replay), "{ran}");
     let log = first["log"].as_str().expect("the fault keeps what the bot wrote");
     assert!(log.contains(&format!("round {round}: ")), "the failing decision's own lines: {log}");
 

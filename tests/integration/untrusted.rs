@@ -125,7 +125,9 @@ fn a_memory_cap_fault_names_the_cap() {
     let fault = bot.fault_log.first().expect("the bomb faults");
     assert_eq!(fault.kind, "memory");
     assert!(
-        fault.message.starts_with("memory cap hit: the bot asked for 16448 KiB of memory; the cap is 16384 KiB"),
+        fault.message.starts_with(
+            "memory cap hit: the bot's memory was 12352 KiB and it asked to grow by 4096 KiB, to 16448 KiB; the cap is 16384 KiB"
+        ),
         "{}",
         fault.message
     );

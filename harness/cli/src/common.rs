@@ -25,6 +25,9 @@ pub fn sandbox() -> Result<Sandbox> {
 pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf>, csv: Option<PathBuf>) -> Result<()> {
     out!("{}", pitboss_cli::tables::standings_table(&result.standings));
     out!("{}", pitboss_cli::tables::standings_notes(result));
+    for line in first_faults(result, json.as_deref()) {
+        out!("{line}");
+    }
     if let Some(path) = json {
         output::write_json(&path, file)?;
     }
@@ -40,8 +43,59 @@ pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf
 pub fn warn_stale(path: &std::path::Path) {
     if let Some(source) = pitboss_league::bots::newer_source(path) {
         let name = |p: &std::path::Path| pitboss_host::text::excerpt(&p.display().to_string(), 300);
-        eprintln!("pitboss: warning: {} is older than {}: rebuild it with ./build.sh", name(path), name(&source));
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+        let build = if dir == std::path::Path::new(".") {
+            "./build.sh".to_string()
+        } else {
+            format!("./build.sh in {}", name(dir))
+        };
+        eprintln!("pitboss: warning: {} is older than {}: rebuild it with {build}", name(path), name(&source));
     }
+}
+
+/// For each bot that faulted: its first fault, where, why (the line it
+/// wrote that says so) and the command that replays it.
+fn first_faults(result: &LeagueResult, json: Option<&std::path::Path>) -> Vec<String> {
+    let short = |text: &str, max| pitboss_host::text::excerpt(text, max);
+    let mut lines = Vec::new();
+    for standing in &result.standings {
+        let bot = &standing.result;
+        let Some(f) = bot.fault_log.first() else { continue };
+        let dq = if bot.disqualified { ", disqualified" } else { "" };
+        lines.push(format!(
+            "{}: {} fault{}{dq}; the first in session {} table {} round {}, {}: {} ({})",
+            short(&bot.name, 200),
+            bot.faults,
+            if bot.faults == 1 { "" } else { "s" },
+            f.session,
+            f.table,
+            f.round,
+            f.decision,
+            short(&f.message, 500),
+            f.kind
+        ));
+        let at = format!("--session {} --table {} --round {}", f.session, f.table, f.round);
+        lines.push(match json {
+            Some(path) => format!("  replay: pitboss replay {} {at}", short(&path.display().to_string(), 300)),
+            None => format!("  replay: run again with --json results.json, then pitboss replay results.json {at}"),
+        });
+    }
+    lines
+}
+
+/// When a bot refused for a raisable cap (`refusal`) has a `league.toml`
+/// with `[limits]` beside it (a Python or Go scaffold's, raising what the
+/// language needs) and no league was given: the `command` to run with it.
+pub fn league_beside(path: &std::path::Path, refusal: Option<&str>, given: bool, command: &str) -> Option<String> {
+    let over = refusal.is_some_and(|r| r.contains("under [limits]"));
+    let league =
+        path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")).join("league.toml");
+    let raises = || pitboss_league::file::parse(&league).is_ok_and(|l| l.limits.is_some());
+    (over && !given && league.is_file() && raises()).then(|| {
+        let shown = |p: &std::path::Path| pitboss_host::text::excerpt(&p.display().to_string(), 300);
+        let (league, path) = (shown(&league), shown(path));
+        format!("  hint: {league} raises the limits this bot needs: pitboss {command} {path} --league {league}")
+    })
 }
 
 /// Warns about folder and glob entries a league left out.

@@ -114,7 +114,7 @@ impl WasmPlayer {
     fn classify(&self, e: &wasmtime::Error) -> Fault {
         let state = self.store.data();
         let limits = state.limits;
-        if let (Some(CapHit::Memory(_)), Some(text)) = (state.cap_hit, state.cap_text()) {
+        if let (Some(CapHit::Memory(..)), Some(text)) = (state.cap_hit, state.cap_text()) {
             return Fault::new(FaultKind::Memory, text);
         }
         let (kind, cap) = match e.downcast_ref::<Trap>() {

@@ -9,8 +9,9 @@ use crate::wasi::{HasWasi, WasiState};
 /// Which cap a store hit, so a trap can be reported as that cap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum CapHit {
-    /// Memory: the bytes asked for.
-    Memory(usize),
+    /// Memory: the bytes it had, and all it would have had after the
+    /// growth.
+    Memory(usize, usize),
     /// Tables: the elements all tables would hold.
     Table(usize),
 }
@@ -34,10 +35,13 @@ impl StoreState {
     /// One line saying which cap was hit, if one was.
     pub(crate) fn cap_text(&self) -> Option<String> {
         self.cap_hit.map(|hit| match hit {
-            // `asked` is the whole memory after the growth: a growing `Vec`
-            // holds its old buffer while it asks for one twice as large.
-            CapHit::Memory(asked) => format!(
-                "memory cap hit: the bot asked for {} KiB of memory; the cap is {} KiB (memory in all, so a growing buffer counts its old and new copies): {}",
+            // The allocator, not the program, asks for memory: what it
+            // already holds (a growing `Vec`'s old buffer included) stays,
+            // and it asks for more than one allocation needs.
+            CapHit::Memory(had, asked) => format!(
+                "memory cap hit: the bot's memory was {} KiB and it asked to grow by {} KiB, to {} KiB; the cap is {} KiB for all of it (in a program, its allocator asks: the heap so far, a growing buffer's old copy and the allocator's rounding up all count): {}",
+                had.div_ceil(1024),
+                asked.saturating_sub(had).div_ceil(1024),
                 asked.div_ceil(1024),
                 self.limits.memory_bytes >> 10,
                 crate::limits::Raisable::MemoryMib.how_to_raise()
@@ -56,7 +60,7 @@ impl wasmtime::ResourceLimiter for StoreState {
     fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
         let total = (self.memory_total - current.min(self.memory_total)).saturating_add(desired);
         if total > self.limits.memory_bytes {
-            self.cap_hit = Some(CapHit::Memory(total));
+            self.cap_hit = Some(CapHit::Memory(self.memory_total, total));
             return Err(wasmtime::Error::msg(self.cap_text().unwrap_or_default()));
         }
         self.memory_total = total;

@@ -27,8 +27,8 @@ pub(crate) fn build_hint(path: &Path) -> String {
 /// Source files of a bot scaffolded by `pitboss new` (`build.sh` beside
 /// the module) newer than the module at `path`: the first such file, so a
 /// command can warn that the module is stale. Looks at the module's folder,
-/// its `src/` and `assembly/`, at most 1,000 entries each; `None` for any
-/// other bot.
+/// its `src/`, `assembly/` and `pitboss-sdk/` (a Python scaffold's SDK is
+/// compiled in), at most 1,000 entries each; `None` for any other bot.
 pub fn newer_source(path: &Path) -> Option<PathBuf> {
     const SOURCES: [&str; 8] = ["rs", "py", "c", "h", "zig", "go", "ts", "wat"];
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -37,7 +37,10 @@ pub fn newer_source(path: &Path) -> Option<PathBuf> {
     }
     let built = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
     let listed = |d: PathBuf| std::fs::read_dir(d).into_iter().flatten().flatten().take(1_000);
-    let entries = listed(dir.to_path_buf()).chain(listed(dir.join("src"))).chain(listed(dir.join("assembly")));
+    let entries = listed(dir.to_path_buf())
+        .chain(listed(dir.join("src")))
+        .chain(listed(dir.join("assembly")))
+        .chain(listed(dir.join("pitboss-sdk")));
     entries.map(|e| e.path()).find(|p| {
         let source = p.extension().and_then(|x| x.to_str()).is_some_and(|x| SOURCES.contains(&x))
             || p.file_name().is_some_and(|n| n == "Cargo.toml");

@@ -236,7 +236,7 @@ impl CheckReport {
         };
         if let Some((fuel, kib)) = self.snapshot {
             out.push_str(&format!(
-                "start-up snapshot: started once ({fuel} fuel); each instance, and each restart after a fault, is given {kib} KiB of it instead\n"
+                "start-up snapshot: the bot started once, at load ({fuel} fuel); every table, and every restart after a fault, starts from a copy of that state ({kib} KiB) instead of starting again\n"
             ));
         }
         for r in &self.rule_sets {

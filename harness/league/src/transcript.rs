@@ -37,12 +37,29 @@ fn log_lines(head: &str, text: &str) -> String {
     out
 }
 
+/// What answer 0 says, for the decisions it declines without an event of
+/// their own.
+fn declined(kind: pitboss_sdk::Decision) -> Option<&'static str> {
+    use pitboss_sdk::Decision::*;
+    Some(match kind {
+        Insurance => "declines insurance",
+        EvenMoney => "declines even money",
+        SideBet => "no side bet",
+        BankerDouble => "does not double as banker",
+        _ => return None,
+    })
+}
+
 impl<W: Write> Recorder for Transcript<W> {
     fn record(&mut self, event: &TableEvent) {
         let total = self.totals.follow(event);
         let line = match event {
             TableEvent::Shuffle(kind) => format!("shuffle ({})", names::shuffle(*kind).0),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
+            // A "no" leaves no other event: say it, so every decision shows.
+            TableEvent::Asked { seat, kind, answer: Some(0), .. } if declined(*kind).is_some() => {
+                format!("box {seat}: {}", declined(*kind).unwrap_or_default())
+            }
             TableEvent::Asked { .. } => return,
             TableEvent::BotLog { seat, kind, text, .. } => {
                 log_lines(&format!("box {seat}: log during {}: ", kind.name()), text)

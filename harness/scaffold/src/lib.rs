@@ -367,11 +367,13 @@ fn readme(name: &str, lang: Lang) -> String {
         }
         _ => "`ABI.md` is the contract the bot implements, byte by byte.",
     };
+    // A runtime's bot is over the default caps: its league raises them.
+    let limits = if matches!(lang, Lang::Python | Lang::Go) { " --league league.toml" } else { "" };
     format!(
         "# {name}: a Pitboss bot in {}\n\n\
          The strategy is `{source}`; {build}\n\
          {contract}\n\
-         `pitboss check {file}` validates it; `pitboss run league.toml` plays it against two built-in bots.\n",
+         `pitboss check {file}{limits}` validates it; `pitboss run league.toml` plays it against two built-in bots.\n",
         lang.title()
     )
 }

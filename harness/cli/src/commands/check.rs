@@ -73,7 +73,9 @@ pub fn run(args: &Args) -> Result<bool> {
         crate::common::warn_stale(path);
         let report = check::check(path, &plan);
         say(if lines { report.line(width) } else { report.render().trim_end().to_string() });
-        if let Some(hint) = league_beside(path, &report, args.league.is_some()) {
+        if let Some(hint) =
+            crate::common::league_beside(path, report.refusal.as_deref(), args.league.is_some(), "check")
+        {
             say(hint);
         }
         reports.push(report);
@@ -87,23 +89,4 @@ pub fn run(args: &Args) -> Result<bool> {
         None => {}
     }
     Ok(reports.iter().all(|r| r.passed))
-}
-
-/// When a bot over a raisable cap has a `league.toml` with `[limits]`
-/// beside it (a Python or Go scaffold's, raising what the language needs)
-/// and no league was given: the command to use it.
-fn league_beside(path: &std::path::Path, report: &check::CheckReport, given: bool) -> Option<String> {
-    let over = report.refusal.as_deref().is_some_and(|r| r.contains("under [limits]"));
-    let league =
-        path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new(".")).join("league.toml");
-    let raises = || pitboss_league::file::parse(&league).is_ok_and(|l| l.limits.is_some());
-    (over && !given && league.is_file() && raises()).then(|| {
-        let shown = |p: &std::path::Path| pitboss_host::text::excerpt(&p.display().to_string(), 300);
-        format!(
-            "  hint: {} raises the limits this bot needs: pitboss check {} --league {}",
-            shown(&league),
-            shown(path),
-            shown(&league)
-        )
-    })
 }

@@ -52,12 +52,27 @@ pub struct Args {
 /// Plays the match and prints its results.
 pub fn run(args: Args) -> Result<()> {
     let Args { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, json, league, limits } = args;
+    let given = league.is_some();
     let limits = LimitChoice { league, raised: limits.raised() };
     for bot in bots.iter().filter(|b| !b.starts_with("builtin:")) {
         warn_stale(std::path::Path::new(bot));
     }
     let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, limits };
-    let (report, elapsed) = pitboss_league::play(&opts, &mut std::io::stdout().lock())?;
+    let (report, elapsed) = match pitboss_league::play(&opts, &mut std::io::stdout().lock()) {
+        Ok(played) => played,
+        Err(e) => {
+            // A bot over a cap its scaffold's league.toml raises: say so.
+            let text = format!("{e:#}");
+            let hint = opts
+                .bots
+                .iter()
+                .find_map(|b| crate::common::league_beside(std::path::Path::new(b), Some(&text), given, "play --bot"));
+            return Err(match hint {
+                Some(hint) => anyhow::anyhow!("{text}\n{hint}"),
+                None => e,
+            });
+        }
+    };
     out!("{}", tables::results_table(&report.table.bots));
     for bot in &report.table.bots {
         if let Some(f) = bot.fault_log.first() {
