@@ -441,8 +441,7 @@ impl BotModule {
         self.initialise(&mut store, &instance, true)?;
         let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
-        let taken = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals);
-        taken.map(|s| s.with_fuel(fuel)).map_err(|d| self.startup(d))
+        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals, fuel).map_err(|d| self.startup(d))
     }
 
     fn startup(&self, detail: String) -> LoadError {

@@ -195,11 +195,12 @@ pub(crate) struct Snapshot {
 
 impl Snapshot {
     /// Keeps what `started` holds that `fresh` (an instance just made, with
-    /// nothing called) does not.
+    /// nothing called) does not; its start-up used `fuel`.
     pub(crate) fn take(
         started: (&mut Store<StoreState>, &Instance),
         fresh: (&mut Store<StoreState>, &Instance),
         globals: &[String],
+        fuel: u64,
     ) -> Result<Snapshot, String> {
         let (store, instance) = started;
         let memory = exported_memory(store, instance)?;
@@ -221,7 +222,7 @@ impl Snapshot {
             values.push((name.clone(), global.get(&mut *store)));
         }
         let log = store.data().log.clone();
-        Ok(Snapshot { fuel: 0, memory_bytes, image, chunks, globals: values, log })
+        Ok(Snapshot { fuel, memory_bytes, image, chunks, globals: values, log })
     }
 
     /// Gives `instance`, just made, the snapshot's state. Growing its
@@ -237,7 +238,7 @@ impl Snapshot {
         for (at, chunk) in &self.chunks {
             data.get_mut(*at..at + chunk.len()).ok_or("a snapshot chunk outside memory")?.copy_from_slice(chunk);
         }
-        self.set_globals(store, instance)
+        self.set_state(store, instance)
     }
 
     /// Gives `instance`, which has run since it was given the snapshot,
@@ -257,11 +258,12 @@ impl Snapshot {
                 now.copy_from_slice(then);
             }
         }
-        self.set_globals(store, instance)?;
+        self.set_state(store, instance)?;
         Ok(true)
     }
 
-    fn set_globals(&self, store: &mut Store<StoreState>, instance: &Instance) -> Result<(), String> {
+    /// Sets the globals and the log the snapshot holds, and clears a cap hit.
+    fn set_state(&self, store: &mut Store<StoreState>, instance: &Instance) -> Result<(), String> {
         for (name, value) in &self.globals {
             let global = instance.get_global(&mut *store, name).ok_or_else(|| format!("no global `{name}`"))?;
             global.set(&mut *store, *value).map_err(|e| format!("{e:#}"))?;
@@ -270,11 +272,6 @@ impl Snapshot {
         state.log = self.log.clone();
         state.cap_hit = None;
         Ok(())
-    }
-
-    /// The snapshot, saying that the start-up used `fuel`.
-    pub(crate) fn with_fuel(self, fuel: u64) -> Snapshot {
-        Snapshot { fuel, ..self }
     }
 
     /// Bytes the snapshot keeps of memory.

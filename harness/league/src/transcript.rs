@@ -57,9 +57,10 @@ impl<W: Write> Recorder for Transcript<W> {
             TableEvent::Shuffle(kind) => format!("shuffle ({})", names::shuffle(*kind).0),
             TableEvent::RoundStart { round } => format!("-- round {round}"),
             // A "no" leaves no other event: say it, so every decision shows.
-            TableEvent::Asked { seat, kind, answer: Some(0), .. } if declined(*kind).is_some() => {
-                format!("box {seat}: {}", declined(*kind).unwrap_or_default())
-            }
+            TableEvent::Asked { seat, kind, answer: Some(0), .. } => match declined(*kind) {
+                Some(words) => format!("box {seat}: {words}"),
+                None => return,
+            },
             TableEvent::Asked { .. } => return,
             TableEvent::BotLog { seat, kind, text, .. } => {
                 log_lines(&format!("box {seat}: log during {}: ", kind.name()), text)
