@@ -330,7 +330,7 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
     // Bot 2 nets exactly what bot 0 nets: no difference at all.
     let n = 10_000;
     let mut stats = vec![Stats::default(); 3];
-    let mut pairs = vec![0i128; 9];
+    let mut pairs = [0i128; 9];
     for r in 0..n {
         let x = if r % 2 == 0 { 2 } else { -2 };
         let nets = [x, x + 1, x];
@@ -343,7 +343,8 @@ fn confidence_intervals_and_paired_significance_match_known_cases() {
     }
     let results: Vec<BotResult> =
         (0..3).map(|i| BotResult::new(format!("bot{i}"), &stats[i], 1000 + stats[i].net as i64, 1000, false)).collect();
-    let standings = pitboss_results::standings::rank_with_intervals(results, &stats, &pairs, n);
+    let cross = |i: usize, j: usize| pitboss_results::pairs::Cross::Exact(pairs[i * 3 + j]);
+    let standings = pitboss_results::standings::rank_with_intervals(results, &stats, &cross, n);
     assert_eq!(standings[0].result.name, "bot1");
     // EV per chip staked: ±2 on a stake of 2 is ±1 a chip, so the 95 %
     // half-width is 1.96 / sqrt(n) (with the n/(n−1) correction), in %.

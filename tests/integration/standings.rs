@@ -214,3 +214,45 @@ fn merge_replays_a_sample_and_refuses_a_shard_shifted_consistently() {
     assert_eq!(ran.code, Some(1), "{}", ran.stdout);
     assert!(ran.stderr.contains("a merged session differs from its replay: sessions[0].bots[0].net"), "{}", ran.stderr);
 }
+
+#[test]
+fn a_league_of_more_bots_than_are_paired_keeps_each_tables_pairs_and_merges_alike() {
+    // Over `PAIRED_BOTS` bots a session sums only the pairs that share a
+    // table; shards carry those sums, merge checks them, and the result is
+    // the single run's byte for byte.
+    let d = dir().join("many");
+    std::fs::create_dir_all(&d).unwrap();
+    let n = pitboss_results::pairs::PAIRED_BOTS + 6;
+    let mut text =
+        "name = \"many\"\nvariant = \"north-american\"\nrounds = 300\nsessions = 2\nseed = 8\nbankroll = 10000\nformat = \"table\"\n"
+            .to_string();
+    for i in 0..n {
+        let builtin = ["basic", "hilo", "never-bust", "mimic-dealer"][i % 4];
+        text.push_str(&format!("[[bot]]\nname = \"b{i:02}\"\nbuiltin = \"{builtin}\"\n"));
+    }
+    std::fs::write(d.join("many.toml"), text).unwrap();
+    let run = |args: &[&str]| {
+        let ran = pitboss(&d, args);
+        assert_eq!(ran.code, Some(0), "{args:?}: {}", ran.stderr);
+    };
+    run(&["run", "many.toml", "--threads", "2", "--json", "one.json"]);
+    run(&["run", "many.toml", "--shard", "0/2", "--json", "part0.json"]);
+    run(&["run", "many.toml", "--shard", "1/2", "--json", "part1.json"]);
+    let shard: serde_json::Value = serde_json::from_slice(&std::fs::read(d.join("part0.json")).unwrap()).unwrap();
+    let kept = shard["sessions"][0]["pairs"].as_array().unwrap().len();
+    // 70 bots at tables of at most 7: ten tables of seven.
+    assert_eq!(kept, 10 * 7 * 7, "each table's block, not {n} × {n}");
+    run(&["merge", "part0.json", "part1.json", "--json", "merged.json", "--verify-sessions", "1"]);
+    let one = std::fs::read(d.join("one.json")).unwrap();
+    assert_eq!(one, std::fs::read(d.join("merged.json")).unwrap());
+    let results: serde_json::Value = serde_json::from_slice(&one).unwrap();
+    let tested = results["standings"].as_array().unwrap().iter().filter(|s| !s["ahead_of_next"].is_null()).count();
+    assert!(tested > n / 2, "the standings still test each bot against the next: {tested}");
+    // A shard whose paired sums were cut is refused, naming the session.
+    let mut cut = shard.clone();
+    cut["sessions"][0]["pairs"].as_array_mut().unwrap().pop();
+    std::fs::write(d.join("cut.json"), serde_json::to_string(&cut).unwrap()).unwrap();
+    let ran = pitboss(&d, &["merge", "cut.json", "part1.json", "--json", "cut-merged.json"]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stdout);
+    assert!(ran.stderr.contains("does not add up") && ran.stderr.contains("paired sums"), "{}", ran.stderr);
+}

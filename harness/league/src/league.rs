@@ -13,6 +13,7 @@ use crate::bots::NamedBots;
 use crate::file::*;
 use crate::roster::*;
 use crate::session::{SessionBot, SessionResult, play_session};
+use pitboss_results::pairs::Crosses;
 use pitboss_results::standings::*;
 use pitboss_results::tally::FAULT_LOG_CAP;
 use pitboss_results::{BotResult, BotSource, LeagueResult, ResultsFile, SessionBotRecord, SessionRecord};
@@ -147,7 +148,6 @@ pub fn assemble(
 ) -> Result<(LeagueResult, ResultsFile)> {
     let n = sources.len();
     let mut stats = vec![Stats::default(); n];
-    let mut pairs = vec![0i128; n * n];
     let mut results: Vec<BotResult> = Vec::with_capacity(n);
     let outs = out_before(sessions, n);
     for (b, source) in sources.iter().enumerate() {
@@ -179,13 +179,10 @@ pub fn assemble(
         r.broke = !r.disqualified && played > 0 && r.broke_sessions == played;
         results.push(r);
     }
-    for s in sessions {
-        for (total, x) in pairs.iter_mut().zip(&s.pairs) {
-            *total += x;
-        }
-    }
+    let rules = league_rules(league)?;
+    let crosses = Crosses::new(sessions, n, league.rounds, |s| seating_for(league.format, n, &rules, s));
     let rounds_total = league.rounds * league.sessions;
-    let standings = rank_with_intervals(results, &stats, &pairs, rounds_total);
+    let standings = rank_with_intervals(results, &stats, &|i, j| crosses.get(i, j), rounds_total);
     let mut warnings = Vec::new();
     if league.format != Format::Solo && n > 1 && !league.sessions.is_multiple_of(n as u64) {
         warnings.push(format!(

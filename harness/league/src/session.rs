@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::bots::Bot;
 use crate::setup::TableSpec;
+use pitboss_results::pairs::Layout;
 pub use pitboss_results::seating::{Seating, rotated_seating};
 pub use pitboss_results::session::{SessionBot, SessionResult};
 use pitboss_results::tally::SeatLog;
@@ -100,7 +101,7 @@ pub fn play_session(
         session,
         seed,
         bots: vec![SessionBot::default(); bots.len()],
-        pairs: sums.pairs(),
+        pairs: sums.pairs(seating),
         key_rounds,
         hands: None,
     };
@@ -195,16 +196,20 @@ impl Block<'_> {
 }
 
 /// What a session sums round by round, in (round, table) order: each
-/// bot's balance, the paired products of net chips, the sampled series
+/// bot's balance, the paired products of net chips (every pair, or in a
+/// large league each table's, as [`Layout`] says), the sampled series
 /// and the key rounds.
 struct Sums {
-    n: usize,
+    layout: Layout,
     bankroll: i64,
     /// Each table's seats' balances after the last round summed.
     before: Vec<Vec<i64>>,
     /// Each bot's net chips this round (only `moved` bots are non-zero).
     net: Vec<i64>,
+    /// The bots whose balance moved this round, table by table, and where
+    /// each table's begin.
     moved: Vec<usize>,
+    tables_moved: Vec<usize>,
     pairs: Vec<i128>,
     sample_at: Vec<u64>,
     next_sample: usize,
@@ -215,13 +220,15 @@ struct Sums {
 impl Sums {
     fn new(n: usize, seating: &Seating, bankroll: i64, rounds: u64) -> Sums {
         let sample_at = series_rounds(rounds);
+        let layout = Layout::new(n, seating);
         Sums {
-            n,
             bankroll,
             before: seating.iter().map(|s| vec![bankroll; s.len()]).collect(),
             net: vec![0; n],
             moved: Vec::with_capacity(n),
-            pairs: vec![0; n * n],
+            tables_moved: Vec::with_capacity(seating.len() + 1),
+            pairs: vec![0; layout.len()],
+            layout,
             series: vec![Vec::with_capacity(sample_at.len()); n],
             sample_at,
             next_sample: 0,
@@ -229,14 +236,11 @@ impl Sums {
         }
     }
 
-    /// The cross sums, row-major `n × n`: the summed upper triangle
-    /// mirrored below the diagonal.
-    fn pairs(mut self) -> Vec<i128> {
-        let n = self.n;
-        for i in 0..n {
-            for j in 0..i {
-                self.pairs[i * n + j] = self.pairs[j * n + i];
-            }
+    /// The cross sums as [`Layout`] lays them out: the summed upper
+    /// triangles (lower bot index first) mirrored.
+    fn pairs(mut self, seating: &Seating) -> Vec<i128> {
+        for (upper, lower) in self.layout.mirrored(seating) {
+            self.pairs[lower] = self.pairs[upper];
         }
         self.pairs
     }
@@ -244,7 +248,9 @@ impl Sums {
     /// Adds round `round` (from 0), row `r` of each table's `balances`.
     fn add_round(&mut self, round: u64, seating: &Seating, balances: &[Vec<i64>], r: usize) {
         self.moved.clear();
+        self.tables_moved.clear();
         for (t, seats) in seating.iter().enumerate() {
+            self.tables_moved.push(self.moved.len());
             let mut swing = 0;
             let after = &balances[t][r * seats.len()..(r + 1) * seats.len()];
             for (k, &balance) in after.iter().enumerate() {
@@ -261,6 +267,7 @@ impl Sums {
                 keep_key_round(&mut self.key_rounds, KeyRound { round: round + 1, table: t, swing });
             }
         }
+        self.tables_moved.push(self.moved.len());
         if self.sample_at.get(self.next_sample) == Some(&(round + 1)) {
             self.next_sample += 1;
             for (t, seats) in seating.iter().enumerate() {
@@ -269,18 +276,35 @@ impl Sums {
                 }
             }
         }
-        // Only bots whose balance moved add to the cross sums; the matrix
-        // is symmetric, so only its upper triangle is summed here (and
-        // mirrored by `pairs`).
-        let n = self.n;
-        for (x, &i) in self.moved.iter().enumerate() {
-            for &j in &self.moved[x..] {
-                let (lo, hi) = if i <= j { (i, j) } else { (j, i) };
-                self.pairs[lo * n + hi] += self.net[i] as i128 * self.net[j] as i128;
+        // Only bots whose balance moved add to the cross sums, each pair
+        // once, in the upper triangle (mirrored by `pairs`): of all moved
+        // bots, or of each table's.
+        if self.layout.all() {
+            self.add_products(0, self.moved.len());
+        } else {
+            for t in 0..seating.len() {
+                self.add_products(self.tables_moved[t], self.tables_moved[t + 1]);
             }
         }
         for &i in &self.moved {
             self.net[i] = 0;
+        }
+    }
+
+    /// Adds the products of net chips of each pair of `moved[from..to]`,
+    /// at the upper triangle's entry (the lower bot index first).
+    fn add_products(&mut self, from: usize, to: usize) {
+        let (moved, net, pairs) = (&self.moved[from..to], &self.net, &mut self.pairs);
+        let (n, all) = (net.len(), self.layout.all());
+        for (x, &i) in moved.iter().enumerate() {
+            for &j in &moved[x..] {
+                let (lo, hi) = if i <= j { (i, j) } else { (j, i) };
+                // Every pair's entry is row-major when all are kept.
+                let k = if all { Some(lo * n + hi) } else { self.layout.index(lo, hi) };
+                if let Some(sum) = k.and_then(|k| pairs.get_mut(k)) {
+                    *sum += net[i] as i128 * net[j] as i128;
+                }
+            }
         }
     }
 }
@@ -442,12 +466,11 @@ impl<A: Recorder, B: Recorder> Recorder for Both<'_, A, B> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_cross_sums_are_every_pair_of_nets_summed_over_rounds() {
-        // Two tables, five bots; some balances move, some do not.
-        let seating: Seating = vec![vec![3, 0, 4], vec![1, 2]];
+    /// Sums `rounds` rounds of made-up balances at `seating` and compares
+    /// every kept pair with the brute-force sum.
+    fn sums_agree(seating: &Seating, n: usize) {
         let rounds = 40;
-        let mut sums = Sums::new(5, &seating, 100, rounds);
+        let mut sums = Sums::new(n, seating, 100, rounds);
         let mut balances: Vec<Vec<i64>> = seating.iter().map(|s| vec![100; s.len() * rounds as usize]).collect();
         let mut step = 7i64;
         for (t, seats) in seating.iter().enumerate() {
@@ -460,10 +483,11 @@ mod tests {
             }
         }
         for r in 0..rounds as usize {
-            sums.add_round(r as u64, &seating, &balances, r);
+            sums.add_round(r as u64, seating, &balances, r);
         }
-        let mut want = vec![0i128; 25];
-        let mut net = [0i64; 5];
+        let layout = Layout::new(n, seating);
+        let mut want = vec![0i128; layout.len()];
+        let mut net = vec![0i64; n];
         for r in 0..rounds as usize {
             for (t, seats) in seating.iter().enumerate() {
                 for (k, &b) in seats.iter().enumerate() {
@@ -471,13 +495,29 @@ mod tests {
                     net[b] = balances[t][r * seats.len() + k] - before;
                 }
             }
-            for i in 0..5 {
-                for j in 0..5 {
-                    want[i * 5 + j] += net[i] as i128 * net[j] as i128;
+            for i in 0..n {
+                for j in 0..n {
+                    if let Some(k) = layout.index(i, j) {
+                        want[k] += net[i] as i128 * net[j] as i128;
+                    }
                 }
             }
         }
-        assert_eq!(sums.pairs(), want);
+        assert_eq!(sums.pairs(seating), want);
+    }
+
+    #[test]
+    fn the_cross_sums_are_every_pair_of_nets_summed_over_rounds() {
+        // Two tables, five bots; some balances move, some do not.
+        sums_agree(&vec![vec![3, 0, 4], vec![1, 2]], 5);
+    }
+
+    #[test]
+    fn a_large_league_sums_the_pairs_of_each_table() {
+        let n = pitboss_results::pairs::PAIRED_BOTS * 2 + 3;
+        let seating = rotated_seating(n, 7, 5);
+        assert!(!Layout::new(n, &seating).all());
+        sums_agree(&seating, n);
     }
 
     #[test]

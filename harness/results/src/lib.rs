@@ -8,7 +8,8 @@
 //!   [`Error`];
 //! - [`tally`] and [`counts`]: what each bot did, counted by the engine's
 //!   own enums;
-//! - [`standings`]: ranking and the verdict line;
+//! - [`standings`]: ranking and the verdict line; [`pairs`]: the paired
+//!   sums its test reads, and which pairs a session keeps;
 //! - [`session`] and [`shard`]: one session's figures, losslessly, and the
 //!   shard file that carries them;
 //! - [`seating`]: who sits where in each session;
@@ -27,6 +28,7 @@ pub mod league;
 pub mod names;
 pub mod output;
 pub mod overall;
+pub mod pairs;
 mod read;
 pub mod rules;
 mod schema;

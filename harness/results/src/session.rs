@@ -5,7 +5,9 @@
 use pitboss_engine::Stats;
 use serde::{Deserialize, Serialize};
 
+use crate::pairs::{Layout, PAIRED_BOTS};
 use crate::schema::{HandRecord, KeyRound, LeagueSpec};
+use crate::seating::seating_for;
 use crate::tally::{FaultRecord, Tally};
 
 /// What one session produced, indexed by league bot; a shard file
@@ -18,8 +20,8 @@ pub struct SessionResult {
     pub seed: u64,
     /// Per bot (absent bots have empty stats).
     pub bots: Vec<SessionBot>,
-    /// Σ over rounds of net_i × net_j, row-major n × n (decimal strings
-    /// in JSON).
+    /// Σ over rounds of net_i × net_j, of the pairs the session keeps, as
+    /// [`Layout`] lays them out (decimal strings in JSON).
     #[serde(with = "decimal_i128s")]
     pub pairs: Vec<i128>,
     /// The rounds with the largest swings.
@@ -41,7 +43,14 @@ impl SessionResult {
         if s.session >= league.sessions || s.seed != pitboss_engine::derive_seed(league.seed, s.session) {
             return Err(format!("seed {} is not the league's seed for session {}", s.seed, s.session));
         }
-        if s.bots.len() != bots || s.pairs.len() != bots * bots || s.key_rounds.len() > KEY_ROUNDS {
+        let seating = if bots > PAIRED_BOTS {
+            let rules = league.rules.rules(&league.variant).map_err(|e| e.to_string())?;
+            seating_for(league.format, bots, &rules, s.session)
+        } else {
+            Vec::new()
+        };
+        let layout = Layout::new(bots, &seating);
+        if s.bots.len() != bots || s.pairs.len() != layout.len() || s.key_rounds.len() > KEY_ROUNDS {
             return Err(format!(
                 "it has {} bots and {} paired sums for a league of {bots} bots",
                 s.bots.len(),
@@ -72,7 +81,7 @@ impl SessionResult {
             } else if i128::from(b.net) < -i128::from(league.bankroll) || t.wagered < 0 || t.net_sq < 0 || t.bet_sq < 0
             {
                 Some("it lost more than its bankroll, or a sum of squares is negative".into())
-            } else if s.pairs[i * bots + i] != t.net_sq
+            } else if layout.index(i, i).and_then(|k| s.pairs.get(k)) != Some(&t.net_sq)
                 || (b.fault_log.len() as u64) > t.faults.min(FAULT_LOG_CAP as u64)
                 || !crate::tally::fault_texts_fit(&b.fault_log)
             {
@@ -84,12 +93,8 @@ impl SessionResult {
                 return Err(format!("bot {i}: {problem}"));
             }
         }
-        for i in 0..bots {
-            for j in 0..i {
-                if s.pairs[i * bots + j] != s.pairs[j * bots + i] {
-                    return Err(format!("paired sums of bots {i} and {j} differ"));
-                }
-            }
+        if layout.mirrored(&seating).any(|(upper, lower)| s.pairs[upper] != s.pairs[lower]) {
+            return Err("the paired sums of two bots differ in order".into());
         }
         Ok(())
     }

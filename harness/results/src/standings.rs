@@ -3,14 +3,22 @@
 
 use pitboss_engine::Stats;
 
+use crate::pairs::Cross;
 use crate::schema::{BotResult, Standing, Status};
+
 /// Ranks results: bots in play by final chips, highest first (ties by
 /// name), then broke bots, then disqualified ones. Adds each bot's EV (net
 /// per 100 chips initially staked, over its own rounds) with its 95 %
 /// interval, and, between two consecutive bots in play, whether the upper
 /// one is significantly ahead (paired per-round difference of chips over
-/// the league's `rounds`, 95 %).
-pub fn rank_with_intervals(results: Vec<BotResult>, stats: &[Stats], pairs: &[i128], rounds: u64) -> Vec<Standing> {
+/// the league's `rounds`, 95 %), from `cross(i, j)`, the two bots'
+/// summed products of net chips.
+pub fn rank_with_intervals(
+    results: Vec<BotResult>,
+    stats: &[Stats],
+    cross: &dyn Fn(usize, usize) -> Cross,
+    rounds: u64,
+) -> Vec<Standing> {
     let n = results.len();
     let status = |r: &BotResult| {
         if r.disqualified {
@@ -35,7 +43,10 @@ pub fn rank_with_intervals(results: Vec<BotResult>, stats: &[Stats], pairs: &[i1
             let in_play = |j: usize| status(&results[j]) == Status::Active;
             let ahead_of_next = order.get(k + 1).filter(|&&j| in_play(i) && in_play(j)).map(|&j| {
                 let d = mean(i) - mean(j);
-                let e_d2 = (stats[i].net_sq + stats[j].net_sq - 2 * pairs[i * n + j]) as f64 / rounds_f;
+                let e_d2 = match cross(i, j) {
+                    Cross::Exact(c) => (stats[i].net_sq + stats[j].net_sq - 2 * c) as f64 / rounds_f,
+                    Cross::Estimated(c) => ((stats[i].net_sq + stats[j].net_sq) as f64 - 2.0 * c) / rounds_f,
+                };
                 let se = ((e_d2 - d * d).max(0.0) / rounds_f).sqrt();
                 se == 0.0 && d != 0.0 || se > 0.0 && (d / se).abs() > 1.96
             });

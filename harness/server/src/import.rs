@@ -49,6 +49,7 @@ use pitboss_league::file::LeagueFile;
 use pitboss_league::replay::Replayable;
 use pitboss_league::session::play_session;
 use pitboss_league::verify::{Verdict, VerifyRequest};
+use pitboss_results::pairs::Cross;
 use pitboss_results::session::{SessionBot, SessionResult};
 use pitboss_results::standings::rank_with_intervals;
 use pitboss_results::tally::FAULT_LOG_CAP;
@@ -259,7 +260,7 @@ fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
         stats.push(Stats { rounds: r.rounds, wagered: r.wagered.into(), net: r.net.into(), ..Stats::default() });
         totals.push(r);
     }
-    let mut standings = rank_with_intervals(totals, &stats, &vec![0; n * n], league.rounds * league.sessions);
+    let mut standings = rank_with_intervals(totals, &stats, &|_, _| Cross::Exact(0), league.rounds * league.sessions);
     for standing in &mut standings {
         if let Some(filed) = results.result.standings.iter().find(|s| s.result.name == standing.result.name) {
             adopt_intervals(standing, filed)?;
@@ -278,7 +279,6 @@ fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
 /// tells: its seed and rounds as the league says, the integer sums left
 /// empty but for the net.
 fn as_played(record: &SessionRecord, league: &LeagueFile) -> SessionResult {
-    let n = record.bots.len();
     let bots = record
         .bots
         .iter()
@@ -297,7 +297,10 @@ fn as_played(record: &SessionRecord, league: &LeagueFile) -> SessionResult {
         session: record.session,
         seed: derive_seed(league.seed, record.session),
         bots,
-        pairs: vec![0; n * n],
+        // A results file keeps no paired sums; the standings' tests are
+        // taken from the file, not recomputed (an n × n matrix a session
+        // would be a gigabyte for a large league).
+        pairs: Vec::new(),
         key_rounds: record.key_rounds.clone(),
         hands: record.hands.clone(),
     }
