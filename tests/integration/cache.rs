@@ -261,3 +261,37 @@ fn the_command_refuses_a_size_cap_out_of_range() {
     assert!(stderr.contains("PITBOSS_CACHE_MAX_MIB=\"0\" is not a whole number from 1 to 1048576"), "{stderr}");
     assert!(!cache.exists());
 }
+
+#[test]
+fn a_large_modules_compile_is_announced_and_a_cached_one_is_not() {
+    // A Python bot's first `check` compiles for seconds: it says so, once.
+    let dir = scratch("notice");
+    let minimal = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat")).unwrap();
+    let data = "a".repeat(pitboss_host::COMPILE_NOTICE_BYTES);
+    let memory = r#"(memory (export "memory") 1)"#;
+    assert!(minimal.contains(memory));
+    let big =
+        minimal.replace(memory, &format!("(memory (export \"memory\") 20)\n  (data (i32.const 4096) \"{data}\")"));
+    std::fs::write(dir.join("big.wat"), big).unwrap();
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat"), dir.join("small.wat")).unwrap();
+    let check = |bot: &str| {
+        let out = Command::new(pitboss_tests::pitboss_bin())
+            .args(["check", bot])
+            .current_dir(&dir)
+            .env("PITBOSS_CACHE_DIR", dir.join("cache"))
+            .env("PITBOSS_CACHE_KEY", dir.join("cache.key"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let first = check("big.wat");
+    assert!(
+        first.starts_with(
+            "pitboss: compiling big.wat (1.0 MiB of wasm; about two seconds of CPU a MiB, once: later runs"
+        ),
+        "{first}"
+    );
+    assert!(!check("big.wat").contains("compiling"), "found in the compile cache");
+    assert!(!check("small.wat").contains("compiling"), "a small module compiles in no time");
+}

@@ -151,7 +151,7 @@ fn a_python_bot_raising_after_round_3000_shows_its_exception_in_results_replay_a
     );
     assert!(played.contains("log during act: round 1: my total is"), "{played}");
     let limits =
-        "[limits]\nmodule_mib = 16\ncode_kib = 4096\nfuel_for_startup = 300000000\nfuel_per_decision = 20000000\n";
+        "[limits]\nmodule_mib = 16\ncode_kib = 4096\nfuel_for_startup = 1000000000\nfuel_per_decision = 20000000\n";
     let said = shows_its_cause_everywhere(&bot.join("late.wasm"), limits, "KeyError: 1", "(wasm trap: ");
     assert!(said.starts_with("KeyError: 1"), "{said}");
 }

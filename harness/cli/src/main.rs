@@ -69,6 +69,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    pitboss_host::on_compile(|name, bytes| {
+        eprintln!(
+            "pitboss: compiling {name} ({:.1} MiB of wasm; about two seconds of CPU a MiB, once: later runs find it in \
+             the compile cache)",
+            bytes as f64 / (1 << 20) as f64
+        )
+    });
     match dispatch(cli.command) {
         Ok(code) => code,
         Err(e) => {

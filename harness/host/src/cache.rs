@@ -104,8 +104,13 @@ impl ModuleCache {
     }
 
     /// The module for `binary`: from memory, from the folder, or compiled
-    /// (and then stored in both).
-    pub(crate) fn get(&self, engine: &Engine, binary: &[u8]) -> Result<(Module, Origin), wasmtime::Error> {
+    /// (and then stored in both; `compiling` hears of it first).
+    pub(crate) fn get(
+        &self,
+        engine: &Engine,
+        binary: &[u8],
+        compiling: &dyn Fn(),
+    ) -> Result<(Module, Origin), wasmtime::Error> {
         let hash: [u8; 32] = Sha256::digest(binary).into();
         if let Some(m) = self.memo.lock().unwrap_or_else(|e| e.into_inner()).get(&hash) {
             return Ok((m.clone(), Origin::Memory));
@@ -113,6 +118,7 @@ impl ModuleCache {
         let (module, origin) = match self.disk.as_ref().and_then(|d| d.load(engine, &hash)) {
             Some(m) => (m, Origin::Disk),
             None => {
+                compiling();
                 let m = Module::new(engine, binary)?;
                 if let Some(disk) = &self.disk {
                     disk.store(&hash, &m);
@@ -122,6 +128,30 @@ impl ModuleCache {
         };
         self.memo.lock().unwrap_or_else(|e| e.into_inner()).insert(hash, module.clone());
         Ok((module, origin))
+    }
+}
+
+/// Modules of at least this many bytes are announced before they compile
+/// (a compile takes about two seconds of CPU a MiB: a Python bot's, with
+/// CPython in it, about fourteen).
+pub const COMPILE_NOTICE_BYTES: usize = 1 << 20;
+
+/// Who hears of a large module's compile: its name and size.
+static COMPILE_NOTICE: std::sync::OnceLock<fn(&str, usize)> = std::sync::OnceLock::new();
+
+/// Has `notice` told of every module of at least [`COMPILE_NOTICE_BYTES`]
+/// that is compiled (not found in the compile cache), before it compiles,
+/// so a long silence has its reason (the CLI prints a line). Once per
+/// process; play and results are the same either way.
+pub fn on_compile(notice: fn(&str, usize)) {
+    let _ = COMPILE_NOTICE.set(notice);
+}
+
+pub(crate) fn compile_notice(name: &str, bytes: usize) {
+    if bytes >= COMPILE_NOTICE_BYTES
+        && let Some(notice) = COMPILE_NOTICE.get()
+    {
+        notice(name, bytes);
     }
 }
 

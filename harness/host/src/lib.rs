@@ -36,7 +36,10 @@ pub use pitboss_files::text;
 mod wasi;
 
 pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION};
-pub use cache::{CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable};
+pub use cache::{
+    COMPILE_NOTICE_BYTES, CacheConfig, CacheUnused, DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, Origin, Unusable,
+    on_compile,
+};
 pub use limits::{Limits, Raisable, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use pitboss_engine::FAULT_LOG_BYTES;

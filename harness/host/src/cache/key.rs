@@ -145,7 +145,11 @@ mod tests {
             )
         );
         let cache = ModuleCache::open(&config);
-        assert_eq!(cache.get(&Engine::default(), &wasm(1)).unwrap().1, Origin::Compiled, "the file is not read");
+        assert_eq!(
+            cache.get(&Engine::default(), &wasm(1), &|| ()).unwrap().1,
+            Origin::Compiled,
+            "the file is not read"
+        );
         chmod(&config.dir, 0o700);
         chmod(&s.version_dir(), 0o770);
         assert!(matches!(reason(&config), Unusable::WritableByOthers { path, .. } if path == s.version_dir()));

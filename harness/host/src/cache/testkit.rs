@@ -44,7 +44,7 @@ pub(super) fn wasm(n: i32) -> Vec<u8> {
 pub(super) fn origin(config: &CacheConfig, binary: &[u8]) -> Origin {
     let cache = ModuleCache::open(config);
     assert_eq!(cache.unused_reason(), None);
-    cache.get(&Engine::default(), binary).unwrap().1
+    cache.get(&Engine::default(), binary, &|| ()).unwrap().1
 }
 
 pub(super) fn chmod(path: &Path, mode: u32) {
