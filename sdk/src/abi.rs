@@ -1,7 +1,8 @@
-//! Bot ABI version 3: the byte layout of a request, the decision kinds and
+//! Bot ABI version 4: the byte layout of a request, the decision kinds and
 //! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
 //! (Version 2 is version 1 plus one optional export, `pitboss_wants_events`;
-//! version 3 adds another, `pitboss_defaults`. The request layout is the
+//! version 3 adds another, `pitboss_defaults`, and version 4 another,
+//! `pitboss_decision_key` ([`crate::key`]). The request layout is the
 //! same, and modules of every version run.)
 //!
 //! The host writes one request into the bot's exchange buffer and calls
@@ -14,10 +15,11 @@ pub use crate::rules_block::{RulesBlock, rule_flag, rule_flag2};
 pub use crate::view::{View, sample};
 
 /// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// The oldest ABI version a host still runs: version 1 modules lack only
-/// the optional `pitboss_wants_events` and `pitboss_defaults`.
+/// the optional `pitboss_wants_events`, `pitboss_defaults` and
+/// `pitboss_decision_key`.
 pub const MIN_ABI_VERSION: u32 = 1;
 
 /// The bits a `pitboss_defaults` answer may set: those of

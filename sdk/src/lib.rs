@@ -43,6 +43,7 @@ pub mod abi;
 pub mod card;
 #[cfg(any(test, all(feature = "alloc", target_arch = "wasm32")))]
 mod heap;
+pub mod key;
 mod rules_block;
 mod strategy;
 mod view;
@@ -130,9 +131,11 @@ pub mod __private {
     }
 }
 
-/// Generates the ABI v2 exports for a [`Strategy`] type on `wasm32`:
+/// Generates the ABI v4 exports for a [`Strategy`] type on `wasm32`:
 /// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide`,
-/// `pitboss_wants_events` (from [`Strategy::observes`]) and a panic
+/// `pitboss_wants_events` (from [`Strategy::observes`]),
+/// `pitboss_defaults` (from [`Strategy::defaults`]),
+/// `pitboss_decision_key` (from [`Strategy::decision_key`]) and a panic
 /// handler (bots are `no_std` on wasm; not on `wasm32-wasip1`, where a bot
 /// may use `std` and std's own handler prints to stderr, the bot's log).
 /// `$init` builds the strategy on the first request. Natively it expands to
@@ -171,6 +174,21 @@ macro_rules! export_bot {
                 match u8::try_from(variant).ok().and_then($crate::Variant::from_code) {
                     Some(v) => $crate::defaulted(strategy, v) as i32,
                     None => 0,
+                }
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_decision_key(variant: i32, kind: i32) -> i32 {
+                // SAFETY: as in `pitboss_decide`.
+                let state = unsafe { &mut *SLOT.state.get() };
+                let strategy = state.get_or_insert_with(|| $init);
+                let variant = u8::try_from(variant).ok().and_then($crate::Variant::from_code);
+                let kind = u8::try_from(kind).ok().and_then($crate::Decision::from_code);
+                match (variant, kind) {
+                    (Some(v), Some(k)) => {
+                        $crate::Strategy::decision_key(strategy, v, k).map_or(-1, |parts| parts as i32)
+                    }
+                    _ => -1,
                 }
             }
 

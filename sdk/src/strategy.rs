@@ -38,6 +38,22 @@ pub trait Strategy {
         false
     }
 
+    /// The parts of a request ([`crate::key::part`] bits) that this
+    /// strategy's answer to every `kind` decision under rule set `variant`
+    /// depends on, and nothing else — not its own state, not the events:
+    /// the host then asks a request whose key (those parts' values) it has
+    /// seen before in the session no more, and gives the answer the bot
+    /// gave to it (ABI v4's `pitboss_decision_key`; sdk/ABI.md). Only
+    /// where [`Strategy::observes`] is `false`: a bot that reads events
+    /// there may not name a key. Asked once per rule set and kind as the
+    /// bot starts, so the answer must not depend on play. Basic strategy's
+    /// act depends on `LEGAL | UP_VALUE | SUMMARY`. Default: `None`, every
+    /// decision asked.
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        let _ = (variant, kind);
+        None
+    }
+
     /// Cards turned face up, shuffles and splits since the previous request.
     fn observe(&mut self, events: &[Event]) {
         let _ = events;

@@ -13,6 +13,8 @@ mod cli;
 mod coach;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
+/// ABI v4: decisions asked once per key.
+mod decision_keys;
 /// The documents: rules text, the ABI's worked request, links.
 mod docs;
 /// A fault carries its cause: what a bot wrote while failing, in results,

@@ -93,6 +93,15 @@ impl Strategy for Basic {
         }
     }
 
+    /// Outside the banker game an act is the chart's cell: the hand's
+    /// total, softness and pair, the up card's value and the legal set
+    /// (`chart_action`), so the host need ask each such key once.
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        use pitboss_sdk::key::part;
+        (kind == Decision::Act && variant != Variant::NorwegianHome)
+            .then_some(part::LEGAL | part::UP_VALUE | part::SUMMARY)
+    }
+
     fn bet(&mut self, view: &View<'_>) -> i64 {
         self.banker_game = view.variant() == Variant::NorwegianHome;
         if view.balance() >= view.min() { view.min() } else { 0 }

@@ -20,6 +20,13 @@ impl Strategy for NeverBust {
         true
     }
 
+    /// An act is a function of the hand's total and softness and of
+    /// whether hitting is legal.
+    fn decision_key(&self, _: Variant, kind: Decision) -> Option<u32> {
+        use pitboss_sdk::key::part;
+        (kind == Decision::Act).then_some(part::LEGAL | part::SUMMARY)
+    }
+
     fn act(&mut self, view: &View<'_>) -> Action {
         let total = view.total();
         let hit = if total.is_soft() { total.best() < 18 } else { total.best() < 12 };

@@ -27,6 +27,7 @@ mod botlog;
 mod cache;
 pub use pitboss_files::files;
 mod inspect;
+mod keys;
 mod limits;
 mod load;
 mod player;

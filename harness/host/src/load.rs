@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pitboss_sdk::Variant;
-use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, DEFAULTABLE_MASK, MIN_ABI_VERSION};
+use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, MIN_ABI_VERSION};
 use sha2::{Digest, Sha256};
 use wasmtime::{Config, Engine, ExternType, FuncType, Instance, Linker, Memory, Module, Store, TypedFunc, ValType};
 
@@ -192,10 +192,13 @@ impl Sandbox {
         {
             return Err(contract(format!("export `{}` has the wrong type (see sdk/ABI.md)", crate::snapshot::PREINIT)));
         }
-        // The optional exports of ABI v2 and v3.
-        for export in [WANTS_EVENTS, DEFAULTS] {
+        // The optional exports of ABI v2 to v4.
+        let (one, two): (&[ValType], &[ValType]) = (&[ValType::I32], &[ValType::I32, ValType::I32]);
+        for (export, params) in
+            [(crate::keys::WANTS_EVENTS, one), (crate::keys::DEFAULTS, one), (crate::keys::DECISION_KEY, two)]
+        {
             match module.get_export(export) {
-                Some(ExternType::Func(f)) if same_sig(&f, &[ValType::I32], &[ValType::I32]) => {}
+                Some(ExternType::Func(f)) if same_sig(&f, params, &[ValType::I32]) => {}
                 None => {}
                 Some(_) => return Err(contract(format!("export `{export}` has the wrong type (see sdk/ABI.md)"))),
             }
@@ -488,11 +491,13 @@ impl BotModule {
                 ),
             });
         }
-        let (wants_events, defaults) = match optional_answers(&mut store, &instance, version) {
+        let (wants_events, defaults) = match crate::keys::optional_answers(&mut store, &instance, version) {
             Ok(answers) => answers,
             Err(e) => return Err(why(&mut store, e)),
         };
-        if let Some(problem) = defaults_problem(&defaults) {
+        let keys =
+            crate::keys::declared(&mut store, &instance, version, wants_events).map_err(|e| why(&mut store, e))?;
+        if let Some(problem) = crate::keys::defaults_problem(&defaults).or(keys.as_ref().err().cloned()) {
             return Err(LoadError::Contract { name: self.name.to_string(), problem });
         }
         let buffer =
@@ -513,7 +518,19 @@ impl BotModule {
             instance.get_typed_func::<i32, i64>(&mut store, "pitboss_decide").map_err(|e| startup(trap_text(&e)))?;
         let reads_clock = crate::wasi::reads_clock(&self.module);
         let abi_version = version as u32;
-        Ok(Started { store, instance, memory, decide, buffer: start, reads_clock, wants_events, defaults, abi_version })
+        let keys = keys.unwrap_or_default();
+        Ok(Started {
+            store,
+            instance,
+            memory,
+            decide,
+            buffer: start,
+            reads_clock,
+            wants_events,
+            defaults,
+            keys,
+            abi_version,
+        })
     }
 }
 
@@ -533,54 +550,11 @@ pub(crate) struct Started {
     /// ABI v3: the decisions it leaves to their default under the rule set
     /// of code `v` (`pitboss_defaults` bits).
     pub(crate) defaults: [u32; Variant::ALL.len()],
+    /// ABI v4: the parts of each decision's key (`pitboss_decision_key`).
+    pub(crate) keys: crate::keys::Declared,
     /// The ABI version the module speaks (`MIN_ABI_VERSION..=ABI_VERSION`).
     pub(crate) abi_version: u32,
 }
-
-/// Versions 2 and 3's optional exports, each asked once per rule set
-/// under the start-up fuel: the rule sets the bot reads events under (bit
-/// by code; no export: all) and, by rule set code, the decisions it leaves
-/// to their default (no export: none).
-fn optional_answers(
-    store: &mut Store<StoreState>,
-    instance: &Instance,
-    version: i32,
-) -> Result<(u8, [u32; Variant::ALL.len()]), wasmtime::Error> {
-    let mut answers = |export: &str, since: i32| -> Result<Option<[i32; Variant::ALL.len()]>, wasmtime::Error> {
-        let Ok(ask) = instance.get_typed_func::<i32, i32>(&mut *store, export) else { return Ok(None) };
-        if version < since {
-            return Ok(None);
-        }
-        let mut answers = [0; Variant::ALL.len()];
-        for v in Variant::ALL {
-            answers[v as usize] = ask.call(&mut *store, i32::from(v as u8))?;
-        }
-        Ok(Some(answers))
-    };
-    let wants_events = answers(WANTS_EVENTS, 2)?
-        .map_or(u8::MAX, |a| (0..a.len()).filter(|&v| a[v] != 0).fold(0u8, |bits, v| bits | 1 << v));
-    let defaults = answers(DEFAULTS, 3)?.unwrap_or_default().map(|mask| mask as u32);
-    Ok((wants_events, defaults))
-}
-
-/// What is wrong with a `pitboss_defaults` answer: a bit for a decision
-/// without a default answer.
-fn defaults_problem(defaults: &[u32]) -> Option<String> {
-    let v = defaults.iter().position(|mask| mask & !DEFAULTABLE_MASK != 0)?;
-    Some(format!(
-        "{DEFAULTS}({v}) = {:#x} names decisions that have no default answer (only bet, insurance, even-money, side-bet, back-bet and banker-double: bits {DEFAULTABLE_MASK:#x})",
-        defaults[v]
-    ))
-}
-
-/// ABI v2's optional export: `(variant: i32) -> i32`, 0 for "send me no
-/// events under this rule set".
-const WANTS_EVENTS: &str = "pitboss_wants_events";
-
-/// ABI v3's optional export: `(variant: i32) -> i32`, the bits (by decision
-/// code) of the decisions the bot leaves to their default answer for good
-/// under that rule set.
-const DEFAULTS: &str = "pitboss_defaults";
 
 /// One line describing a wasmtime error or trap.
 pub(crate) fn trap_text(e: &wasmtime::Error) -> String {

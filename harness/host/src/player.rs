@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Instance, Memory, Store, Trap, TypedFunc};
 
+use crate::keys::{Answers, Declared, Lookup};
 use crate::limits::Raisable;
 use crate::load::{BotModule, LoadError, Started, trap_text};
 use crate::store::{CapHit, StoreState};
+use pitboss_sdk::key::KEY_LEN;
 
 /// A live bot instance. After a trap it is replaced by a fresh instance of
 /// the same module (the bot loses its memory, as after a crash).
@@ -39,6 +41,10 @@ pub struct WasmPlayer {
     /// Bits of the decisions it leaves to their default, by rule set code
     /// (ABI v3).
     defaults: [u32; Variant::ALL.len()],
+    /// ABI v4: the parts of each decision's key, and the answers given to
+    /// the keys seen so far (kept across restarts).
+    keys: Declared,
+    answers: Answers,
     /// The ABI version the module speaks.
     abi_version: u32,
 }
@@ -74,7 +80,7 @@ impl BotModule {
 
 impl WasmPlayer {
     fn new(module: BotModule, started: Started) -> Self {
-        let Started { store, instance, memory, decide, buffer, reads_clock, wants_events, defaults, abi_version } =
+        let Started { store, instance, memory, decide, buffer, reads_clock, wants_events, defaults, keys, abi_version } =
             started;
         let limits = store.data().limits;
         let (fuel, deadline) = (limits.fuel_per_decision, limits.deadline_ticks());
@@ -95,6 +101,8 @@ impl WasmPlayer {
             keeps_buffer: abi_version >= 2,
             primed: false,
             defaults,
+            keys,
+            answers: Answers::default(),
             abi_version,
         }
     }
@@ -156,6 +164,7 @@ impl WasmPlayer {
             let old = self.store.data().wasi;
             fresh.store.data_mut().wasi.carry(&old, left);
             fresh.trapped_log = self.trapped_log.take();
+            fresh.answers = std::mem::take(&mut self.answers);
             *self = fresh;
         }
     }
@@ -175,6 +184,26 @@ impl Player for WasmPlayer {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        let Some(parts) = self.keys.parts(request.header.variant, request.header.kind) else {
+            return self.call(request);
+        };
+        let mut key = [0; KEY_LEN];
+        match self.answers.lookup(parts, request, &mut key) {
+            Lookup::Known(answer) => Ok(answer),
+            Lookup::New(n) => {
+                let answer = self.call(request)?;
+                self.answers.keep(&key[..n], answer);
+                Ok(answer)
+            }
+            Lookup::Unkeyed => self.call(request),
+        }
+    }
+}
+
+impl WasmPlayer {
+    /// Asks the bot: writes the request into its buffer (in parts, while
+    /// more events are pending than one holds) and calls it.
+    fn call(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         let mut from = 0;
         loop {
             // Memory never shrinks, so the buffer checked at start-up is

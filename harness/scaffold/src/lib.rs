@@ -99,11 +99,12 @@ const SDK_MANIFEST: &str = include_str!("../../../sdk/Cargo.toml");
 
 /// The SDK's source files, written into a Rust bot as `pitboss-sdk/src/`.
 /// A unit test checks this lists every file in `sdk/src`.
-const SDK_SOURCES: [(&str, &str); 7] = [
+const SDK_SOURCES: [(&str, &str); 8] = [
     ("lib.rs", include_str!("../../../sdk/src/lib.rs")),
     ("abi.rs", include_str!("../../../sdk/src/abi.rs")),
     ("card.rs", include_str!("../../../sdk/src/card.rs")),
     ("heap.rs", include_str!("../../../sdk/src/heap.rs")),
+    ("key.rs", include_str!("../../../sdk/src/key.rs")),
     ("rules_block.rs", include_str!("../../../sdk/src/rules_block.rs")),
     ("strategy.rs", include_str!("../../../sdk/src/strategy.rs")),
     ("view.rs", include_str!("../../../sdk/src/view.rs")),

@@ -1,0 +1,186 @@
+//! ABI version 4's decision keys: the parts of a request a bot's answer
+//! depends on, named by bit in its `pitboss_decision_key` answer, and the
+//! key the host builds from those parts (sdk/ABI.md, "Version 4"). The
+//! host answers a request whose key it has seen before with the answer the
+//! bot gave then, without a call.
+
+use crate::abi::{Decision, Header};
+use crate::card::{Card, Total};
+
+/// The parts of a request a key may name, one bit each.
+pub mod part {
+    /// The box the decision is about (request byte 4).
+    pub const SEAT: u32 = 1 << 0;
+    /// The current hand's index on its box (byte 5).
+    pub const HAND_INDEX: u32 = 1 << 1;
+    /// The number of hands on the box (byte 6).
+    pub const HAND_COUNT: u32 = 1 << 2;
+    /// The legal actions (byte 7).
+    pub const LEGAL: u32 = 1 << 3;
+    /// The dealer's up card's rank, 1–13 (byte 8).
+    pub const UP_CARD: u32 = 1 << 4;
+    /// The dealer's up card's value: ace 1, 2–9, and 10 for every ten.
+    pub const UP_VALUE: u32 = 1 << 5;
+    /// The round number (bytes 12–15).
+    pub const ROUND: u32 = 1 << 6;
+    /// The balance (bytes 16–23).
+    pub const BALANCE: u32 = 1 << 7;
+    /// The bet the decision is about (bytes 24–31).
+    pub const BET: u32 = 1 << 8;
+    /// The amount bounds: smallest, largest, unit (bytes 32–55).
+    pub const AMOUNTS: u32 = 1 << 9;
+    /// The current hand's cards, in deal order (byte 9 and 88…).
+    pub const CARDS: u32 = 1 << 10;
+    /// The current hand's cards as a multiset: how many of each rank.
+    pub const CARD_SET: u32 = 1 << 11;
+    /// The current hand's summary: its best total, whether it is soft, the
+    /// value of a two-card pair (0 for none) and its card count up to 3.
+    pub const SUMMARY: u32 = 1 << 12;
+    /// Every part.
+    pub const ALL: u32 = (1 << 13) - 1;
+}
+
+/// The longest key, in bytes.
+pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4;
+
+/// Writes the key of a request (`header`, `hand`) under `parts` into
+/// `out`: the decision kind, then each part named, in bit order. Returns
+/// the key's length. Parts outside [`part::ALL`] are ignored.
+pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN]) -> usize {
+    let mut n = 0;
+    let mut put = |bytes: &[u8]| {
+        out[n..n + bytes.len()].copy_from_slice(bytes);
+        n += bytes.len();
+    };
+    put(&[header.kind as u8]);
+    let up = header.dealer_up.map_or(0, Card::rank);
+    let bytes: [(u32, u8); 6] = [
+        (part::SEAT, header.seat),
+        (part::HAND_INDEX, header.hand_index),
+        (part::HAND_COUNT, header.hand_count),
+        (part::LEGAL, header.legal.0),
+        (part::UP_CARD, up),
+        (part::UP_VALUE, header.dealer_up.map_or(0, Card::value)),
+    ];
+    for (bit, byte) in bytes {
+        if parts & bit != 0 {
+            put(&[byte]);
+        }
+    }
+    if parts & part::ROUND != 0 {
+        put(&header.round.to_le_bytes());
+    }
+    for (bit, amount) in [(part::BALANCE, header.balance), (part::BET, header.bet)] {
+        if parts & bit != 0 {
+            put(&amount.to_le_bytes());
+        }
+    }
+    if parts & part::AMOUNTS != 0 {
+        for amount in [header.min, header.max, header.unit] {
+            put(&amount.to_le_bytes());
+        }
+    }
+    let hand = &hand[..hand.len().min(32)];
+    if parts & part::CARDS != 0 {
+        put(&[hand.len() as u8]);
+        for &c in hand {
+            put(&[c.rank()]);
+        }
+    }
+    if parts & part::CARD_SET != 0 {
+        let mut counts = [0u8; 13];
+        for &c in hand {
+            counts[usize::from(c.rank().clamp(1, 13)) - 1] += 1;
+        }
+        put(&counts);
+    }
+    if parts & part::SUMMARY != 0 {
+        put(&summary(hand));
+    }
+    n
+}
+
+/// A hand's summary: best total, soft (1) or not (0), the value of a
+/// two-card pair (0 for none), its card count up to 3.
+fn summary(hand: &[Card]) -> [u8; 4] {
+    let total = Total::of(hand);
+    let pair = if crate::card::is_pair(hand) { hand[0].value() } else { 0 };
+    [total.best(), u8::from(total.is_soft()), pair, hand.len().min(3) as u8]
+}
+
+/// What is wrong with a `pitboss_decision_key` answer `parts` for
+/// decision `kind`, if anything: a bit outside [`part::ALL`], or a key for
+/// `Observe`, which is never asked for an answer.
+pub fn problem(kind: Decision, parts: i32) -> Option<&'static str> {
+    if parts < 0 {
+        return None;
+    }
+    if parts as u32 & !part::ALL != 0 {
+        return Some("names a part that does not exist");
+    }
+    (kind == Decision::Observe).then_some("names a key for observe, which is not a question")
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::abi::{ActionSet, RulesBlock};
+    use crate::{Action, Variant};
+
+    fn header(kind: Decision, up: u8) -> Header {
+        Header {
+            kind,
+            variant: Variant::NorthAmerican,
+            seat: 0,
+            hand_index: 0,
+            hand_count: 1,
+            legal: ActionSet::EMPTY.with(Action::Hit).with(Action::Stand),
+            dealer_up: Card::new(up),
+            round: 7,
+            balance: 100,
+            bet: 2,
+            min: 2,
+            max: 100,
+            unit: 2,
+            rules: RulesBlock::default(),
+        }
+    }
+
+    fn key(parts: u32, h: &Header, hand: &[u8]) -> Vec<u8> {
+        let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
+        let mut out = [0; KEY_LEN];
+        let n = encode(parts, h, &cards, &mut out);
+        out[..n].to_vec()
+    }
+
+    #[test]
+    fn a_summary_key_is_the_same_for_hands_basic_strategy_plays_alike() {
+        let p = part::SUMMARY | part::UP_VALUE | part::LEGAL;
+        let h = header(Decision::Act, 12);
+        // 10 + 6 and 9 + 7 against a queen or a king: one key.
+        assert_eq!(key(p, &h, &[10, 6]), key(p, &header(Decision::Act, 13), &[9, 7]));
+        // Three cards to 16 are another key; a soft 16 another.
+        assert_ne!(key(p, &h, &[10, 6]), key(p, &h, &[5, 5, 6]));
+        assert_ne!(key(p, &h, &[10, 6]), key(p, &h, &[1, 5]));
+        // K + Q is a pair of tens, unlike 10 + 10's ranks in order.
+        assert_eq!(key(p, &h, &[13, 12]), key(p, &h, &[10, 10]));
+        assert_ne!(key(part::CARDS, &h, &[13, 12]), key(part::CARDS, &h, &[10, 10]));
+        assert_eq!(key(part::CARD_SET, &h, &[2, 9]), key(part::CARD_SET, &h, &[9, 2]));
+        // The kind is always part of the key.
+        assert_ne!(key(0, &h, &[]), key(0, &header(Decision::Bet, 12), &[]));
+    }
+
+    #[test]
+    fn every_part_together_fits() {
+        let h = header(Decision::Act, 1);
+        let hand = [2u8; 32];
+        assert_eq!(key(part::ALL, &h, &hand).len(), KEY_LEN);
+        assert_eq!(problem(Decision::Act, part::ALL as i32), None);
+        assert_eq!(problem(Decision::Act, -1), None);
+        assert!(problem(Decision::Act, 1 << 13).is_some());
+        assert!(problem(Decision::Observe, 0).is_some());
+    }
+}
