@@ -38,6 +38,22 @@ pub mod part {
     pub const SUMMARY: u32 = 1 << 12;
     /// Every part.
     pub const ALL: u32 = (1 << 13) - 1;
+    /// Each part's name, by bit.
+    pub const NAMES: [&str; 13] = [
+        "box",
+        "hand index",
+        "hand count",
+        "legal",
+        "up card",
+        "up value",
+        "round",
+        "balance",
+        "bet",
+        "amounts",
+        "cards",
+        "card set",
+        "summary",
+    ];
 }
 
 /// The longest key, in bytes.

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use pitboss_tests::{Ran, pitboss, wasm_path};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pitboss-check-{}-{name}", std::process::id()));
@@ -120,7 +120,8 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     let defaults = "answers bet, insurance, even-money, side-bet and back-bet by default, unasked";
     let banker = "answers insurance, even-money, side-bet and back-bet by default, unasked";
     assert!(ran.stdout.contains(&format!("norwegian-home: 2000 rounds ({banker})\n")), "{}", ran.stdout);
-    let danish = format!("danish: 2000 rounds (reads no events here, so is sent none; {defaults})\n");
+    let danish =
+        format!("danish: 2000 rounds (reads no events here, so is sent none; {defaults}; act keyed by legal, ");
     assert!(ran.stdout.contains(&danish), "{}", ran.stdout);
     assert!(ran.stdout.ends_with("\nstudent01-basic.wasm: OK\n"), "{}", ran.stdout);
     let ran = pitboss(&dir, &["check", "--summary", "student02.wat"]);
@@ -175,6 +176,16 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
         let asked: Vec<&str> =
             r["decisions"].as_array().unwrap().iter().map(|d| d["decision"].as_str().unwrap()).collect();
         assert!(!asked.iter().any(|d| defaults.contains(d)), "{asked:?}");
+        // Outside the banker game its act is keyed (ABI v4): asked every
+        // time, called once per key.
+        let keyed = r["keyed"].as_array().unwrap();
+        if r["rule_set"] == "norwegian-home" {
+            assert!(keyed.is_empty());
+        } else {
+            assert_eq!((&keyed[0][0], &keyed[0][1]), (&json!("act"), &json!(["legal", "up value", "summary"])));
+            let (asked, called) = (keyed[0][2].as_u64().unwrap(), keyed[0][3].as_u64().unwrap());
+            assert!(called > 0 && called * 2 < asked, "{asked} asked, {called} called");
+        }
     }
     assert!(bots[1]["rule_sets"].as_array().unwrap().iter().all(|r| r["defaults"] == serde_json::json!([])));
     assert_eq!(bots[1]["abi_version"], 1);

@@ -107,6 +107,12 @@ impl WasmPlayer {
         }
     }
 
+    /// The parts of the key of its `kind` decisions under `variant` (ABI
+    /// v4's `pitboss_decision_key`), if it declared one.
+    pub fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        self.keys.parts(variant, kind)
+    }
+
     /// The bot ABI version the module speaks.
     pub fn abi_version(&self) -> u32 {
         self.abi_version

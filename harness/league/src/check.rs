@@ -118,8 +118,7 @@ pub struct KindReport {
     #[tabled(rename = "µs median", display("micros"))]
     #[serde(skip)]
     pub nanos_median: u64,
-    /// Longest call, in microseconds (the first call of an instance
-    /// includes a runtime's start, if it starts lazily).
+    /// Longest call, in microseconds (a lazy runtime's start included).
     #[tabled(rename = "µs max", display("micros"))]
     #[serde(skip)]
     pub nanos_max: u64,
@@ -159,16 +158,17 @@ pub struct RuleSetReport {
     pub rule_set: Variant,
     /// Rounds played.
     pub rounds: u64,
-    /// Whether the bot reads events under this rule set (ABI v2's
-    /// `pitboss_wants_events`; always so for version 1 bots).
+    /// Whether it reads events here (ABI v2's `pitboss_wants_events`).
     pub reads_events: bool,
     /// The decisions it leaves to their default answer for good under this
     /// rule set, by name in code order (ABI v3's `pitboss_defaults`): never
-    /// asked, so absent
-    /// from `decisions`.
+    /// asked, so absent from `decisions`.
     pub defaults: Vec<&'static str>,
     /// The decision kinds the bot was asked, in code order.
     pub decisions: Vec<KindReport>,
+    /// The decisions it keys (ABI v4's `pitboss_decision_key`): name, the
+    /// key's parts, times asked, times called (once per key).
+    pub keyed: Vec<(&'static str, Vec<&'static str>, u64, u64)>,
     /// The first fault, if any.
     pub first_fault: Option<FirstFault>,
     /// Decisions during which the bot logged something.
@@ -246,6 +246,9 @@ impl CheckReport {
             }
             if !r.defaults.is_empty() {
                 notes.push(format!("answers {} by default, unasked", listed(&r.defaults)));
+            }
+            for (kind, parts, asked, called) in &r.keyed {
+                notes.push(format!("{kind} keyed by {}: asked {asked}, called {called}", parts.join(", ")));
             }
             let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
             out.push_str(&format!("{}: {} rounds{notes}\n", r.rule_set.id(), r.rounds));
@@ -410,6 +413,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let reads_events = player.wants_events(variant);
     let defaulted = player.defaults(variant) & DEFAULTABLE_MASK;
+    let keys = Decision::ALL.map(|kind| player.decision_key(variant, kind));
     let abi_version = player.abi_version();
     let profile = player.profile();
     let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
@@ -471,11 +475,21 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         reads_events,
         defaults: Decision::ALL.iter().filter(|k| defaulted & k.bit() != 0).map(|k| k.name()).collect(),
         decisions: kind_reports(&profile, &asked, &faults, limit, defaulted),
+        keyed: (Decision::ALL.into_iter().zip(keys))
+            .filter_map(|(k, parts)| Some((k, parts?)))
+            .map(|(k, p)| (k.name(), key_parts(p), asked[k as usize], profile.used[k as usize].len() as u64))
+            .collect(),
         first_fault,
         logged,
         first_logs,
     };
     Ok((report, abi_version))
+}
+
+/// The names of a key's parts (`pitboss_sdk::key::part` bits).
+fn key_parts(parts: u32) -> Vec<&'static str> {
+    let names = pitboss_sdk::key::part::NAMES.iter().enumerate();
+    names.filter(|(bit, _)| parts & 1 << bit != 0).map(|(_, name)| *name).collect()
 }
 
 /// A row per decision kind the bot was asked (`asked`, `faults` by kind
@@ -533,6 +547,7 @@ mod tests {
             rounds: 2_000,
             reads_events: true,
             defaults: Vec::new(),
+            keyed: Vec::new(),
             decisions: vec![row],
             first_fault,
             logged: 0,
