@@ -332,15 +332,21 @@ fn random_get_with_a_huge_length_is_refused_and_a_loop_of_it_runs_out_of_fuel() 
 }
 
 /// `pitboss_preinit` sets a non-exported global, grows memory and reads
-/// `random_get` (seed 0's stream); each `BET` checks the first two, logs
-/// the bytes and traps at the second bet of an instance.
+/// `random_get` (seed 0's stream); each `BET` checks the first two (and
+/// that a page the start-up left zero is zero), logs the bytes, and at an
+/// instance's second bet writes over both pages and traps: a restart must
+/// undo those writes.
 fn preinit_bot(start_up: &str) -> String {
     bot(
         r#"(call $is (global.get $g) (i32.const 42))
            (call $is (i32.load (i32.const 70000)) (i32.const 7))
            (call $hex (i32.const 512) (i32.const 16))
+           (call $is (i32.load (i32.const 100000)) (i32.const 0))
            (global.set $n (i32.add (global.get $n) (i32.const 1)))
-           (if (i32.eq (global.get $n) (i32.const 2)) (then unreachable))"#,
+           (if (i32.eq (global.get $n) (i32.const 2))
+             (then (i32.store (i32.const 70000) (i32.const 8))
+                   (i32.store (i32.const 100000) (i32.const 9))
+                   unreachable))"#,
         &format!(
             r#"(global $g (mut i32) (i32.const 0))
                (global $n (mut i32) (i32.const 0))

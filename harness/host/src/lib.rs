@@ -13,8 +13,8 @@
 //! only, each kind under a size cap) and every output written (whole or
 //! not at all); the CLI uses it too.
 //!
-//! Modules depend one way: `limits`, `text`, `files`, `cache` and `botlog`
-//! at the bottom; `inspect` and `wasi` above them; then `store` (an
+//! Modules depend one way: `limits`, `text`, `files`, `cache`, `botlog`
+//! and `written` (which pages of a memory were written) at the bottom; `inspect` and `wasi` above them; then `store` (an
 //! instance's store data), `snapshot` (a start-up kept and given to every instance),
 //! `load` (compile, check, start) and `player`, each
 //! on those before it. `botlog` and `wasi` reach the store data through
@@ -35,6 +35,7 @@ mod snapshot;
 mod store;
 pub use pitboss_files::text;
 mod wasi;
+mod written;
 
 pub use botlog::{LOG_FUEL_PER_CALL, LOG_PER_DECISION};
 pub use cache::{

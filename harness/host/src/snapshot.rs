@@ -7,7 +7,8 @@
 //! — starts from that state instead of running its start-up again. A
 //! language runtime (CPython: about 200 million fuel) then starts once per
 //! load, and a restart after an exception costs a copy of the pages the
-//! start-up changed.
+//! bot wrote since it was given the snapshot (the kernel tracks them,
+//! module `written`; where it cannot, of the chunks that differ from it).
 //!
 //! wasmtime can read and set only exported globals, so the module is
 //! compiled with each of its mutable globals exported under a reserved
@@ -22,6 +23,7 @@ use wasmtime::{Instance, Memory, Store, Val};
 
 use crate::botlog::BotLog;
 use crate::store::StoreState;
+use crate::written::Tracker;
 
 /// The optional export run once, after `_initialize`, whose end state
 /// every instance starts from.
@@ -238,28 +240,48 @@ impl Snapshot {
         for (at, chunk) in &self.chunks {
             data.get_mut(*at..at + chunk.len()).ok_or("a snapshot chunk outside memory")?.copy_from_slice(chunk);
         }
+        let written = if data.len() == self.memory_bytes { Tracker::start(data) } else { None };
+        store.data_mut().written = written;
         self.set_state(store, instance)
     }
 
     /// Gives `instance`, which has run since it was given the snapshot,
-    /// the snapshot's state again, in place: the memory chunks that differ
-    /// from it copied back, the globals and the log set. `false` if its
-    /// memory has grown since (a memory cannot shrink): it must be made
-    /// afresh. Cheaper than a fresh instance, whose memory is mapped and
-    /// faulted in anew.
+    /// the snapshot's state again, in place: the memory the bot wrote since
+    /// copied back (the pages the kernel saw written, or else every chunk
+    /// that differs from the snapshot), the globals and the log set.
+    /// `false` if its memory has grown since (a memory cannot shrink): it
+    /// must be made afresh. Cheaper than a fresh instance, whose memory is
+    /// mapped and faulted in anew.
     pub(crate) fn reset(&self, store: &mut Store<StoreState>, instance: &Instance) -> Result<bool, String> {
         let memory = exported_memory(store, instance)?;
+        let tracker = store.data_mut().written.take();
         let data = memory.data_mut(&mut *store);
         if data.len() != self.memory_bytes {
             return Ok(false);
         }
-        for (now, then) in data.chunks_mut(CHUNK).zip(self.image.chunks(CHUNK)) {
-            if now != then {
-                now.copy_from_slice(then);
+        let tracked = tracker.filter(|t| t.tracks(data)).filter(|t| self.copy_written(t, data).is_ok());
+        if tracked.is_none() {
+            for (now, then) in data.chunks_mut(CHUNK).zip(self.image.chunks(CHUNK)) {
+                if now != then {
+                    now.copy_from_slice(then);
+                }
             }
         }
+        debug_assert!(*data == *self.image, "an in-place reset left the memory unlike its snapshot");
+        store.data_mut().written = tracked;
         self.set_state(store, instance)?;
         Ok(true)
+    }
+
+    /// Copies back the pages `tracker` saw written, and protects them again.
+    fn copy_written(&self, tracker: &Tracker, data: &mut [u8]) -> Result<(), String> {
+        let mut written = Vec::new();
+        tracker.written(&mut written)?;
+        for range in written {
+            let then = self.image.get(range.clone()).ok_or("a written page outside the snapshot")?;
+            data.get_mut(range).ok_or("a written page outside memory")?.copy_from_slice(then);
+        }
+        tracker.protect()
     }
 
     /// Sets the globals and the log the snapshot holds, and clears a cap hit.

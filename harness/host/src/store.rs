@@ -25,11 +25,22 @@ pub(crate) struct StoreState {
     pub(crate) cap_hit: Option<CapHit>,
     pub(crate) log: BotLog,
     pub(crate) wasi: WasiState,
+    /// The writes to the memory since its start-up snapshot was given it
+    /// (in place or anew), where the kernel tracks them.
+    pub(crate) written: Option<crate::written::Tracker>,
 }
 
 impl StoreState {
     pub(crate) fn new(limits: Limits, wasi: WasiState) -> StoreState {
-        StoreState { limits, memory_total: 0, table_total: 0, cap_hit: None, log: Default::default(), wasi }
+        StoreState {
+            limits,
+            memory_total: 0,
+            table_total: 0,
+            cap_hit: None,
+            log: Default::default(),
+            wasi,
+            written: None,
+        }
     }
 
     /// One line saying which cap was hit, if one was.
