@@ -116,11 +116,66 @@ pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN
     n
 }
 
+/// The parts whose key fits [`encode_short`]: every one-byte part and the
+/// summary (at most 11 bytes with the kind).
+pub const SHORT_PARTS: u32 =
+    part::SEAT | part::HAND_INDEX | part::HAND_COUNT | part::LEGAL | part::UP_CARD | part::UP_VALUE | part::SUMMARY;
+
+/// The key [`encode`] writes, as a number, where `parts` are all within
+/// [`SHORT_PARTS`]: its bytes shifted in from the low end in order, its
+/// length in the top byte, so two keys are equal exactly when their bytes
+/// are. `None` for any other part. The lookup of every decision a basic
+/// strategy keys: no buffer, no hashing of bytes.
+#[inline]
+pub fn encode_short(parts: u32, header: &Header, hand: &[Card]) -> Option<u128> {
+    if parts & !SHORT_PARTS != 0 {
+        return None;
+    }
+    let mut key = u128::from(header.kind as u8);
+    let mut n = 1u8;
+    let mut put = |byte: u8| {
+        key = key << 8 | u128::from(byte);
+        n += 1;
+    };
+    // Written out, not looped over a table as in `encode`: a few
+    // predictable branches on the path of every keyed decision.
+    if parts & part::SEAT != 0 {
+        put(header.seat);
+    }
+    if parts & part::HAND_INDEX != 0 {
+        put(header.hand_index);
+    }
+    if parts & part::HAND_COUNT != 0 {
+        put(header.hand_count);
+    }
+    if parts & part::LEGAL != 0 {
+        put(header.legal.0);
+    }
+    if parts & part::UP_CARD != 0 {
+        put(header.dealer_up.map_or(0, Card::rank));
+    }
+    if parts & part::UP_VALUE != 0 {
+        put(header.dealer_up.map_or(0, Card::value));
+    }
+    if parts & part::SUMMARY != 0 {
+        let [best, soft, pair, count] = summary(&hand[..hand.len().min(32)]);
+        put(best);
+        put(soft);
+        put(pair);
+        put(count);
+    }
+    Some(key | u128::from(n) << 120)
+}
+
 /// A hand's summary: best total, soft (1) or not (0), the value of a
 /// two-card pair (0 for none), its card count up to 3.
+#[inline]
 fn summary(hand: &[Card]) -> [u8; 4] {
     let total = Total::of(hand);
-    let pair = if crate::card::is_pair(hand) { hand[0].value() } else { 0 };
+    let pair = match hand {
+        [a, b] if a.value() == b.value() => a.value(),
+        _ => 0,
+    };
     [total.best(), u8::from(total.is_soft()), pair, hand.len().min(3) as u8]
 }
 
@@ -187,6 +242,26 @@ mod tests {
         assert_eq!(key(part::CARD_SET, &h, &[2, 9]), key(part::CARD_SET, &h, &[9, 2]));
         // The kind is always part of the key.
         assert_ne!(key(0, &h, &[]), key(0, &header(Decision::Bet, 12), &[]));
+    }
+
+    #[test]
+    fn a_short_key_is_the_long_key_s_bytes_and_length() {
+        let hands: [&[u8]; 6] = [&[], &[1], &[10, 6], &[13, 12], &[1, 1], &[5, 5, 6, 2]];
+        for parts in 0..=part::ALL {
+            for (kind, up) in [(Decision::Act, 12), (Decision::Bet, 1), (Decision::Insurance, 10)] {
+                for hand in hands {
+                    let h = header(kind, up);
+                    let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
+                    let Some(short) = encode_short(parts, &h, &cards) else {
+                        assert_ne!(parts & !SHORT_PARTS, 0, "{parts:#x}");
+                        continue;
+                    };
+                    let long = key(parts, &h, hand);
+                    let packed = long.iter().fold(0u128, |k, &b| k << 8 | u128::from(b));
+                    assert_eq!(short, packed | (long.len() as u128) << 120, "{parts:#x} {hand:?}");
+                }
+            }
+        }
     }
 
     #[test]

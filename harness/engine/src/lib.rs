@@ -39,6 +39,7 @@
 //! assert_eq!(table.players()[0].balance - 1_000, -table.house());
 //! ```
 
+pub mod answers;
 mod banker;
 mod id;
 mod player;

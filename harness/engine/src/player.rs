@@ -2,7 +2,9 @@
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
-use pitboss_sdk::{Card, Event, Strategy, Variant};
+use pitboss_sdk::{Card, Event, Strategy, Variant, key};
+
+use crate::answers::Answers;
 
 /// One question to a player: the decision's context, the current hand and
 /// every event it has not seen yet.
@@ -177,7 +179,20 @@ impl<P: Player + ?Sized> Player for Box<P> {
 /// A native [`Strategy`] run through the very bytes a wasm bot would get:
 /// the request is encoded into a buffer and handed to
 /// [`pitboss_sdk::dispatch`], so native and wasm builds decide alike.
+///
+/// A strategy that names decision keys ([`Strategy::decision_key`]) is
+/// asked once per key, as a wasm build of it is: a repeated key is
+/// answered from [`Answers`], without encoding the request.
 pub struct Native<S> {
+    asked: Asked<S>,
+    /// The parts of each decision's key, by rule set and decision code.
+    keys: [[Option<u32>; Decision::ALL.len()]; Variant::ALL.len()],
+    /// The answers given so far, by key.
+    answers: Answers,
+}
+
+/// A native strategy and the buffer its requests are encoded into.
+struct Asked<S> {
     strategy: S,
     buf: Box<[u8; abi::BUFFER_LEN]>,
     /// The buffer holds the match's constant parts (only this player
@@ -186,31 +201,58 @@ pub struct Native<S> {
 }
 
 impl<S: Strategy> Native<S> {
-    /// Wraps a strategy.
+    /// Wraps a strategy, reading its decision keys as a wasm host reads
+    /// `pitboss_decision_key`: a key the contract refuses (a part that
+    /// does not exist, a key for observe, a key under a rule set where it
+    /// reads events) keys nothing.
     pub fn new(strategy: S) -> Self {
-        Native { strategy, buf: Box::new([0; abi::BUFFER_LEN]), primed: false }
+        let mut keys = [[None; Decision::ALL.len()]; Variant::ALL.len()];
+        for v in Variant::ALL {
+            for kind in Decision::ALL {
+                let parts = strategy.decision_key(v, kind).and_then(|parts| i32::try_from(parts).ok());
+                let valid = parts.filter(|&p| key::problem(kind, p).is_none() && !strategy.observes(v));
+                keys[v as usize][kind as usize] = valid.and_then(|p| u32::try_from(p).ok());
+            }
+        }
+        Native { keys, ..Native::unkeyed(strategy) }
+    }
+
+    /// Wraps a strategy that is asked every decision, whatever keys it
+    /// names (as a wasm build of it would be without them).
+    pub fn unkeyed(strategy: S) -> Self {
+        let asked = Asked { strategy, buf: Box::new([0; abi::BUFFER_LEN]), primed: false };
+        Native { asked, keys: [[None; Decision::ALL.len()]; Variant::ALL.len()], answers: Answers::default() }
     }
 }
 
-impl<S: Strategy> Player for Native<S> {
-    fn wants_events(&self, variant: Variant) -> bool {
-        self.strategy.observes(variant)
-    }
-
-    fn defaults(&self, variant: Variant) -> u32 {
-        pitboss_sdk::defaulted(&self.strategy, variant)
-    }
-
-    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+impl<S: Strategy> Asked<S> {
+    /// Encodes `request` into the buffer (in parts, while more events are
+    /// pending than one holds) and asks the strategy.
+    fn ask(&mut self, request: &Request<'_>) -> i64 {
         let mut from = 0;
         loop {
             let (_, next) = request.encode_part_primed(from, &mut self.buf[..], &mut self.primed, true);
             let answer = pitboss_sdk::dispatch(&mut self.strategy, &self.buf[..]);
             match next {
                 Some(n) => from = n,
-                None => return Ok(answer),
+                None => return answer,
             }
         }
+    }
+}
+
+impl<S: Strategy> Player for Native<S> {
+    fn wants_events(&self, variant: Variant) -> bool {
+        self.asked.strategy.observes(variant)
+    }
+
+    fn defaults(&self, variant: Variant) -> u32 {
+        pitboss_sdk::defaulted(&self.asked.strategy, variant)
+    }
+
+    fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
+        let parts = self.keys[request.header.variant as usize][request.header.kind as usize];
+        self.answers.answer(parts, request, |request| Ok(self.asked.ask(request)))
     }
 }
 
@@ -220,5 +262,55 @@ pub struct FnPlayer<F>(pub F);
 impl<F: FnMut(&Request<'_>) -> i64> Player for FnPlayer<F> {
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
         Ok((self.0)(request))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use pitboss_sdk::key::part;
+    use pitboss_sdk::{Action, Decision, Strategy, Variant, View};
+
+    use super::{Native, Player};
+    use crate::{Rules, Shoe, Table};
+
+    /// Hits below 17, stands after, counting the acts it is asked; its act
+    /// depends on the legal set and the hand's summary, as it declares.
+    struct Seventeen(Arc<AtomicU64>);
+
+    impl Strategy for Seventeen {
+        fn observes(&self, _: Variant) -> bool {
+            false
+        }
+
+        fn decision_key(&self, _: Variant, kind: Decision) -> Option<u32> {
+            (kind == Decision::Act).then_some(part::LEGAL | part::SUMMARY)
+        }
+
+        fn act(&mut self, view: &View<'_>) -> Action {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            if view.total().best() < 17 && view.legal().contains(Action::Hit) { Action::Hit } else { Action::Stand }
+        }
+    }
+
+    #[test]
+    fn a_native_strategy_is_asked_once_per_key_and_plays_as_if_asked_every_time() {
+        let play = |keyed: bool| {
+            let calls = Arc::new(AtomicU64::new(0));
+            let strategy = Seventeen(calls.clone());
+            let player: Box<dyn Player + Send> =
+                if keyed { Box::new(Native::new(strategy)) } else { Box::new(Native::unkeyed(strategy)) };
+            let mut table = Table::new(Rules::north_american(), Shoe::seeded(6, 78, 3), vec![player], 100_000).unwrap();
+            for _ in 0..3_000 {
+                table.play_round(&mut ()).unwrap();
+            }
+            (table.players()[0].stats, table.players()[0].balance, calls.load(Ordering::Relaxed))
+        };
+        let (keyed, unkeyed) = (play(true), play(false));
+        assert_eq!((keyed.0, keyed.1), (unkeyed.0, unkeyed.1), "the same play, to the chip");
+        assert!(unkeyed.2 > 3_000, "asked every act: {}", unkeyed.2);
+        assert!(keyed.2 < 100, "asked once per key: {} of {}", keyed.2, unkeyed.2);
     }
 }

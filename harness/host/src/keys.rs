@@ -1,29 +1,16 @@
 //! The optional exports of ABI versions 2 to 4, asked once at start-up:
 //! the rule sets a bot reads events under, the decisions it leaves to
 //! their default, and version 4's decision keys — the request parts each
-//! decision's answer depends on — with the answers a seat has given, so a
-//! request whose key was seen before is answered without a call
-//! (sdk/ABI.md, "Version 4"; `pitboss_sdk::key`).
-//!
-//! Deterministic: which requests are answered from here is a function of
-//! the requests asked before, in order, and of [`MAX_KEYS`]; a key is the
-//! exact bytes of its parts, never a hash of them (the hash map is only
-//! looked up, never iterated).
+//! decision's answer depends on (sdk/ABI.md, "Version 4";
+//! `pitboss_sdk::key`). The answers a seat gave, by key, are kept in
+//! [`pitboss_engine::answers::Answers`].
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-use pitboss_engine::Request;
 use pitboss_sdk::abi::DEFAULTABLE_MASK;
-use pitboss_sdk::key::{self, KEY_LEN};
+use pitboss_sdk::key;
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Instance, Store};
 
 use crate::store::StoreState;
-
-/// The most keys a seat keeps in a session; past it, new keys are asked
-/// every time (basic strategy needs about 1,300).
-pub const MAX_KEYS: usize = 4096;
 
 /// ABI v4's optional export: `(variant: i32, kind: i32) -> i32`, the
 /// `pitboss_sdk::key::part` bits the answer depends on, or a negative
@@ -121,63 +108,3 @@ pub(crate) const WANTS_EVENTS: &str = "pitboss_wants_events";
 /// code) of the decisions the bot leaves to their default answer for good
 /// under that rule set.
 pub(crate) const DEFAULTS: &str = "pitboss_defaults";
-
-/// The answers a seat has given, by key.
-#[derive(Default)]
-pub(crate) struct Answers {
-    given: HashMap<Box<[u8]>, i64, BuildHasherDefault<Fnv>>,
-}
-
-impl Answers {
-    /// The key of `request` under `parts`, and the answer given to it
-    /// before, if any. A request carrying events has no key.
-    #[inline]
-    pub(crate) fn lookup(&self, parts: u32, request: &Request<'_>, key: &mut [u8; KEY_LEN]) -> Lookup {
-        if !request.events.is_empty() {
-            return Lookup::Unkeyed;
-        }
-        let n = key::encode(parts, request.header, request.hand, key);
-        match self.given.get(&key[..n]) {
-            Some(&answer) => Lookup::Known(answer),
-            None => Lookup::New(n),
-        }
-    }
-
-    /// Keeps `answer` to the key `key`, while there is room.
-    pub(crate) fn keep(&mut self, key: &[u8], answer: i64) {
-        if self.given.len() < MAX_KEYS {
-            self.given.insert(key.into(), answer);
-        }
-    }
-}
-
-/// What [`Answers::lookup`] found.
-pub(crate) enum Lookup {
-    /// Asked before: the answer given.
-    Known(i64),
-    /// Not yet: the key's length.
-    New(usize),
-    /// The request is not to be keyed.
-    Unkeyed,
-}
-
-/// FNV-1a: a key's few bytes hash in a few instructions (the standard
-/// SipHash costs more than a lookup saves here). Keys are request fields,
-/// so a league could make many collide; a seat keeps at most
-/// [`MAX_KEYS`], which bounds the harm to slower lookups.
-#[derive(Default)]
-pub(crate) struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}

@@ -1,6 +1,7 @@
 //! `WasmPlayer`: one bot instance answering requests — one host→wasm call
 //! per decision, with the request written straight into the bot's buffer.
 
+use pitboss_engine::answers::Answers;
 use pitboss_engine::{Fault, FaultKind, Player, Request};
 use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
@@ -8,11 +9,10 @@ use std::sync::{Arc, Mutex};
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Instance, Memory, Store, Trap, TypedFunc};
 
-use crate::keys::{Answers, Declared, Lookup};
+use crate::keys::Declared;
 use crate::limits::Raisable;
 use crate::load::{BotModule, LoadError, Started, trap_text};
 use crate::store::{CapHit, StoreState};
-use pitboss_sdk::key::KEY_LEN;
 
 /// A live bot instance. After a trap it is replaced by a fresh instance of
 /// the same module (the bot loses its memory, as after a crash).
@@ -190,19 +190,11 @@ impl Player for WasmPlayer {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        let Some(parts) = self.keys.parts(request.header.variant, request.header.kind) else {
-            return self.call(request);
-        };
-        let mut key = [0; KEY_LEN];
-        match self.answers.lookup(parts, request, &mut key) {
-            Lookup::Known(answer) => Ok(answer),
-            Lookup::New(n) => {
-                let answer = self.call(request)?;
-                self.answers.keep(&key[..n], answer);
-                Ok(answer)
-            }
-            Lookup::Unkeyed => self.call(request),
-        }
+        let parts = self.keys.parts(request.header.variant, request.header.kind);
+        let mut answers = std::mem::take(&mut self.answers);
+        let answer = answers.answer(parts, request, |request| self.call(request));
+        self.answers = answers;
+        answer
     }
 }
 

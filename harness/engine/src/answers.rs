@@ -1,0 +1,121 @@
+//! The answers a player has given, by decision key (ABI version 4,
+//! sdk/ABI.md "Version 4"; `pitboss_sdk::key`): a request whose key was
+//! seen before is answered from here without asking the bot. Kept per seat
+//! and session by both kinds of player that declare keys, a wasm bot
+//! (`pitboss-host`) and a native [`crate::Native`] strategy.
+//!
+//! Deterministic: which requests are answered from here is a function of
+//! the requests asked before, in order, and of [`MAX_KEYS`]; a key is the
+//! exact bytes of its parts, never a hash of them (the hash map is only
+//! looked up, never iterated).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use pitboss_sdk::key::{self, KEY_LEN};
+
+use crate::Request;
+
+/// The most keys a seat keeps in a session; past it, new keys are asked
+/// every time (basic strategy needs about 1,300).
+pub const MAX_KEYS: usize = 4096;
+
+/// The answers a seat has given, by key: a short key (every key basic
+/// strategy names, `key::encode_short`) as a number, any other as its
+/// bytes.
+#[derive(Default)]
+pub struct Answers {
+    short: HashMap<u128, i64, BuildHasherDefault<Mix>>,
+    long: HashMap<Box<[u8]>, i64, BuildHasherDefault<Fnv>>,
+}
+
+impl Answers {
+    /// The answer to `request`: the one given to its key before, or
+    /// `ask`'s, kept under its key while there is room. `parts`: the key's
+    /// parts, `None` where the decision is not keyed (always asked). A
+    /// request carrying events has no key.
+    #[inline]
+    pub fn answer<E>(
+        &mut self,
+        parts: Option<u32>,
+        request: &Request<'_>,
+        ask: impl FnOnce(&Request<'_>) -> Result<i64, E>,
+    ) -> Result<i64, E> {
+        let Some(parts) = parts.filter(|_| request.events.is_empty()) else { return ask(request) };
+        if let Some(key) = key::encode_short(parts, request.header, request.hand) {
+            if let Some(&answer) = self.short.get(&key) {
+                return Ok(answer);
+            }
+            let answer = ask(request)?;
+            if self.len() < MAX_KEYS {
+                self.short.insert(key, answer);
+            }
+            return Ok(answer);
+        }
+        let mut key = [0; KEY_LEN];
+        let n = key::encode(parts, request.header, request.hand, &mut key);
+        if let Some(&answer) = self.long.get(&key[..n]) {
+            return Ok(answer);
+        }
+        let answer = ask(request)?;
+        if self.len() < MAX_KEYS {
+            self.long.insert(key[..n].into(), answer);
+        }
+        Ok(answer)
+    }
+
+    /// The keys kept.
+    pub fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    /// No key kept yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A short key's hash: one folded 128-bit multiply, so every bit of the
+/// key reaches the bits the table indexes by.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write_u128(&mut self, key: u128) {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let m = u128::from(folded ^ self.0) * 0x9e37_79b9_7f4a_7c15;
+        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u128(u128::from(b));
+        }
+    }
+}
+
+/// FNV-1a: a key's few bytes hash in a few instructions (the standard
+/// SipHash costs more than a lookup saves here). Keys are request fields,
+/// so a league could make many collide; a seat keeps at most
+/// [`MAX_KEYS`], which bounds the harm to slower lookups.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
