@@ -194,7 +194,7 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
         Lang::Zig => Some(format!("builds {file} (zig)")),
         Lang::AssemblyScript => Some(format!("builds {file} (npm installs AssemblyScript the first time)")),
         Lang::Wat => None,
-        Lang::Python => Some(format!("builds {file} (py2wasm; about 2 min the first time, 10 s after)")),
+        Lang::Python => Some(format!("builds {file} (py2wasm; about 1.5 min the first time, seconds after)")),
         Lang::Go => Some(format!("builds {file} (go, GOOS=wasip1)")),
     };
     if let Some(comment) = build {
