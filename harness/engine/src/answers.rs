@@ -32,8 +32,7 @@ pub struct Answers {
 impl Answers {
     /// The answer to `request`: the one given to its key before, or
     /// `ask`'s, kept under its key while there is room. `parts`: the key's
-    /// parts, `None` where the decision is not keyed (always asked). A
-    /// request carrying events has no key.
+    /// parts, `None` where the decision is not keyed (always asked).
     #[inline]
     pub fn answer<E>(
         &mut self,
@@ -41,27 +40,48 @@ impl Answers {
         request: &Request<'_>,
         ask: impl FnOnce(&Request<'_>) -> Result<i64, E>,
     ) -> Result<i64, E> {
-        let Some(parts) = parts.filter(|_| request.events.is_empty()) else { return ask(request) };
+        let Some(parts) = parts else { return ask(request) };
+        match self.lookup(parts, request) {
+            Lookup::Known(answer) => Ok(answer),
+            Lookup::New(key) => {
+                let answer = ask(request)?;
+                self.keep(key, answer);
+                Ok(answer)
+            }
+            Lookup::Unkeyed => ask(request),
+        }
+    }
+
+    /// The key of `request` under `parts`, and the answer given to it
+    /// before, if any. A request carrying events has no key.
+    #[inline]
+    pub fn lookup(&self, parts: u32, request: &Request<'_>) -> Lookup {
+        if !request.events.is_empty() {
+            return Lookup::Unkeyed;
+        }
         if let Some(key) = key::encode_short(parts, request.header, request.hand) {
-            if let Some(&answer) = self.short.get(&key) {
-                return Ok(answer);
-            }
-            let answer = ask(request)?;
-            if self.len() < MAX_KEYS {
-                self.short.insert(key, answer);
-            }
-            return Ok(answer);
+            return match self.short.get(&key) {
+                Some(&answer) => Lookup::Known(answer),
+                None => Lookup::New(Key::Short(key)),
+            };
         }
         let mut key = [0; KEY_LEN];
         let n = key::encode(parts, request.header, request.hand, &mut key);
-        if let Some(&answer) = self.long.get(&key[..n]) {
-            return Ok(answer);
+        match self.long.get(&key[..n]) {
+            Some(&answer) => Lookup::Known(answer),
+            None => Lookup::New(Key::Long(key[..n].into())),
         }
-        let answer = ask(request)?;
-        if self.len() < MAX_KEYS {
-            self.long.insert(key[..n].into(), answer);
+    }
+
+    /// Keeps `answer` to `key`, while there is room.
+    pub fn keep(&mut self, key: Key, answer: i64) {
+        if self.len() >= MAX_KEYS {
+            return;
         }
-        Ok(answer)
+        match key {
+            Key::Short(key) => self.short.insert(key, answer),
+            Key::Long(key) => self.long.insert(key, answer),
+        };
     }
 
     /// The keys kept.
@@ -73,6 +93,23 @@ impl Answers {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// What [`Answers::lookup`] found.
+pub enum Lookup {
+    /// Asked before: the answer given.
+    Known(i64),
+    /// Not yet: the key to keep the answer under.
+    New(Key),
+    /// The request is not to be keyed.
+    Unkeyed,
+}
+
+/// A request's key: a short one as a number (`key::encode_short`), any
+/// other as its bytes.
+pub enum Key {
+    Short(u128),
+    Long(Box<[u8]>),
 }
 
 /// A short key's hash: one folded 128-bit multiply, so every bit of the

@@ -1,7 +1,7 @@
 //! `WasmPlayer`: one bot instance answering requests — one host→wasm call
 //! per decision, with the request written straight into the bot's buffer.
 
-use pitboss_engine::answers::Answers;
+use pitboss_engine::answers::{Answers, Lookup};
 use pitboss_engine::{Fault, FaultKind, Player, Request};
 use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
@@ -190,11 +190,18 @@ impl Player for WasmPlayer {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        let parts = self.keys.parts(request.header.variant, request.header.kind);
-        let mut answers = std::mem::take(&mut self.answers);
-        let answer = answers.answer(parts, request, |request| self.call(request));
-        self.answers = answers;
-        answer
+        let Some(parts) = self.keys.parts(request.header.variant, request.header.kind) else {
+            return self.call(request);
+        };
+        match self.answers.lookup(parts, request) {
+            Lookup::Known(answer) => Ok(answer),
+            Lookup::New(key) => {
+                let answer = self.call(request)?;
+                self.answers.keep(key, answer);
+                Ok(answer)
+            }
+            Lookup::Unkeyed => self.call(request),
+        }
     }
 }
 

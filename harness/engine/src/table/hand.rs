@@ -2,7 +2,7 @@
 //! state) and the back stakes riding on them.
 
 use pitboss_sdk::abi::MAX_HAND_CARDS;
-use pitboss_sdk::{Card, SideBet, Total, is_natural};
+use pitboss_sdk::{Card, SideBet, Total};
 
 use crate::id::PlayerId;
 
@@ -76,10 +76,18 @@ impl Hand {
         if self.aces_low { self.total.hard } else { self.total.best() }
     }
 
-    /// Ace + ten as the first two cards of an unsplit hand.
+    /// Ace + ten as the first two cards of an unsplit hand
+    /// (`pitboss_sdk::is_natural`, from the total kept as cards arrive:
+    /// this is asked of every hand at every showdown).
     #[inline]
     pub(super) fn is_natural(&self) -> bool {
-        !self.from_split && is_natural(self.cards())
+        !self.from_split && self.is_two_card_21()
+    }
+
+    /// Two cards counting 21 (the dealer's natural).
+    #[inline]
+    pub(super) fn is_two_card_21(&self) -> bool {
+        self.len == 2 && self.total.best() == 21
     }
 }
 
@@ -120,5 +128,9 @@ mod tests {
         assert!(Hand::dealt("A K").is_natural());
         assert!(!Hand { from_split: true, ..Hand::dealt("A K") }.is_natural());
         assert!(!Hand::dealt("7 7 7").is_natural());
+        for cards in ["A K", "T A", "A 9", "A A", "5 6", "T T", "A", "A T A", "7 7 7", "K Q"] {
+            let hand = Hand::dealt(cards);
+            assert_eq!(hand.is_natural(), pitboss_sdk::is_natural(hand.cards()), "{cards}");
+        }
     }
 }

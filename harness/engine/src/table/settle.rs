@@ -2,7 +2,7 @@
 //! dealer's turn and the showdown; every stake paid back or taken by the
 //! house, back stakes settled like the hand they ride on.
 
-use pitboss_sdk::{SideBet, is_natural};
+use pitboss_sdk::SideBet;
 
 use super::Table;
 use super::hand::HandState;
@@ -140,7 +140,7 @@ impl Table {
                 return Ok(false);
             }
             self.deal_to_dealer(rec)?;
-            let natural = is_natural(self.dealer.cards());
+            let natural = self.dealer.is_two_card_21();
             self.settle_insurance(natural, rec);
             if natural {
                 self.settle_against_dealer_natural(rec);
