@@ -108,7 +108,9 @@ pub enum Lookup {
 /// A request's key: a short one as a number (`key::encode_short`), any
 /// other as its bytes.
 pub enum Key {
+    /// A key of [`key::SHORT_PARTS`] only, as `key::encode_short` makes it.
     Short(u128),
+    /// Any other key's bytes, as `key::encode` writes them.
     Long(Box<[u8]>),
 }
 
