@@ -172,10 +172,7 @@ pub fn encode_short(parts: u32, header: &Header, hand: &[Card]) -> Option<u128> 
 #[inline]
 fn summary(hand: &[Card]) -> [u8; 4] {
     let total = Total::of(hand);
-    let pair = match hand {
-        [a, b] if a.value() == b.value() => a.value(),
-        _ => 0,
-    };
+    let pair = if crate::card::is_pair(hand) { hand[0].value() } else { 0 };
     [total.best(), u8::from(total.is_soft()), pair, hand.len().min(3) as u8]
 }
 

@@ -59,9 +59,12 @@ impl Answers {
         if !request.events.is_empty() {
             return Lookup::Unkeyed;
         }
+        // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
+        // no key (and for a long one no allocation) is made for it.
         if let Some(key) = key::encode_short(parts, request.header, request.hand) {
             return match self.short.get(&key) {
                 Some(&answer) => Lookup::Known(answer),
+                None if self.full() => Lookup::Unkeyed,
                 None => Lookup::New(Key::Short(key)),
             };
         }
@@ -69,13 +72,15 @@ impl Answers {
         let n = key::encode(parts, request.header, request.hand, &mut key);
         match self.long.get(&key[..n]) {
             Some(&answer) => Lookup::Known(answer),
+            None if self.full() => Lookup::Unkeyed,
             None => Lookup::New(Key::Long(key[..n].into())),
         }
     }
 
-    /// Keeps `answer` to `key`, while there is room.
+    /// Keeps `answer` to `key`, a key [`Answers::lookup`] found new (and
+    /// never past [`MAX_KEYS`], whatever key it is given).
     pub fn keep(&mut self, key: Key, answer: i64) {
-        if self.len() >= MAX_KEYS {
+        if self.full() {
             return;
         }
         match key {
@@ -84,14 +89,9 @@ impl Answers {
         };
     }
 
-    /// The keys kept.
-    pub fn len(&self) -> usize {
-        self.short.len() + self.long.len()
-    }
-
-    /// No key kept yet.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The seat keeps [`MAX_KEYS`] keys: no more are kept.
+    fn full(&self) -> bool {
+        self.short.len() + self.long.len() >= MAX_KEYS
     }
 }
 
@@ -101,7 +101,8 @@ pub enum Lookup {
     Known(i64),
     /// Not yet: the key to keep the answer under.
     New(Key),
-    /// The request is not to be keyed.
+    /// Ask, and keep nothing: the request carries events, or the seat
+    /// keeps [`MAX_KEYS`] already.
     Unkeyed,
 }
 
@@ -156,5 +157,69 @@ impl Hasher for Fnv {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
         self.0 = h;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::abi::{ActionSet, Header, RulesBlock};
+    use pitboss_sdk::key::part;
+    use pitboss_sdk::{Decision, Variant};
+
+    use super::{Answers, Lookup, MAX_KEYS};
+    use crate::Request;
+
+    fn header(round: u32, seat: u8) -> Header {
+        Header {
+            kind: Decision::Bet,
+            variant: Variant::NorthAmerican,
+            seat,
+            hand_index: 0,
+            hand_count: 0,
+            legal: ActionSet::EMPTY,
+            dealer_up: None,
+            round,
+            balance: 100,
+            bet: 0,
+            min: 1,
+            max: 10,
+            unit: 1,
+            rules: RulesBlock::default(),
+        }
+    }
+
+    /// Asks `answers` about `h` under `parts`, answering `round + 1`:
+    /// whether the answer came from the seat's kept answers.
+    fn known(answers: &mut Answers, parts: u32, h: &Header) -> bool {
+        let request = Request { header: h, hand: &[], events: &[] };
+        match answers.lookup(parts, &request) {
+            Lookup::Known(answer) => {
+                assert_eq!(answer, i64::from(h.round) + i64::from(h.seat) + 1);
+                true
+            }
+            Lookup::New(key) => {
+                answers.keep(key, i64::from(h.round) + i64::from(h.seat) + 1);
+                false
+            }
+            Lookup::Unkeyed => false,
+        }
+    }
+
+    #[test]
+    fn a_seat_keeps_at_most_max_keys_and_still_answers_those_it_kept() {
+        // Long keys (the round) and short ones (the box) share the cap.
+        let mut answers = Answers::default();
+        for round in 0..MAX_KEYS as u32 - 10 {
+            assert!(!known(&mut answers, part::ROUND, &header(round, 0)));
+        }
+        for seat in 0..20 {
+            assert!(!known(&mut answers, part::SEAT, &header(0, seat)));
+        }
+        assert_eq!(answers.short.len() + answers.long.len(), MAX_KEYS);
+        let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], events: &[] };
+        assert!(matches!(answers.lookup(part::ROUND, &request), Lookup::Unkeyed), "full: asked, not kept");
+        assert!(known(&mut answers, part::ROUND, &header(7, 0)), "a kept long key");
+        assert!(known(&mut answers, part::SEAT, &header(0, 3)), "a kept short key");
+        assert!(!known(&mut answers, part::SEAT, &header(0, 15)), "past the cap: not kept");
     }
 }

@@ -209,9 +209,9 @@ impl<S: Strategy> Native<S> {
         let mut keys = [[None; Decision::ALL.len()]; Variant::ALL.len()];
         for v in Variant::ALL {
             for kind in Decision::ALL {
-                let parts = strategy.decision_key(v, kind).and_then(|parts| i32::try_from(parts).ok());
-                let valid = parts.filter(|&p| key::problem(kind, p).is_none() && !strategy.observes(v));
-                keys[v as usize][kind as usize] = valid.and_then(|p| u32::try_from(p).ok());
+                let valid = |&p: &u32| i32::try_from(p).is_ok_and(|p| key::problem(kind, p).is_none());
+                keys[v as usize][kind as usize] =
+                    strategy.decision_key(v, kind).filter(valid).filter(|_| !strategy.observes(v));
             }
         }
         Native { keys, ..Native::unkeyed(strategy) }
