@@ -125,9 +125,10 @@ pub const SHORT_PARTS: u32 =
 /// [`SHORT_PARTS`]: its bytes shifted in from the low end in order, its
 /// length in the top byte, so two keys are equal exactly when their bytes
 /// are. `None` for any other part. The lookup of every decision a basic
-/// strategy keys: no buffer, no hashing of bytes.
+/// strategy keys: no buffer, no hashing of bytes. `total` is the hand's
+/// (`Total::of(hand)`), passed in by a caller that keeps it.
 #[inline]
-pub fn encode_short(parts: u32, header: &Header, hand: &[Card]) -> Option<u128> {
+pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u128> {
     if parts & !SHORT_PARTS != 0 {
         return None;
     }
@@ -158,7 +159,7 @@ pub fn encode_short(parts: u32, header: &Header, hand: &[Card]) -> Option<u128> 
         put(header.dealer_up.map_or(0, Card::value));
     }
     if parts & part::SUMMARY != 0 {
-        let [best, soft, pair, count] = summary(&hand[..hand.len().min(32)]);
+        let [best, soft, pair, count] = summary_of(hand, total);
         put(best);
         put(soft);
         put(pair);
@@ -171,7 +172,14 @@ pub fn encode_short(parts: u32, header: &Header, hand: &[Card]) -> Option<u128> 
 /// two-card pair (0 for none), its card count up to 3.
 #[inline]
 fn summary(hand: &[Card]) -> [u8; 4] {
-    let total = Total::of(hand);
+    summary_of(hand, Total::of(hand))
+}
+
+/// [`summary`] of `hand`, whose total `total` is already known (a table
+/// keeps it as cards arrive: no recount on the path of every decision).
+#[inline]
+fn summary_of(hand: &[Card], total: Total) -> [u8; 4] {
+    debug_assert_eq!(total, Total::of(hand));
     let pair = if crate::card::is_pair(hand) { hand[0].value() } else { 0 };
     [total.best(), u8::from(total.is_soft()), pair, hand.len().min(3) as u8]
 }
@@ -249,7 +257,7 @@ mod tests {
                 for hand in hands {
                     let h = header(kind, up);
                     let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
-                    let Some(short) = encode_short(parts, &h, &cards) else {
+                    let Some(short) = encode_short(parts, &h, &cards, Total::of(&cards)) else {
                         assert_ne!(parts & !SHORT_PARTS, 0, "{parts:#x}");
                         continue;
                     };

@@ -61,7 +61,7 @@ impl Answers {
         }
         // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
         // no key (and for a long one no allocation) is made for it.
-        if let Some(key) = key::encode_short(parts, request.header, request.hand) {
+        if let Some(key) = key::encode_short(parts, request.header, request.hand, request.total) {
             return match self.short.get(&key) {
                 Some(&answer) => Lookup::Known(answer),
                 None if self.full() => Lookup::Unkeyed,
@@ -164,7 +164,7 @@ impl Hasher for Fnv {
 mod tests {
     use pitboss_sdk::abi::{ActionSet, Header, RulesBlock};
     use pitboss_sdk::key::part;
-    use pitboss_sdk::{Decision, Variant};
+    use pitboss_sdk::{Decision, Total, Variant};
 
     use super::{Answers, Lookup, MAX_KEYS};
     use crate::Request;
@@ -191,7 +191,7 @@ mod tests {
     /// Asks `answers` about `h` under `parts`, answering `round + 1`:
     /// whether the answer came from the seat's kept answers.
     fn known(answers: &mut Answers, parts: u32, h: &Header) -> bool {
-        let request = Request { header: h, hand: &[], events: &[] };
+        let request = Request { header: h, hand: &[], total: Total::default(), events: &[] };
         match answers.lookup(parts, &request) {
             Lookup::Known(answer) => {
                 assert_eq!(answer, i64::from(h.round) + i64::from(h.seat) + 1);
@@ -216,7 +216,7 @@ mod tests {
             assert!(!known(&mut answers, part::SEAT, &header(0, seat)));
         }
         assert_eq!(answers.short.len() + answers.long.len(), MAX_KEYS);
-        let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], events: &[] };
+        let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], total: Total::default(), events: &[] };
         assert!(matches!(answers.lookup(part::ROUND, &request), Lookup::Unkeyed), "full: asked, not kept");
         assert!(known(&mut answers, part::ROUND, &header(7, 0)), "a kept long key");
         assert!(known(&mut answers, part::SEAT, &header(0, 3)), "a kept short key");

@@ -2,7 +2,7 @@
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
-use pitboss_sdk::{Card, Event, Strategy, Variant, key};
+use pitboss_sdk::{Card, Event, Strategy, Total, Variant, key};
 
 use crate::answers::Answers;
 
@@ -14,6 +14,9 @@ pub struct Request<'a> {
     pub header: &'a Header,
     /// The current hand's cards (empty when no hand is in play).
     pub hand: &'a [Card],
+    /// `hand`'s total (`Total::of(hand)`), as the table keeps it: decision
+    /// keys read it instead of counting the hand again.
+    pub total: Total,
     /// Events since this player's previous request, oldest first.
     pub events: &'a [Event],
 }

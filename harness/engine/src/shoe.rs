@@ -188,6 +188,7 @@ impl Shoe {
     /// Deals one card. A seeded shoe that runs dry shuffles the earlier
     /// rounds' discards and goes on (reported through `on_shuffle`); a
     /// stacked shoe that runs out is an error.
+    #[inline]
     pub fn deal(&mut self, mut on_shuffle: impl FnMut(ShuffleKind)) -> Result<Card, ShoeExhausted> {
         if self.next == self.cards.len() {
             self.reshuffle_discards()?;

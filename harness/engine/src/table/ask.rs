@@ -3,7 +3,7 @@
 //! replaced by the decision's safe default.
 
 use pitboss_sdk::abi::Header;
-use pitboss_sdk::{ActionSet, Card, Decision, Event};
+use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
 use super::{PlayerState, Table};
 use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
@@ -18,7 +18,7 @@ fn ask_player<R: Recorder>(
     log: &[Event],
     round: u64,
     mut header: Header,
-    hand: &[Card],
+    (hand, total): (&[Card], Total),
     rec: &mut R,
 ) -> Result<i64, Fault> {
     if state.disqualified {
@@ -34,7 +34,7 @@ fn ask_player<R: Recorder>(
     header.balance = state.balance;
     header.round = wire_round(round);
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
-    let request = Request { header: &header, hand, events };
+    let request = Request { header: &header, hand, total, events };
     let result = state.player.decide(&request);
     state.cursor = log.len();
     rec.record(&asked(&header, p, result.as_ref().ok().copied()));
@@ -60,7 +60,7 @@ impl Table {
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        ask_player(&mut self.players[p], p, &self.log, self.round, header, hand, rec)
+        ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand, Total::of(hand)), rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
@@ -72,8 +72,8 @@ impl Table {
         h: usize,
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        let bx = &self.boxes[b];
-        ask_player(&mut self.players[bx.holder], bx.holder, &self.log, self.round, header, bx.hands[h].cards(), rec)
+        let (p, hand) = (self.boxes[b].holder, &self.boxes[b].hands[h]);
+        ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand.cards(), hand.total), rec)
     }
 
     /// Counts and records a fault of player `p` (about box `b`);

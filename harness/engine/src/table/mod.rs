@@ -324,6 +324,7 @@ impl Table {
 
     /// The next card from the shoe, telling players and observers when
     /// it had to reshuffle the discards first.
+    #[inline]
     pub(crate) fn deal<R: Recorder>(&mut self, rec: &mut R) -> Result<Card, ShoeExhausted> {
         let mut partial = false;
         let card = self.shoe.deal(|_| partial = true)?;

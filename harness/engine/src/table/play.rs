@@ -24,6 +24,7 @@ impl Table {
     }
 
     /// The actions hand `h` of box `b` may take now.
+    #[inline(always)]
     pub(super) fn legal_actions(&self, b: BoxId, h: usize) -> ActionSet {
         let bx = &self.boxes[b];
         let hand = &bx.hands[h];

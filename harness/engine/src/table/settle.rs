@@ -75,6 +75,7 @@ impl Table {
     }
 
     /// What a stake returns (stake included) for an outcome.
+    #[inline]
     pub(super) fn payout(&self, outcome: Outcome, stake: i64, original: i64) -> i64 {
         let (num, den) = self.rules.blackjack_pays;
         match outcome {
@@ -90,17 +91,30 @@ impl Table {
 
     /// Settles hand `h` of box `b` and every back stake riding on it: the
     /// returned chips (stakes included) go back, the rest to the house.
+    /// Inlined where it is called (a hand's settling is a few adds; out of
+    /// line, saving registers cost as much); back stakes, rare, are not.
+    #[inline(always)]
     pub(super) fn pay<R: Recorder>(&mut self, b: BoxId, h: usize, outcome: Outcome, rec: &mut R) {
         let (bet, original) = (self.boxes[b].hands[h].bet, self.boxes[b].hands[h].original);
         let returned = self.payout(outcome, bet, original);
-        self.boxes[b].hands[h].state = match outcome {
+        let bx = &mut self.boxes[b];
+        bx.hands[h].state = match outcome {
             Outcome::Bust => HandState::Bust,
             Outcome::Surrender => HandState::Surrendered,
             _ => HandState::Settled,
         };
-        self.players[self.boxes[b].holder].balance += returned;
+        let has_back = !bx.back.is_empty();
+        self.players[bx.holder].balance += returned;
         self.house += bet - returned;
         rec.record(&TableEvent::Settled { seat: b.0, hand: hand_byte(h), bet, returned, outcome });
+        if has_back {
+            self.pay_back_stakes(b, h, outcome, rec);
+        }
+    }
+
+    /// Settles the back stakes riding on hand `h` of box `b`.
+    #[inline(never)]
+    fn pay_back_stakes<R: Recorder>(&mut self, b: BoxId, h: usize, outcome: Outcome, rec: &mut R) {
         for i in 0..self.boxes[b].back.len() {
             let back = &self.boxes[b].back[i];
             if back.hand != h {
@@ -115,6 +129,7 @@ impl Table {
     }
 
     /// Any hand still waiting for the showdown, and any non-natural one?
+    #[inline(always)]
     pub(super) fn open_hands(&self) -> (bool, bool) {
         let mut open = false;
         let mut drawing = false;
