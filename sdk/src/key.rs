@@ -121,51 +121,49 @@ pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN
 pub const SHORT_PARTS: u32 =
     part::SEAT | part::HAND_INDEX | part::HAND_COUNT | part::LEGAL | part::UP_CARD | part::UP_VALUE | part::SUMMARY;
 
-/// The key [`encode`] writes, as a number, where `parts` are all within
-/// [`SHORT_PARTS`]: its bytes shifted in from the low end in order, its
-/// length in the top byte, so two keys are equal exactly when their bytes
-/// are. `None` for any other part. The lookup of every decision a basic
-/// strategy keys: no buffer, no hashing of bytes. `total` is the hand's
-/// (`Total::of(hand)`), passed in by a caller that keeps it.
+/// Which bytes of a short key's first word its parts keep, by the parts'
+/// bits 0..=5 (seat … up value are bytes 1..=6; the kind, byte 0, always).
+const BYTE_MASKS: [u64; 64] = {
+    let mut masks = [0xff; 64];
+    let mut parts = 0;
+    while parts < 64 {
+        let mut bit = 0;
+        while bit < 6 {
+            if parts & 1 << bit != 0 {
+                masks[parts] |= 0xff << (8 * (bit + 1));
+            }
+            bit += 1;
+        }
+        parts += 1;
+    }
+    masks
+};
+
+/// A key of `parts`, all within [`SHORT_PARTS`], as a number: each part's
+/// byte at its own fixed place (the kind in byte 0, then seat, hand index,
+/// hand count, legal set, up card, up value, and the summary's four bytes;
+/// 0 where a part is not named), and `parts` itself above them. So two
+/// short keys are equal exactly when they name the same parts and
+/// [`encode`] writes the same bytes for both. `None` for any other part.
+/// The lookup of every decision a basic strategy keys: no buffer, no
+/// hashing of bytes, no shifting by a varying amount. `total` is the
+/// hand's (`Total::of(hand)`), passed in by a caller that keeps it.
 #[inline]
 pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u128> {
     if parts & !SHORT_PARTS != 0 {
         return None;
     }
-    let mut key = u128::from(header.kind as u8);
-    let mut n = 1u8;
-    let mut put = |byte: u8| {
-        key = key << 8 | u128::from(byte);
-        n += 1;
-    };
-    // Written out, not looped over a table as in `encode`: a few
-    // predictable branches on the path of every keyed decision.
-    if parts & part::SEAT != 0 {
-        put(header.seat);
-    }
-    if parts & part::HAND_INDEX != 0 {
-        put(header.hand_index);
-    }
-    if parts & part::HAND_COUNT != 0 {
-        put(header.hand_count);
-    }
-    if parts & part::LEGAL != 0 {
-        put(header.legal.0);
-    }
-    if parts & part::UP_CARD != 0 {
-        put(header.dealer_up.map_or(0, Card::rank));
-    }
-    if parts & part::UP_VALUE != 0 {
-        put(header.dealer_up.map_or(0, Card::value));
-    }
-    if parts & part::SUMMARY != 0 {
-        let [best, soft, pair, count] = summary_of(hand, total);
-        put(best);
-        put(soft);
-        put(pair);
-        put(count);
-    }
-    Some(key | u128::from(n) << 120)
+    let up = header.dealer_up;
+    let bytes = u64::from(header.kind as u8)
+        | u64::from(header.seat) << 8
+        | u64::from(header.hand_index) << 16
+        | u64::from(header.hand_count) << 24
+        | u64::from(header.legal.0) << 32
+        | u64::from(up.map_or(0, Card::rank)) << 40
+        | u64::from(up.map_or(0, Card::value)) << 48;
+    let mask = BYTE_MASKS[(parts & 0x3f) as usize];
+    let summary = if parts & part::SUMMARY != 0 { u32::from_le_bytes(summary_of(hand, total)) } else { 0 };
+    Some(u128::from(bytes & mask) | u128::from(summary) << 64 | u128::from(parts) << 96)
 }
 
 /// A hand's summary: best total, soft (1) or not (0), the value of a
@@ -250,22 +248,30 @@ mod tests {
     }
 
     #[test]
-    fn a_short_key_is_the_long_key_s_bytes_and_length() {
-        let hands: [&[u8]; 6] = [&[], &[1], &[10, 6], &[13, 12], &[1, 1], &[5, 5, 6, 2]];
+    fn two_short_keys_are_equal_exactly_when_their_long_keys_are() {
+        let hands: [&[u8]; 7] = [&[], &[1], &[10, 6], &[13, 12], &[10, 10], &[1, 1], &[5, 5, 6, 2]];
+        let mut requests = Vec::new();
+        for (kind, up) in [(Decision::Act, 12), (Decision::Act, 10), (Decision::Bet, 1), (Decision::Insurance, 10)] {
+            for hand in hands {
+                requests.push((header(kind, up), hand.iter().map(|&r| Card::new(r).unwrap()).collect::<Vec<_>>()));
+            }
+        }
+        let short = |parts, (h, cards): &(Header, Vec<Card>)| encode_short(parts, h, cards, Total::of(cards));
         for parts in 0..=part::ALL {
-            for (kind, up) in [(Decision::Act, 12), (Decision::Bet, 1), (Decision::Insurance, 10)] {
-                for hand in hands {
-                    let h = header(kind, up);
-                    let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
-                    let Some(short) = encode_short(parts, &h, &cards, Total::of(&cards)) else {
-                        assert_ne!(parts & !SHORT_PARTS, 0, "{parts:#x}");
-                        continue;
+            if parts & !SHORT_PARTS != 0 {
+                assert_eq!(short(parts, &requests[0]), None, "{parts:#x}");
+                continue;
+            }
+            for a in &requests {
+                for b in &requests {
+                    let long = |(h, cards): &(Header, Vec<Card>)| {
+                        key(parts, h, &cards.iter().map(|c| c.rank()).collect::<Vec<_>>())
                     };
-                    let long = key(parts, &h, hand);
-                    let packed = long.iter().fold(0u128, |k, &b| k << 8 | u128::from(b));
-                    assert_eq!(short, packed | (long.len() as u128) << 120, "{parts:#x} {hand:?}");
+                    assert_eq!(short(parts, a) == short(parts, b), long(a) == long(b), "{parts:#x}");
                 }
             }
+            // Keys naming different parts never meet.
+            assert_ne!(short(parts, &requests[0]), short(parts ^ part::SEAT, &requests[0]));
         }
     }
 

@@ -166,11 +166,16 @@ impl Shoe {
     /// Call before each round: moves the last round's cards to the discards
     /// and, if the cut card came out (or the shoe is new), shuffles every
     /// card. Returns whether it shuffled.
+    #[inline]
     pub fn start_round(&mut self) -> bool {
         self.round_start = self.next;
-        if !self.reshuffle_due {
-            return false;
-        }
+        self.reshuffle_due && self.shuffle_all()
+    }
+
+    /// Shuffles every card of a seeded shoe (a stacked one has nothing to
+    /// shuffle: false). Every few dozen rounds: out of line.
+    #[inline(never)]
+    fn shuffle_all(&mut self) -> bool {
         let Source::Seeded { rng, pack, cut_card } = &mut self.source else { return false };
         self.cards.clear();
         self.cards.extend_from_slice(pack);

@@ -251,11 +251,18 @@ impl Table {
     /// Drops log entries every player has seen. One out for good is told
     /// nothing more: without this, its unread events would pile up for the
     /// rest of the match (a broke bot in a ten-million-round league).
+    #[inline]
     pub(crate) fn compact_log(&mut self) {
-        let len = self.log.len();
-        if len == 0 {
-            return; // Every cursor is 0 already (none passes the log's end).
+        // The usual case, inlined: an empty log (every cursor is 0 already:
+        // none passes the log's end).
+        if !self.log.is_empty() {
+            self.compact_nonempty_log();
         }
+    }
+
+    #[inline(never)]
+    fn compact_nonempty_log(&mut self) {
+        let len = self.log.len();
         for p in ids(self.player_count, PlayerId) {
             if self.players[p].cursor < len && !self.may_be_asked(p) {
                 self.players[p].cursor = len;
