@@ -25,11 +25,7 @@ fn ask_player<R: Recorder>(
         return Err(Fault::new(FaultKind::Disqualified, "disqualified"));
     }
     if state.defaulted & header.kind.bit() != 0 {
-        // Left to the default for good as it sat down: its answer, recorded
-        // as asked; the events wait for its next question.
-        let answer = pitboss_sdk::abi::default_answer(header.kind, state.balance, header.min);
-        rec.record(&asked(&header, p, Some(answer)));
-        return Ok(answer);
+        return Ok(by_default(state, p, (header.seat, header.kind, header.legal, header.min), rec));
     }
     header.balance = state.balance;
     header.round = wire_round(round);
@@ -42,6 +38,21 @@ fn ask_player<R: Recorder>(
         rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });
     }
     result
+}
+
+/// The answer of a player that left a decision to its default
+/// for good as it sat down ([`PlayerState::defaulted`]), recorded as asked;
+/// the events wait for its next question.
+#[inline(always)]
+fn by_default<R: Recorder>(
+    state: &PlayerState,
+    p: PlayerId,
+    (seat, kind, legal, min): (u8, Decision, ActionSet, i64),
+    rec: &mut R,
+) -> i64 {
+    let answer = pitboss_sdk::abi::default_answer(kind, state.balance, min);
+    rec.record(&TableEvent::Asked { seat, player: p.0, kind, legal, answer: Some(answer) });
+    answer
 }
 
 /// The record of player `p` asked `header`'s decision, and its answer.
@@ -61,6 +72,25 @@ impl Table {
         rec: &mut R,
     ) -> Result<i64, Fault> {
         ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand, Total::of(hand)), rec)
+    }
+
+    /// Asks player `p` for its bet on box `b` (`limits`: min, max, unit).
+    /// A player that leaves its bet to the default (most bots) is answered
+    /// before any more of the header is built than that answer reads.
+    #[inline(always)]
+    pub(super) fn ask_bet<R: Recorder>(
+        &mut self,
+        p: PlayerId,
+        b: BoxId,
+        (min, max, unit): (i64, i64, i64),
+        rec: &mut R,
+    ) -> Result<i64, Fault> {
+        let state = &self.players[p];
+        if !state.disqualified && state.defaulted & Decision::Bet.bit() != 0 {
+            return Ok(by_default(state, p, (b.0, Decision::Bet, ActionSet::EMPTY, min), rec));
+        }
+        let header = self.header(b, Decision::Bet, 0, (min, max, unit));
+        self.ask(p, header, &[], rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in

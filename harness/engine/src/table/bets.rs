@@ -28,8 +28,7 @@ impl Table {
             if max < min || self.players[p].disqualified {
                 continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
-            let header = self.header(b, Decision::Bet, 0, (min, max, unit));
-            let answer = self.ask(p, header, &[], rec);
+            let answer = self.ask_bet(p, b, (min, max, unit), rec);
             let amount = self.checked_bet(p, b, answer, (min, max, unit), rec);
             if amount == 0 {
                 continue;
