@@ -116,54 +116,87 @@ pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN
     n
 }
 
-/// The parts whose key fits [`encode_short`]: every one-byte part and the
-/// summary (at most 11 bytes with the kind).
+/// The parts whose key fits [`encode_short`]'s 63 bits: every one-byte
+/// part and the summary.
 pub const SHORT_PARTS: u32 =
     part::SEAT | part::HAND_INDEX | part::HAND_COUNT | part::LEGAL | part::UP_CARD | part::UP_VALUE | part::SUMMARY;
 
-/// Which bytes of a short key's first word its parts keep, by the parts'
-/// bits 0..=5 (seat … up value are bytes 1..=6; the kind, byte 0, always).
-const BYTE_MASKS: [u64; 64] = {
-    let mut masks = [0xff; 64];
-    let mut parts = 0;
-    while parts < 64 {
+/// Where each short part sits in a short key ([`encode_short`]): its
+/// first bit and its width. The kind always comes first; the parts'
+/// index (`short_index`) last.
+mod at {
+    pub const KIND: (u32, u32) = (0, 4);
+    pub const SEAT: (u32, u32) = (4, 8);
+    pub const HAND_INDEX: (u32, u32) = (12, 8);
+    pub const HAND_COUNT: (u32, u32) = (20, 8);
+    pub const LEGAL: (u32, u32) = (28, 8);
+    pub const UP_CARD: (u32, u32) = (36, 4);
+    pub const UP_VALUE: (u32, u32) = (40, 4);
+    /// Best total (5 bits), soft (1), pair value (4), cards up to 3 (2).
+    pub const SUMMARY: (u32, u32) = (44, 12);
+    pub const PARTS: (u32, u32) = (56, 7);
+}
+
+/// A short part set as 7 bits: seat … up value (bits 0..=5) and the
+/// summary (bit 12) as bit 6.
+#[inline]
+const fn short_index(parts: u32) -> u32 {
+    parts & 0x3f | (parts >> 12 & 1) << 6
+}
+
+/// Which bits of a short key its parts keep, by [`short_index`].
+const KEEP: [u64; 128] = {
+    let fields = [at::SEAT, at::HAND_INDEX, at::HAND_COUNT, at::LEGAL, at::UP_CARD, at::UP_VALUE, at::SUMMARY];
+    let mut masks = [(1 << at::KIND.1) - 1; 128];
+    let mut index = 0;
+    while index < 128 {
         let mut bit = 0;
-        while bit < 6 {
-            if parts & 1 << bit != 0 {
-                masks[parts] |= 0xff << (8 * (bit + 1));
+        while bit < 7 {
+            if index & 1 << bit != 0 {
+                let (first, width) = fields[bit];
+                masks[index] |= ((1 << width) - 1) << first;
             }
             bit += 1;
         }
-        parts += 1;
+        index += 1;
     }
     masks
 };
 
-/// A key of `parts`, all within [`SHORT_PARTS`], as a number: each part's
-/// byte at its own fixed place (the kind in byte 0, then seat, hand index,
-/// hand count, legal set, up card, up value, and the summary's four bytes;
-/// 0 where a part is not named), and `parts` itself above them. So two
-/// short keys are equal exactly when they name the same parts and
-/// [`encode`] writes the same bytes for both. `None` for any other part.
-/// The lookup of every decision a basic strategy keys: no buffer, no
-/// hashing of bytes, no shifting by a varying amount. `total` is the
-/// hand's (`Total::of(hand)`), passed in by a caller that keeps it.
+/// The key of `parts`, all within [`SHORT_PARTS`], as one number: each
+/// named part's value in its own bits (`at`; 0 where a part is not named)
+/// and the parts themselves above them. So two short keys are equal
+/// exactly when they name the same parts and [`encode`] writes the same
+/// bytes for both. `None` for any other part, or where a value does not
+/// fit its bits (a kind past 15, a total past 31: never a question the
+/// engine asks, but the long key holds it). The lookup of every decision
+/// a basic strategy keys: no buffer, no hashing of bytes, half the room
+/// of a 16-byte key in the seat's table. `total` is the hand's
+/// (`Total::of(hand)`), passed in by a caller that keeps it.
 #[inline]
-pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u128> {
-    if parts & !SHORT_PARTS != 0 {
+pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u64> {
+    let kind = header.kind as u64;
+    if parts & !SHORT_PARTS != 0 || kind >> at::KIND.1 != 0 {
         return None;
     }
     let up = header.dealer_up;
-    let bytes = u64::from(header.kind as u8)
-        | u64::from(header.seat) << 8
-        | u64::from(header.hand_index) << 16
-        | u64::from(header.hand_count) << 24
-        | u64::from(header.legal.0) << 32
-        | u64::from(up.map_or(0, Card::rank)) << 40
-        | u64::from(up.map_or(0, Card::value)) << 48;
-    let mask = BYTE_MASKS[(parts & 0x3f) as usize];
-    let summary = if parts & part::SUMMARY != 0 { u32::from_le_bytes(summary_of(hand, total)) } else { 0 };
-    Some(u128::from(bytes & mask) | u128::from(summary) << 64 | u128::from(parts) << 96)
+    let mut key = kind
+        | u64::from(header.seat) << at::SEAT.0
+        | u64::from(header.hand_index) << at::HAND_INDEX.0
+        | u64::from(header.hand_count) << at::HAND_COUNT.0
+        | u64::from(header.legal.0) << at::LEGAL.0
+        | u64::from(up.map_or(0, Card::rank)) << at::UP_CARD.0
+        | u64::from(up.map_or(0, Card::value)) << at::UP_VALUE.0;
+    if parts & part::SUMMARY != 0 {
+        let [best, soft, pair, count] = summary_of(hand, total);
+        if best > 31 {
+            return None;
+        }
+        let summary = u64::from(best) | u64::from(soft) << 5 | u64::from(pair) << 6 | u64::from(count) << 10;
+        key |= summary << at::SUMMARY.0;
+    }
+    let index = short_index(parts);
+    Some(key & KEEP[index as usize] | u64::from(index) << at::PARTS.0)
 }
 
 /// A hand's summary: best total, soft (1) or not (0), the value of a
@@ -273,6 +306,14 @@ mod tests {
             // Keys naming different parts never meet.
             assert_ne!(short(parts, &requests[0]), short(parts ^ part::SEAT, &requests[0]));
         }
+    }
+
+    #[test]
+    fn a_value_too_wide_for_a_short_key_has_none() {
+        let h = header(Decision::Act, 12);
+        let twos = [Card::new(2).unwrap(); 16];
+        assert_eq!(encode_short(part::SUMMARY, &h, &twos, Total::of(&twos)), None, "a total of 32");
+        assert!(encode_short(part::LEGAL, &h, &twos, Total::of(&twos)).is_some(), "no summary named");
     }
 
     #[test]

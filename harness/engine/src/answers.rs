@@ -25,7 +25,7 @@ pub const MAX_KEYS: usize = 4096;
 /// bytes.
 #[derive(Default)]
 pub struct Answers {
-    short: HashMap<u128, i64, BuildHasherDefault<Mix>>,
+    short: HashMap<u64, i64, BuildHasherDefault<Mix>>,
     long: HashMap<Box<[u8]>, i64, BuildHasherDefault<Fnv>>,
 }
 
@@ -110,13 +110,13 @@ pub enum Lookup {
 /// other as its bytes.
 pub enum Key {
     /// A key of [`key::SHORT_PARTS`] only, as `key::encode_short` makes it.
-    Short(u128),
+    Short(u64),
     /// Any other key's bytes, as `key::encode` writes them.
     Long(Box<[u8]>),
 }
 
-/// A short key's hash: one folded 128-bit multiply, so every bit of the
-/// key reaches the bits the table indexes by.
+/// A short key's hash: one folded multiply, so every bit of the key
+/// reaches the bits the table indexes by.
 #[derive(Default)]
 struct Mix(u64);
 
@@ -126,15 +126,14 @@ impl Hasher for Mix {
     }
 
     #[inline]
-    fn write_u128(&mut self, key: u128) {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let m = u128::from(folded ^ self.0) * 0x9e37_79b9_7f4a_7c15;
+    fn write_u64(&mut self, key: u64) {
+        let m = u128::from(key ^ self.0) * 0x9e37_79b9_7f4a_7c15;
         self.0 = (m as u64) ^ ((m >> 64) as u64);
     }
 
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u128(u128::from(b));
+            self.write_u64(u64::from(b));
         }
     }
 }

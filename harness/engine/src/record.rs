@@ -227,6 +227,50 @@ pub enum TableEvent {
     },
 }
 
+impl TableEvent {
+    /// A copy of this event, as [`Clone::clone`] makes it, but without its
+    /// jump over every variant: an event of plain data (all but a bot's log
+    /// and a fault, which own text) is copied bit for bit. For recorders
+    /// that keep every event (a league's stored hands): there the derived
+    /// clone's indirect jump, mispredicted from one event kind to the
+    /// next, took a tenth of a session's time.
+    #[inline(always)]
+    pub fn copied(&self) -> TableEvent {
+        // Every variant is named, so a new one must be sorted here.
+        match self {
+            TableEvent::BotLog { .. } | TableEvent::Fault { .. } => self.clone(),
+            TableEvent::Shuffle(_)
+            | TableEvent::RoundStart { .. }
+            | TableEvent::Asked { .. }
+            | TableEvent::Disqualified { .. }
+            | TableEvent::Bet { .. }
+            | TableEvent::SideBet { .. }
+            | TableEvent::SideBetSettled { .. }
+            | TableEvent::BackBet { .. }
+            | TableEvent::BackSettled { .. }
+            | TableEvent::Banker { .. }
+            | TableEvent::BankerDoubled
+            | TableEvent::HiddenCard { .. }
+            | TableEvent::Revealed { .. }
+            | TableEvent::RoundVoid { .. }
+            | TableEvent::Card { .. }
+            | TableEvent::DealerCard { .. }
+            | TableEvent::HoleRevealed { .. }
+            | TableEvent::Insurance { .. }
+            | TableEvent::InsuranceSettled { .. }
+            | TableEvent::Acted { .. }
+            | TableEvent::Settled { .. }
+            | TableEvent::RoundEnd { .. } => {
+                // SAFETY: these variants hold only `Copy` fields (numbers,
+                // cards, sets, options of them: `plain_variants_are_copy`
+                // below checks each), so the bits are an independent,
+                // valid value, and dropping either copy frees nothing.
+                unsafe { std::ptr::read(self) }
+            }
+        }
+    }
+}
+
 /// Receives a table's events.
 pub trait Recorder {
     /// Called for each event, in order.
@@ -242,5 +286,123 @@ impl Recorder for () {
 impl<F: FnMut(&TableEvent)> Recorder for F {
     fn record(&mut self, event: &TableEvent) {
         self(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pitboss_sdk::{Action, Card};
+
+    use super::{Outcome, TableEvent};
+    use crate::player::Fault;
+    use crate::player::FaultKind;
+    use crate::shoe::ShuffleKind;
+
+    /// Compiles only for a `Copy` value.
+    fn copy<T: Copy>(_: &T) {}
+
+    /// What [`TableEvent::copied`]'s bitwise copy rests on: every field of
+    /// every variant it copies so is `Copy`. Each pattern names every
+    /// field, so a field added or changed must pass here to compile.
+    fn plain_variants_are_copy(e: &TableEvent) {
+        match e {
+            TableEvent::BotLog { .. } | TableEvent::Fault { .. } => {}
+            TableEvent::Shuffle(kind) => copy(kind),
+            TableEvent::RoundStart { round } | TableEvent::RoundEnd { round } | TableEvent::RoundVoid { round } => {
+                copy(round)
+            }
+            TableEvent::Asked { seat, player, kind, legal, answer } => {
+                copy(seat);
+                copy(player);
+                copy(kind);
+                copy(legal);
+                copy(answer);
+            }
+            TableEvent::Disqualified { seat, round } => {
+                copy(seat);
+                copy(round);
+            }
+            TableEvent::Bet { seat, amount } | TableEvent::Insurance { seat, amount } => {
+                copy(seat);
+                copy(amount);
+            }
+            TableEvent::SideBet { seat, side, amount } => {
+                copy(seat);
+                copy(side);
+                copy(amount);
+            }
+            TableEvent::SideBetSettled { seat, returned } | TableEvent::InsuranceSettled { seat, returned } => {
+                copy(seat);
+                copy(returned);
+            }
+            TableEvent::BackBet { seat, player, amount } => {
+                copy(seat);
+                copy(player);
+                copy(amount);
+            }
+            TableEvent::BackSettled { seat, hand, player, stake, returned } => {
+                copy(seat);
+                copy(hand);
+                copy(player);
+                copy(stake);
+                copy(returned);
+            }
+            TableEvent::Banker { seat } => copy(seat),
+            TableEvent::BankerDoubled => {}
+            TableEvent::HiddenCard { seat, card } => {
+                copy(seat);
+                copy(card);
+            }
+            TableEvent::Revealed { seat, card } => {
+                copy(seat);
+                copy(card);
+            }
+            TableEvent::Card { seat, hand, card } => {
+                copy(seat);
+                copy(hand);
+                copy(card);
+            }
+            TableEvent::DealerCard { card, hole } => {
+                copy(card);
+                copy(hole);
+            }
+            TableEvent::HoleRevealed { card } => copy(card),
+            TableEvent::Acted { seat, hand, action } => {
+                copy(seat);
+                copy(hand);
+                copy(action);
+            }
+            TableEvent::Settled { seat, hand, bet, returned, outcome } => {
+                copy(seat);
+                copy(hand);
+                copy(bet);
+                copy(returned);
+                copy(outcome);
+            }
+        }
+    }
+
+    #[test]
+    fn a_copied_event_equals_its_clone() {
+        let card = Card::new(12).unwrap();
+        let events = [
+            TableEvent::Shuffle(ShuffleKind::Full),
+            TableEvent::RoundStart { round: 7 },
+            TableEvent::Card { seat: 2, hand: 1, card },
+            TableEvent::Acted { seat: 2, hand: 1, action: Action::Double },
+            TableEvent::Settled { seat: 2, hand: 1, bet: 20, returned: 40, outcome: Outcome::Win },
+            TableEvent::BotLog { seat: 1, player: 0, kind: pitboss_sdk::Decision::Act, text: "hi".into() },
+            TableEvent::Fault {
+                seat: 1,
+                player: 0,
+                round: 7,
+                kind: pitboss_sdk::Decision::Bet,
+                fault: Fault::new(FaultKind::Trap, "unreachable"),
+            },
+        ];
+        for e in &events {
+            plain_variants_are_copy(e);
+            assert_eq!(&e.copied(), e);
+        }
     }
 }

@@ -352,14 +352,14 @@ impl Capture {
     #[inline(never)]
     fn edge(&mut self, event: &TableEvent) {
         match event {
-            TableEvent::Shuffle(_) if !self.open => self.pending_shuffle = Some(event.clone()),
+            TableEvent::Shuffle(_) if !self.open => self.pending_shuffle = Some(event.copied()),
             TableEvent::RoundStart { .. } => {
                 self.open = true;
                 self.cut = false;
                 self.log_bytes = 0;
                 self.events.clear();
                 self.events.extend(self.pending_shuffle.take());
-                self.events.push(event.clone());
+                self.events.push(event.copied());
             }
             TableEvent::RoundEnd { .. } if self.open => {
                 self.push(event);
@@ -382,7 +382,7 @@ impl Capture {
         }
         if !self.open {
         } else if self.events.len() < EVENTS_PER_ROUND {
-            self.events.push(event.clone());
+            self.events.push(event.copied());
         } else {
             self.cut = true;
         }
