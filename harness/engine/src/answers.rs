@@ -1,8 +1,9 @@
 //! The answers a player has given, by decision key (ABI version 4,
 //! sdk/ABI.md "Version 4"; `pitboss_sdk::key`): a request whose key was
-//! seen before is answered from here without asking the bot. Kept per seat
-//! and session by both kinds of player that declare keys, a wasm bot
-//! (`pitboss-host`) and a native [`crate::Native`] strategy.
+//! seen before is answered from here without asking the bot. Kept by the
+//! table for each seat and session (`PlayerState`), whatever kind of player
+//! declares the keys: a wasm bot (`pitboss-host`) or a native
+//! [`crate::Native`] strategy.
 //!
 //! Deterministic: which requests are answered from here is a function of
 //! the requests asked before, in order, and of [`MAX_KEYS`]; a key is the
@@ -30,28 +31,6 @@ pub struct Answers {
 }
 
 impl Answers {
-    /// The answer to `request`: the one given to its key before, or
-    /// `ask`'s, kept under its key while there is room. `parts`: the key's
-    /// parts, `None` where the decision is not keyed (always asked).
-    #[inline]
-    pub fn answer<E>(
-        &mut self,
-        parts: Option<u32>,
-        request: &Request<'_>,
-        ask: impl FnOnce(&Request<'_>) -> Result<i64, E>,
-    ) -> Result<i64, E> {
-        let Some(parts) = parts else { return ask(request) };
-        match self.lookup(parts, request) {
-            Lookup::Known(answer) => Ok(answer),
-            Lookup::New(key) => {
-                let answer = ask(request)?;
-                self.keep(key, answer);
-                Ok(answer)
-            }
-            Lookup::Unkeyed => ask(request),
-        }
-    }
-
     /// The key of `request` under `parts`, and the answer given to it
     /// before, if any. A request carrying events has no key.
     #[inline]

@@ -4,8 +4,6 @@
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
 use pitboss_sdk::{Card, Event, Strategy, Total, Variant, key};
 
-use crate::answers::Answers;
-
 /// One question to a player: the decision's context, the current hand and
 /// every event it has not seen yet.
 #[derive(Clone, Copy, Debug)]
@@ -159,6 +157,17 @@ pub trait Player {
         let _ = variant;
         0
     }
+
+    /// The parts of its `kind` decisions' key under rule set `variant`
+    /// (ABI version 4, `pitboss_sdk::key::part` bits), if it names one:
+    /// its answer depends on nothing else. The table then asks it once per
+    /// distinct key a session and answers a repeated key with what it said
+    /// ([`crate::answers::Answers`]). Only read where the player reads no
+    /// events; asked once per decision kind, as it sits down. Default: none.
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        let _ = (variant, kind);
+        None
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
@@ -177,21 +186,23 @@ impl<P: Player + ?Sized> Player for Box<P> {
     fn defaults(&self, variant: Variant) -> u32 {
         (**self).defaults(variant)
     }
+
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        (**self).decision_key(variant, kind)
+    }
 }
 
 /// A native [`Strategy`] run through the very bytes a wasm bot would get:
 /// the request is encoded into a buffer and handed to
 /// [`pitboss_sdk::dispatch`], so native and wasm builds decide alike.
 ///
-/// A strategy that names decision keys ([`Strategy::decision_key`]) is
-/// asked once per key, as a wasm build of it is: a repeated key is
-/// answered from [`Answers`], without encoding the request.
+/// A strategy that names decision keys ([`Strategy::decision_key`]) gives
+/// them to the table ([`Player::decision_key`]), which asks it once per
+/// key, as it asks a wasm build of it.
 pub struct Native<S> {
     asked: Asked<S>,
     /// The parts of each decision's key, by rule set and decision code.
     keys: [[Option<u32>; Decision::ALL.len()]; Variant::ALL.len()],
-    /// The answers given so far, by key.
-    answers: Answers,
 }
 
 /// A native strategy and the buffer its requests are encoded into.
@@ -224,7 +235,7 @@ impl<S: Strategy> Native<S> {
     /// names (as a wasm build of it would be without them).
     pub fn unkeyed(strategy: S) -> Self {
         let asked = Asked { strategy, buf: Box::new([0; abi::BUFFER_LEN]), primed: false };
-        Native { asked, keys: [[None; Decision::ALL.len()]; Variant::ALL.len()], answers: Answers::default() }
+        Native { asked, keys: [[None; Decision::ALL.len()]; Variant::ALL.len()] }
     }
 }
 
@@ -254,8 +265,11 @@ impl<S: Strategy> Player for Native<S> {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        let parts = self.keys[request.header.variant as usize][request.header.kind as usize];
-        self.answers.answer(parts, request, |request| Ok(self.asked.ask(request)))
+        Ok(self.asked.ask(request))
+    }
+
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        self.keys[variant as usize][kind as usize]
     }
 }
 

@@ -1,7 +1,6 @@
 //! `WasmPlayer`: one bot instance answering requests — one host→wasm call
 //! per decision, with the request written straight into the bot's buffer.
 
-use pitboss_engine::answers::{Answers, Lookup};
 use pitboss_engine::{Fault, FaultKind, Player, Request};
 use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
@@ -41,10 +40,9 @@ pub struct WasmPlayer {
     /// Bits of the decisions it leaves to their default, by rule set code
     /// (ABI v3).
     defaults: [u32; Variant::ALL.len()],
-    /// ABI v4: the parts of each decision's key, and the answers given to
-    /// the keys seen so far (kept across restarts).
+    /// ABI v4: the parts of each decision's key (the table keeps the
+    /// answers given to them).
     keys: Declared,
-    answers: Answers,
     /// The ABI version the module speaks.
     abi_version: u32,
 }
@@ -102,15 +100,8 @@ impl WasmPlayer {
             primed: false,
             defaults,
             keys,
-            answers: Answers::default(),
             abi_version,
         }
-    }
-
-    /// The parts of the key of its `kind` decisions under `variant` (ABI
-    /// v4's `pitboss_decision_key`), if it declared one.
-    pub fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
-        self.keys.parts(variant, kind)
     }
 
     /// The bot ABI version the module speaks.
@@ -170,7 +161,6 @@ impl WasmPlayer {
             let old = self.store.data().wasi;
             fresh.store.data_mut().wasi.carry(&old, left);
             fresh.trapped_log = self.trapped_log.take();
-            fresh.answers = std::mem::take(&mut self.answers);
             *self = fresh;
         }
     }
@@ -190,18 +180,11 @@ impl Player for WasmPlayer {
     }
 
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        let Some(parts) = self.keys.parts(request.header.variant, request.header.kind) else {
-            return self.call(request);
-        };
-        match self.answers.lookup(parts, request) {
-            Lookup::Known(answer) => Ok(answer),
-            Lookup::New(key) => {
-                let answer = self.call(request)?;
-                self.answers.keep(key, answer);
-                Ok(answer)
-            }
-            Lookup::Unkeyed => self.call(request),
-        }
+        self.call(request)
+    }
+
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        self.keys.parts(variant, kind)
     }
 }
 

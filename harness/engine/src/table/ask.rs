@@ -6,12 +6,15 @@ use pitboss_sdk::abi::Header;
 use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
 use super::{PlayerState, Table};
+use crate::answers::Lookup;
 use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
 use crate::player::{Fault, FaultKind, Request};
 use crate::record::{Recorder, TableEvent};
 
 /// Asks player `p` one decision, delivering every event of `log` it has
-/// not seen yet; records the question and the answer.
+/// not seen yet; records the question and the answer. A decision it keys
+/// ([`PlayerState::keys`]) is put to it once per key; a repeated key is
+/// answered with what it said.
 fn ask_player<R: Recorder>(
     state: &mut PlayerState,
     p: PlayerId,
@@ -31,8 +34,26 @@ fn ask_player<R: Recorder>(
     header.round = wire_round(round);
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
     let request = Request { header: &header, hand, total, events };
-    let result = state.player.decide(&request);
     state.cursor = log.len();
+    let lookup = match state.keys[usize::from(header.kind as u8)] {
+        Some(parts) => state.answers.lookup(parts, &request),
+        None => Lookup::Unkeyed,
+    };
+    let result = match lookup {
+        // Answered before: the bot is not called, so it logs nothing.
+        Lookup::Known(answer) => {
+            rec.record(&asked(&header, p, Some(answer)));
+            return Ok(answer);
+        }
+        Lookup::New(key) => {
+            let result = state.player.decide(&request);
+            if let Ok(answer) = result {
+                state.answers.keep(key, answer);
+            }
+            result
+        }
+        Lookup::Unkeyed => state.player.decide(&request),
+    };
     rec.record(&asked(&header, p, result.as_ref().ok().copied()));
     if let Some(text) = state.player.take_log() {
         rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });

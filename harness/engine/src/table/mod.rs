@@ -20,8 +20,9 @@ mod settle;
 use std::ops::{Index, IndexMut};
 
 use pitboss_sdk::abi::{RulesBlock, event_kind};
-use pitboss_sdk::{Card, Event};
+use pitboss_sdk::{Card, Decision, Event, Variant, key};
 
+use crate::answers::Answers;
 use crate::id::{BoxId, PlayerId, ids};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
@@ -47,6 +48,11 @@ pub struct PlayerState {
     /// Decisions it is never asked, answered by default
     /// ([`Player::defaults`]): bit `code` of each such decision kind.
     pub(crate) defaulted: u32,
+    /// The parts of each decision's key ([`Player::decision_key`]), by
+    /// decision code; none where it reads events.
+    pub(crate) keys: [Option<u32>; Decision::ALL.len()],
+    /// Its answers to the keys asked so far this session.
+    pub(crate) answers: Answers,
     /// Balance before the current round's bets.
     pub(crate) round_start_balance: i64,
     /// Sum of the current round's initial bets.
@@ -113,6 +119,8 @@ impl Table {
             .map(|player| PlayerState {
                 told_events: player.wants_events(rules.variant),
                 defaulted: player.defaults(rules.variant) & pitboss_sdk::abi::DEFAULTABLE_MASK,
+                keys: declared_keys(player.as_ref(), rules.variant),
+                answers: Answers::default(),
                 player,
                 balance: bankroll,
                 stats: Stats::default(),
@@ -364,6 +372,18 @@ impl Table {
         self.end_round(rec);
         Ok(())
     }
+}
+
+/// The keys `player` declares under `variant` that the table honours:
+/// none where it reads events (an unasked question would hold back events
+/// it reads), nor any the contract refuses (`pitboss_sdk::key::problem`).
+fn declared_keys(player: &(dyn Player + Send), variant: Variant) -> [Option<u32>; Decision::ALL.len()] {
+    if player.wants_events(variant) {
+        return [None; Decision::ALL.len()];
+    }
+    Decision::ALL.map(|kind| {
+        player.decision_key(variant, kind).filter(|&p| i32::try_from(p).is_ok_and(|p| key::problem(kind, p).is_none()))
+    })
 }
 
 /// `a.rem_euclid(unit)` for a positive `unit`, without the division (tens
