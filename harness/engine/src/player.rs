@@ -2,7 +2,7 @@
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
-use pitboss_sdk::{Card, Event, Strategy, Total, Variant, key};
+use pitboss_sdk::{Card, Event, Strategy, Total, Variant};
 
 /// One question to a player: the decision's context, the current hand and
 /// every event it has not seen yet.
@@ -163,7 +163,9 @@ pub trait Player {
     /// its answer depends on nothing else. The table then asks it once per
     /// distinct key a session and answers a repeated key with what it said
     /// ([`crate::answers::Answers`]). Only read where the player reads no
-    /// events; asked once per decision kind, as it sits down. Default: none.
+    /// events, and a key the contract refuses (`pitboss_sdk::key::problem`)
+    /// keys nothing; asked once per decision kind, as it sits down.
+    /// Default: none.
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         let _ = (variant, kind);
         None
@@ -215,17 +217,14 @@ struct Asked<S> {
 }
 
 impl<S: Strategy> Native<S> {
-    /// Wraps a strategy, reading its decision keys as a wasm host reads
-    /// `pitboss_decision_key`: a key the contract refuses (a part that
-    /// does not exist, a key for observe, a key under a rule set where it
-    /// reads events) keys nothing.
+    /// Wraps a strategy, handing the table the decision keys it names
+    /// (the table honours only those the contract allows:
+    /// [`Player::decision_key`]).
     pub fn new(strategy: S) -> Self {
         let mut keys = [[None; Decision::ALL.len()]; Variant::ALL.len()];
         for v in Variant::ALL {
             for kind in Decision::ALL {
-                let valid = |&p: &u32| i32::try_from(p).is_ok_and(|p| key::problem(kind, p).is_none());
-                keys[v as usize][kind as usize] =
-                    strategy.decision_key(v, kind).filter(valid).filter(|_| !strategy.observes(v));
+                keys[v as usize][kind as usize] = strategy.decision_key(v, kind);
             }
         }
         Native { keys, ..Native::unkeyed(strategy) }

@@ -236,37 +236,15 @@ impl TableEvent {
     /// next, took a tenth of a session's time.
     #[inline(always)]
     pub fn copied(&self) -> TableEvent {
-        // Every variant is named, so a new one must be sorted here.
         match self {
             TableEvent::BotLog { .. } | TableEvent::Fault { .. } => self.clone(),
-            TableEvent::Shuffle(_)
-            | TableEvent::RoundStart { .. }
-            | TableEvent::Asked { .. }
-            | TableEvent::Disqualified { .. }
-            | TableEvent::Bet { .. }
-            | TableEvent::SideBet { .. }
-            | TableEvent::SideBetSettled { .. }
-            | TableEvent::BackBet { .. }
-            | TableEvent::BackSettled { .. }
-            | TableEvent::Banker { .. }
-            | TableEvent::BankerDoubled
-            | TableEvent::HiddenCard { .. }
-            | TableEvent::Revealed { .. }
-            | TableEvent::RoundVoid { .. }
-            | TableEvent::Card { .. }
-            | TableEvent::DealerCard { .. }
-            | TableEvent::HoleRevealed { .. }
-            | TableEvent::Insurance { .. }
-            | TableEvent::InsuranceSettled { .. }
-            | TableEvent::Acted { .. }
-            | TableEvent::Settled { .. }
-            | TableEvent::RoundEnd { .. } => {
-                // SAFETY: these variants hold only `Copy` fields (numbers,
-                // cards, sets, options of them: `plain_variants_are_copy`
-                // below checks each), so the bits are an independent,
-                // valid value, and dropping either copy frees nothing.
-                unsafe { std::ptr::read(self) }
-            }
+            // SAFETY: every other variant holds only `Copy` fields (numbers,
+            // cards, sets, options of them), so the bits are an independent,
+            // valid value, and dropping either copy frees nothing. The test
+            // `plain_variants_are_copy` names every field of every variant
+            // and compiles only while that holds: a variant added or changed
+            // must pass it.
+            _ => unsafe { std::ptr::read(self) },
         }
     }
 }
