@@ -4,7 +4,7 @@
 //! host answers a request whose key it has seen before with the answer the
 //! bot gave then, without a call.
 
-use crate::abi::{Decision, Header};
+use crate::abi::{ActionSet, Decision, Header};
 use crate::card::{Card, Total};
 
 /// The parts of a request a key may name, one bit each.
@@ -163,6 +163,34 @@ const KEEP: [u64; 128] = {
     masks
 };
 
+/// The fields of a request that a short key reads besides the hand:
+/// what [`encode_short`] takes from a header, and what a table that keeps
+/// its hands can give without building one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyFields {
+    pub kind: Decision,
+    pub seat: u8,
+    pub hand_index: u8,
+    pub hand_count: u8,
+    pub legal: ActionSet,
+    pub dealer_up: Option<Card>,
+}
+
+impl KeyFields {
+    /// `header`'s fields.
+    #[inline]
+    pub fn of(header: &Header) -> KeyFields {
+        KeyFields {
+            kind: header.kind,
+            seat: header.seat,
+            hand_index: header.hand_index,
+            hand_count: header.hand_count,
+            legal: header.legal,
+            dealer_up: header.dealer_up,
+        }
+    }
+}
+
 /// The key of `parts`, all within [`SHORT_PARTS`], as one number: each
 /// named part's value in its own bits (`at`; 0 where a part is not named)
 /// and the parts themselves above them. So two short keys are equal
@@ -175,16 +203,22 @@ const KEEP: [u64; 128] = {
 /// (`Total::of(hand)`), passed in by a caller that keeps it.
 #[inline]
 pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u64> {
-    let kind = header.kind as u64;
+    encode_short_of(parts, &KeyFields::of(header), hand, total)
+}
+
+/// [`encode_short`] of a request with `fields`.
+#[inline]
+pub fn encode_short_of(parts: u32, fields: &KeyFields, hand: &[Card], total: Total) -> Option<u64> {
+    let kind = fields.kind as u64;
     if parts & !SHORT_PARTS != 0 || kind >> at::KIND.1 != 0 {
         return None;
     }
-    let up = header.dealer_up;
+    let up = fields.dealer_up;
     let mut key = kind
-        | u64::from(header.seat) << at::SEAT.0
-        | u64::from(header.hand_index) << at::HAND_INDEX.0
-        | u64::from(header.hand_count) << at::HAND_COUNT.0
-        | u64::from(header.legal.0) << at::LEGAL.0
+        | u64::from(fields.seat) << at::SEAT.0
+        | u64::from(fields.hand_index) << at::HAND_INDEX.0
+        | u64::from(fields.hand_count) << at::HAND_COUNT.0
+        | u64::from(fields.legal.0) << at::LEGAL.0
         | u64::from(up.map_or(0, Card::rank)) << at::UP_CARD.0
         | u64::from(up.map_or(0, Card::value)) << at::UP_VALUE.0;
     if parts & part::SUMMARY != 0 {

@@ -56,6 +56,13 @@ impl Answers {
         }
     }
 
+    /// The answer given before to the short key `key`
+    /// (`key::encode_short`), if any.
+    #[inline]
+    pub fn known_short(&self, key: u64) -> Option<i64> {
+        self.short.get(&key).copied()
+    }
+
     /// Keeps `answer` to `key`, a key [`Answers::lookup`] found new (and
     /// never past [`MAX_KEYS`], whatever key it is given).
     pub fn keep(&mut self, key: Key, answer: i64) {

@@ -3,6 +3,7 @@
 //! replaced by the decision's safe default.
 
 use pitboss_sdk::abi::Header;
+use pitboss_sdk::key::{self, KeyFields};
 use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
 use super::{PlayerState, Table};
@@ -125,6 +126,38 @@ impl Table {
     ) -> Result<i64, Fault> {
         let (p, hand) = (self.boxes[b].holder, &self.boxes[b].hands[h]);
         ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand.cards(), hand.total), rec)
+    }
+
+    /// The answer the holder of box `b` gave before to this act of its
+    /// hand `h`, where it keys its acts by a short key
+    /// (`key::encode_short`) and is not disqualified: recorded as asked,
+    /// as [`ask_player`] records it, but found without building the
+    /// question (its header, rules block and request) — the path of
+    /// almost every act of a basic strategy. `None`: ask as usual.
+    #[inline(always)]
+    pub(super) fn known_act<R: Recorder>(&mut self, b: BoxId, h: usize, legal: ActionSet, rec: &mut R) -> Option<i64> {
+        let bx = &self.boxes[b];
+        let p = bx.holder;
+        let state = &self.players[p];
+        // Keys are kept only for players told no events (`declared_keys`),
+        // and an act is never left to a default.
+        let parts = state.keys[usize::from(Decision::Act as u8)]?;
+        if state.disqualified {
+            return None;
+        }
+        let hand = &bx.hands[h];
+        let fields = KeyFields {
+            kind: Decision::Act,
+            seat: b.0,
+            hand_index: hand_byte(h),
+            hand_count: hand_byte(bx.hands.len()),
+            legal,
+            dealer_up: self.dealer.cards().first().copied(),
+        };
+        let answer = state.answers.known_short(key::encode_short_of(parts, &fields, hand.cards(), hand.total)?)?;
+        self.players[p].cursor = self.log.len();
+        rec.record(&TableEvent::Asked { seat: b.0, player: p.0, kind: Decision::Act, legal, answer: Some(answer) });
+        Some(answer)
     }
 
     /// Counts and records a fault of player `p` (about box `b`);

@@ -93,11 +93,17 @@ impl Table {
     }
 
     pub(super) fn ask_action<R: Recorder>(&mut self, b: BoxId, h: usize, legal: ActionSet, rec: &mut R) -> Action {
-        let bet = self.boxes[b].hands[h].bet;
-        let mut header = self.header(b, Decision::Act, bet, (0, 0, 1));
-        header.hand_index = hand_byte(h);
-        header.legal = legal;
-        match self.ask_box(b, header, h, rec) {
+        let answer = match self.known_act(b, h, legal, rec) {
+            Some(answer) => Ok(answer),
+            None => {
+                let bet = self.boxes[b].hands[h].bet;
+                let mut header = self.header(b, Decision::Act, bet, (0, 0, 1));
+                header.hand_index = hand_byte(h);
+                header.legal = legal;
+                self.ask_box(b, header, h, rec)
+            }
+        };
+        match answer {
             Ok(answer) => match Action::from_answer(answer) {
                 Some(a) if legal.contains(a) => a,
                 _ => self.stands_refused(b, legal, Ok(answer), rec),
