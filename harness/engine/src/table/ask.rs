@@ -96,23 +96,30 @@ impl Table {
         ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand, Total::of(hand)), rec)
     }
 
-    /// Asks player `p` for its bet on box `b` (`limits`: min, max, unit).
-    /// A player that leaves its bet to the default (most bots) is answered
-    /// before any more of the header is built than that answer reads.
+    /// Asks player `p` the decision `kind` about box `b` (`bet` and
+    /// `limits`: min, max, unit, as [`Table::header`] takes them), showing
+    /// it the box's first hand where `shows_hand` (insurance, even money).
+    /// A player that leaves `kind` to its default (most bots, for their
+    /// bets and every offer) is answered before any of the header is
+    /// built, as [`ask_player`] would answer it.
     #[inline(always)]
-    pub(super) fn ask_bet<R: Recorder>(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn ask_about<R: Recorder>(
         &mut self,
         p: PlayerId,
         b: BoxId,
-        (min, max, unit): (i64, i64, i64),
+        kind: Decision,
+        bet: i64,
+        limits: (i64, i64, i64),
+        shows_hand: bool,
         rec: &mut R,
     ) -> Result<i64, Fault> {
         let state = &self.players[p];
-        if !state.disqualified && state.defaulted & Decision::Bet.bit() != 0 {
-            return Ok(by_default(state, p, (b.0, Decision::Bet, ActionSet::EMPTY, min), rec));
+        if !state.disqualified && state.defaulted & kind.bit() != 0 {
+            return Ok(by_default(state, p, (b.0, kind, ActionSet::EMPTY, limits.0), rec));
         }
-        let header = self.header(b, Decision::Bet, 0, (min, max, unit));
-        self.ask(p, header, &[], rec)
+        let header = self.header(b, kind, bet, limits);
+        if shows_hand { self.ask_box(b, header, 0, rec) } else { self.ask(p, header, &[], rec) }
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
