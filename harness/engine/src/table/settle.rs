@@ -31,11 +31,17 @@ impl Table {
     }
 
     /// Insurance pays 2:1 and returns its stake on a dealer blackjack, else
-    /// goes to the house.
+    /// goes to the house. Asked every round and rarely with a stake: the
+    /// check is inlined, the settling out of line.
+    #[inline(always)]
     pub(super) fn settle_insurance<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
-        if !std::mem::take(&mut self.insured) {
-            return;
+        if std::mem::take(&mut self.insured) {
+            self.settle_insurance_stakes(dealer_natural, rec);
         }
+    }
+
+    #[inline(never)]
+    fn settle_insurance_stakes<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
         for i in 0..self.active.len() {
             let b = self.active[i];
             let stake = std::mem::take(&mut self.boxes[b].insurance);
