@@ -122,7 +122,13 @@ pub struct Shoe {
     round_start: usize,
     cut_at: usize,
     reshuffle_due: bool,
-    dealt_total: usize,
+    /// Cards dealt before `next` last went back: `dealt_before + next`
+    /// dealt in all.
+    dealt_before: usize,
+    /// Below this, `next` deals without reaching the shoe's end or the
+    /// cut card (`cut_at - 1`, at most `cards.len()`): [`Shoe::deal`]'s one
+    /// check on the path of every card.
+    fast_end: usize,
 }
 
 impl Shoe {
@@ -146,7 +152,8 @@ impl Shoe {
             round_start: 0,
             cut_at: usize::MAX,
             reshuffle_due: true,
-            dealt_total: 0,
+            dealt_before: 0,
+            fast_end: 0,
         }
     }
 
@@ -154,12 +161,13 @@ impl Shoe {
     pub fn stacked(cards: Vec<Card>) -> Shoe {
         Shoe {
             source: Source::Stacked,
+            fast_end: cards.len(),
             cards,
             next: 0,
             round_start: 0,
             cut_at: usize::MAX,
             reshuffle_due: false,
-            dealt_total: 0,
+            dealt_before: 0,
         }
     }
 
@@ -184,24 +192,46 @@ impl Shoe {
         let cut = draw_index(below(rng, draw_bound(self.cards.len())));
         self.cards.rotate_left(cut);
         self.cut_at = self.cards.len().saturating_sub(usize::from(*cut_card));
+        self.dealt_before += self.next;
         self.next = 0;
         self.round_start = 0;
         self.reshuffle_due = false;
+        self.set_fast_end();
         true
+    }
+
+    fn set_fast_end(&mut self) {
+        self.fast_end = self.cut_at.saturating_sub(1).min(self.cards.len());
+    }
+
+    /// Cards dealt in all.
+    fn dealt(&self) -> usize {
+        self.dealt_before + self.next
     }
 
     /// Deals one card. A seeded shoe that runs dry shuffles the earlier
     /// rounds' discards and goes on (reported through `on_shuffle`); a
     /// stacked shoe that runs out is an error.
     #[inline]
-    pub fn deal(&mut self, mut on_shuffle: impl FnMut(ShuffleKind)) -> Result<Card, ShoeExhausted> {
+    pub fn deal(&mut self, on_shuffle: impl FnMut(ShuffleKind)) -> Result<Card, ShoeExhausted> {
+        if self.next < self.fast_end {
+            let card = self.cards[self.next];
+            self.next += 1;
+            return Ok(card);
+        }
+        self.deal_at_the_end(on_shuffle)
+    }
+
+    /// [`Shoe::deal`] at the shoe's end or the cut card: a few cards a
+    /// shoe, out of line.
+    #[inline(never)]
+    fn deal_at_the_end(&mut self, mut on_shuffle: impl FnMut(ShuffleKind)) -> Result<Card, ShoeExhausted> {
         if self.next == self.cards.len() {
             self.reshuffle_discards()?;
             on_shuffle(ShuffleKind::Discards);
         }
         let card = self.cards[self.next];
         self.next += 1;
-        self.dealt_total += 1;
         if self.next >= self.cut_at {
             self.reshuffle_due = true;
         }
@@ -213,21 +243,23 @@ impl Shoe {
     /// dealt on. A full shuffle follows after the round.
     fn reshuffle_discards(&mut self) -> Result<(), ShoeExhausted> {
         let Source::Seeded { rng, .. } = &mut self.source else {
-            return Err(ShoeExhausted { dealt: self.dealt_total });
+            return Err(ShoeExhausted { dealt: self.dealt() });
         };
         let in_play = self.next - self.round_start;
         if self.round_start == 0 {
             // Every card is in this round: nothing to reshuffle. Only
             // reachable with absurd tables (a 1-deck shoe and 7 boxes
             // splitting to the limit); refuse rather than invent cards.
-            return Err(ShoeExhausted { dealt: self.dealt_total });
+            return Err(ShoeExhausted { dealt: self.dealt() });
         }
         self.cards.rotate_left(self.round_start);
         shuffle(&mut self.cards[in_play..], rng);
         self.round_start = 0;
+        self.dealt_before += self.next - in_play;
         self.next = in_play;
         self.cut_at = usize::MAX;
         self.reshuffle_due = true;
+        self.set_fast_end();
         Ok(())
     }
 
