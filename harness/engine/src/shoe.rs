@@ -409,6 +409,9 @@ mod tests {
         a.sort();
         assert_eq!(e, a);
         assert_eq!(shoe.remaining(), 0);
+        // Dry again with no earlier round left: every card dealt is
+        // counted, the redealt discards too.
+        assert_eq!(shoe.deal(|_| ()), Err(ShoeExhausted { dealt: 92 }));
         // After that round a full shuffle of all 52 follows.
         assert!(shoe.start_round());
         assert_eq!(shoe.remaining(), 52);

@@ -258,18 +258,15 @@ impl Table {
 
     /// Drops log entries every player has seen. One out for good is told
     /// nothing more: without this, its unread events would pile up for the
-    /// rest of the match (a broke bot in a ten-million-round league).
-    #[inline]
-    pub(crate) fn compact_log(&mut self) {
-        // The usual case, inlined: an empty log (every cursor is 0 already:
-        // none passes the log's end).
-        if !self.log.is_empty() {
-            self.compact_nonempty_log();
-        }
-    }
-
+    /// rest of the match (a broke bot in a ten-million-round league). A
+    /// round that dealt nothing (only its `ROUND` event is left) tells a
+    /// bot nothing the next round's number does not; nor does a second
+    /// full shuffle with no card dealt since the first. Dropping them keeps
+    /// the unread events bounded at a table where nobody plays any more (a
+    /// lone banker whose players all went broke). Only for a log with
+    /// events in it (most tables log none): out of line.
     #[inline(never)]
-    fn compact_nonempty_log(&mut self) {
+    fn tidy_log(&mut self) {
         let len = self.log.len();
         for p in ids(self.player_count, PlayerId) {
             if self.players[p].cursor < len && !self.may_be_asked(p) {
@@ -289,17 +286,6 @@ impl Table {
                 s.cursor -= seen;
             }
         }
-    }
-
-    /// Starts a round: number, log, shuffle, `ROUND` event, balances.
-    pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
-        self.round += 1;
-        self.compact_log();
-        // A round that dealt nothing (only its `ROUND` event is left) tells
-        // a bot nothing the next round's number does not; nor does a second
-        // full shuffle with no card dealt since the first. Dropping them
-        // keeps the unread events bounded at a table where nobody plays any
-        // more (a lone banker whose players all went broke).
         if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
             self.log.pop();
             let len = self.log.len();
@@ -307,14 +293,23 @@ impl Table {
                 s.cursor = s.cursor.min(len);
             }
         }
+    }
+
+    /// Starts a round: number, log, shuffle, `ROUND` event, balances.
+    /// Every round, with little to do in most: inlined, and the log's
+    /// tidying and the shuffle out of line.
+    #[inline(always)]
+    pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
+        self.round += 1;
+        // An empty log has every cursor at 0 already (none passes its end).
+        if !self.log.is_empty() {
+            self.tidy_log();
+        }
         if self.rules.shuffle_every_round {
             self.shoe.force_shuffle();
         }
         if self.shoe.start_round() {
-            if self.log.last().is_none_or(|e| e.kind != event_kind::SHUFFLE) {
-                self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
-            }
-            rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
+            self.announce_shuffle(rec);
         }
         self.emit(event_kind::ROUND, self.box_count, 0, Card::ACE);
         rec.record(&TableEvent::RoundStart { round: self.round });
@@ -322,6 +317,16 @@ impl Table {
             s.round_start_balance = s.balance;
             s.round_bet = 0;
         }
+    }
+
+    /// A full shuffle, told to players (once: not twice with no card
+    /// dealt between) and observers.
+    #[inline(never)]
+    fn announce_shuffle<R: Recorder>(&mut self, rec: &mut R) {
+        if self.log.last().is_none_or(|e| e.kind != event_kind::SHUFFLE) {
+            self.emit(event_kind::SHUFFLE, 0, 0, Card::ACE);
+        }
+        rec.record(&TableEvent::Shuffle(ShuffleKind::Full));
     }
 
     /// Ends a round: statistics, `RoundEnd`.
