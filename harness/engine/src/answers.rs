@@ -26,7 +26,7 @@ pub const MAX_KEYS: usize = 4096;
 /// bytes.
 #[derive(Default)]
 pub struct Answers {
-    short: HashMap<u64, i64, BuildHasherDefault<Mix>>,
+    short: ShortKeys,
     long: HashMap<Box<[u8]>, i64, BuildHasherDefault<Fnv>>,
 }
 
@@ -41,8 +41,8 @@ impl Answers {
         // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
         // no key (and for a long one no allocation) is made for it.
         if let Some(key) = key::encode_short(parts, request.header, request.hand, request.total) {
-            return match self.short.get(&key) {
-                Some(&answer) => Lookup::Known(answer),
+            return match self.short.get(key) {
+                Some(answer) => Lookup::Known(answer),
                 None if self.full() => Lookup::Unkeyed,
                 None => Lookup::New(Key::Short(key)),
             };
@@ -60,7 +60,7 @@ impl Answers {
     /// (`key::encode_short`), if any.
     #[inline]
     pub fn known_short(&self, key: u64) -> Option<i64> {
-        self.short.get(&key).copied()
+        self.short.get(key)
     }
 
     /// Keeps `answer` to `key`, a key [`Answers::lookup`] found new (and
@@ -71,13 +71,15 @@ impl Answers {
         }
         match key {
             Key::Short(key) => self.short.insert(key, answer),
-            Key::Long(key) => self.long.insert(key, answer),
-        };
+            Key::Long(key) => {
+                self.long.insert(key, answer);
+            }
+        }
     }
 
     /// The seat keeps [`MAX_KEYS`] keys: no more are kept.
     fn full(&self) -> bool {
-        self.short.len() + self.long.len() >= MAX_KEYS
+        self.short.len + self.long.len() >= MAX_KEYS
     }
 }
 
@@ -101,25 +103,77 @@ pub enum Key {
     Long(Box<[u8]>),
 }
 
-/// A short key's hash: one folded multiply, so every bit of the key
-/// reaches the bits the table indexes by.
+/// The answers to short keys: an open-addressing table (linear probing,
+/// at most three quarters full) of `(key + 1, answer)` slots, 0 marking an
+/// empty one; a key's first slot is the top bits of one multiply. Looked
+/// up on almost every act of a keyed bot: a probe is a multiply, a shift,
+/// a load and a compare, where a general hash map's is several times that.
+/// Only looked up and inserted into, never iterated, so its layout
+/// decides nothing.
 #[derive(Default)]
-struct Mix(u64);
+struct ShortKeys {
+    slots: Vec<(u64, i64)>,
+    len: usize,
+}
 
-impl Hasher for Mix {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
+impl ShortKeys {
+    /// The slot `key`'s probe starts at, in a table of `slots` (a power of
+    /// two, at least 2).
     #[inline]
-    fn write_u64(&mut self, key: u64) {
-        let m = u128::from(key ^ self.0) * 0x9e37_79b9_7f4a_7c15;
-        self.0 = (m as u64) ^ ((m >> 64) as u64);
+    fn home(key: u64, slots: usize) -> usize {
+        let bits = slots.trailing_zeros();
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
     }
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+    /// The answer kept for `key`, if any.
+    #[inline]
+    fn get(&self, key: u64) -> Option<i64> {
+        let n = self.slots.len();
+        if n == 0 {
+            return None;
+        }
+        let want = key.wrapping_add(1);
+        let mut i = Self::home(key, n);
+        loop {
+            let (k, answer) = self.slots[i];
+            if k == want {
+                return Some(answer);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & (n - 1);
+        }
+    }
+
+    /// Keeps `answer` for `key`, a key not kept yet.
+    fn insert(&mut self, key: u64, answer: i64) {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        if Self::place(&mut self.slots, key.wrapping_add(1), answer) {
+            self.len += 1;
+        }
+    }
+
+    /// Puts `(stored, answer)` in its slot; whether the key is new there.
+    fn place(slots: &mut [(u64, i64)], stored: u64, answer: i64) -> bool {
+        let mask = slots.len() - 1;
+        let mut i = Self::home(stored.wrapping_sub(1), slots.len());
+        while slots[i].0 != 0 && slots[i].0 != stored {
+            i = (i + 1) & mask;
+        }
+        let new = slots[i].0 == 0;
+        slots[i] = (stored, answer);
+        new
+    }
+
+    /// Twice the slots (64 to start), every key placed again.
+    fn grow(&mut self) {
+        let n = (self.slots.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0); n]);
+        for (stored, answer) in old.into_iter().filter(|&(k, _)| k != 0) {
+            Self::place(&mut self.slots, stored, answer);
         }
     }
 }
@@ -191,6 +245,25 @@ mod tests {
     }
 
     #[test]
+    fn short_keys_keep_every_answer_through_growing_and_know_no_other() {
+        let mut keys = super::ShortKeys::default();
+        // Keys that differ in low bits, high bits and both; 0 among them.
+        let key = |i: u64| (i << 40) ^ (i * 0x0101) ^ (i % 7) << 61;
+        for i in 0..3000 {
+            assert_eq!(keys.get(key(i)), None);
+            keys.insert(key(i), i as i64 - 1500);
+        }
+        keys.insert(key(5), 0);
+        assert_eq!(keys.len, 3000, "a key kept again is not counted twice");
+        for i in 0..3000 {
+            assert_eq!(keys.get(key(i)), Some(if i == 5 { 0 } else { i as i64 - 1500 }), "key {i}");
+        }
+        for i in 3000..6000 {
+            assert_eq!(keys.get(key(i)), None);
+        }
+    }
+
+    #[test]
     fn a_seat_keeps_at_most_max_keys_and_still_answers_those_it_kept() {
         // Long keys (the round) and short ones (the box) share the cap.
         let mut answers = Answers::default();
@@ -200,7 +273,7 @@ mod tests {
         for seat in 0..20 {
             assert!(!known(&mut answers, part::SEAT, &header(0, seat)));
         }
-        assert_eq!(answers.short.len() + answers.long.len(), MAX_KEYS);
+        assert_eq!(answers.short.len + answers.long.len(), MAX_KEYS);
         let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], total: Total::default(), events: &[] };
         assert!(matches!(answers.lookup(part::ROUND, &request), Lookup::Unkeyed), "full: asked, not kept");
         assert!(known(&mut answers, part::ROUND, &header(7, 0)), "a kept long key");
