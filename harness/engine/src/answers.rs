@@ -7,8 +7,8 @@
 //!
 //! Deterministic: which requests are answered from here is a function of
 //! the requests asked before, in order, and of [`MAX_KEYS`]; a key is the
-//! exact bytes of its parts, never a hash of them (the hash map is only
-//! looked up, never iterated).
+//! exact bytes of its parts, never a hash of them (the tables are only
+//! looked up and added to, never iterated).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
