@@ -98,12 +98,12 @@ impl Table {
 
     /// Asks player `p` the decision `kind` about box `b` (`bet` and
     /// `limits`: min, max, unit, as [`Table::header`] takes them), showing
-    /// it the box's first hand where `shows_hand` (insurance, even money).
-    /// A player that leaves `kind` to its default (most bots, for their
-    /// bets and every offer) is answered before any of the header is
-    /// built, as [`ask_player`] would answer it.
+    /// it the box's first hand: no cards before the deal (bets), the dealt
+    /// cards after it (insurance, even money). A player that leaves `kind`
+    /// to its default (most bots, for their bets and every offer) is
+    /// answered before any of the header is built, as [`ask_player`] would
+    /// answer it.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn ask_about<R: Recorder>(
         &mut self,
         p: PlayerId,
@@ -111,7 +111,6 @@ impl Table {
         kind: Decision,
         bet: i64,
         limits: (i64, i64, i64),
-        shows_hand: bool,
         rec: &mut R,
     ) -> Result<i64, Fault> {
         let state = &self.players[p];
@@ -119,7 +118,8 @@ impl Table {
             return Ok(by_default(state, p, (b.0, kind, ActionSet::EMPTY, limits.0), rec));
         }
         let header = self.header(b, kind, bet, limits);
-        if shows_hand { self.ask_box(b, header, 0, rec) } else { self.ask(p, header, &[], rec) }
+        let first = self.boxes[b].hands.first().map_or((&[][..], Total::default()), |h| (h.cards(), h.total));
+        ask_player(&mut self.players[p], p, &self.log, self.round, header, first, rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in

@@ -28,7 +28,7 @@ impl Table {
             if max < min || self.players[p].disqualified {
                 continue; // Cannot cover the minimum, or disqualified: sits out unasked.
             }
-            let answer = self.ask_about(p, b, Decision::Bet, 0, (min, max, unit), false, rec);
+            let answer = self.ask_about(p, b, Decision::Bet, 0, (min, max, unit), rec);
             let amount = self.checked_bet(p, b, answer, (min, max, unit), rec);
             if amount == 0 {
                 continue;
@@ -56,7 +56,7 @@ impl Table {
         if max < min {
             return;
         }
-        let answer = self.ask_about(p, b, Decision::SideBet, self.boxes[b].base_bet, (min, max, unit), false, rec);
+        let answer = self.ask_about(p, b, Decision::SideBet, self.boxes[b].base_bet, (min, max, unit), rec);
         let side = match answer {
             Ok(0) => return,
             Ok(a) => parse_side_bet(a, (min, max, unit)),
@@ -90,7 +90,7 @@ impl Table {
                     continue;
                 }
                 let base = self.boxes[b].base_bet;
-                let answer = self.ask_about(p, b, Decision::BackBet, base, (min, max, unit), false, rec);
+                let answer = self.ask_about(p, b, Decision::BackBet, base, (min, max, unit), rec);
                 let said_zero = matches!(answer, Ok(0));
                 let stake = self.checked_amount(p, b, Decision::BackBet, answer, (min, max, unit), rec);
                 if stake > 0 {

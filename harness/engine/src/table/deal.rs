@@ -102,7 +102,7 @@ impl Table {
             if half == 0 || balance < min || max < min {
                 continue;
             }
-            let answer = self.ask_about(p, b, Decision::Insurance, base, (min, max, 1), true, rec);
+            let answer = self.ask_about(p, b, Decision::Insurance, base, (min, max, 1), rec);
             let amount = self.checked_amount(p, b, Decision::Insurance, answer, (min, max, 1), rec);
             if amount > 0 {
                 self.players[p].balance -= amount;
@@ -121,7 +121,7 @@ impl Table {
                 continue;
             }
             let p = self.boxes[b].holder;
-            let answer = self.ask_about(p, b, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1), true, rec);
+            let answer = self.ask_about(p, b, Decision::EvenMoney, self.boxes[b].base_bet, (0, 1, 1), rec);
             if self.checked_flag(p, b, Decision::EvenMoney, answer, rec) {
                 self.pay(b, 0, Outcome::EvenMoney, rec);
             }
