@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use pitboss_engine::{Rules, Shoe, Table, TableEvent, derive_seed};
 use pitboss_league::{PlayOptions, league, transcript};
-use pitboss_results::output;
+use pitboss_results::{BotResult, output};
 use pitboss_tests::{Script, boxed, wasm_path};
 
 fn temp(name: &str, contents: &str) -> PathBuf {
@@ -27,6 +27,7 @@ fn opts(bots: &[&str], rounds: u64, seed: u64) -> PlayOptions {
         transcript: false,
         fault_limit: 100,
         limits: Default::default(),
+        tally: true,
     }
 }
 
@@ -46,6 +47,25 @@ fn the_same_seed_gives_byte_identical_results() {
     assert_eq!(a, b);
     let text = String::from_utf8(a).unwrap();
     assert!(text.contains("\"name\": \"basic\"") && text.contains("\"name\": \"builtin:mimic-dealer\""), "{text}");
+}
+
+/// `pitboss play` without `--json` does not count the tallies (nothing
+/// reads them): the same cards, chips, statistics and faults, the
+/// tallies left at zero; with `--json` they are counted as in a league.
+#[test]
+fn play_counts_the_tallies_only_when_they_are_written() {
+    let garbage = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/garbage.wat").display().to_string();
+    let counted = opts(&["builtin:basic", &garbage, "builtin:random"], 3_000, 5);
+    let (with, _) = pitboss_league::play(&counted, &mut std::io::sink()).unwrap();
+    let (without, _) = pitboss_league::play(&PlayOptions { tally: false, ..counted }, &mut std::io::sink()).unwrap();
+    assert!(with.table.bots[1].faults > 0 && !with.table.bots[1].fault_log.is_empty(), "the garbage bot faults");
+    for (w, o) in with.table.bots.iter().zip(&without.table.bots) {
+        assert!(w.tally.decisions[pitboss_sdk::Decision::Bet] >= w.rounds.max(1), "{}: asked its bets", w.name);
+        assert_eq!(w.tally.net(), w.net, "{}: the tally adds up to the net", w.name);
+        assert_eq!(o.tally, pitboss_results::tally::Tally::default(), "{}: not counted", o.name);
+        assert_eq!(BotResult { tally: w.tally, ..o.clone() }, *w, "{}: all else the same", w.name);
+    }
+    assert_eq!((with.table.rounds, with.table.house), (without.table.rounds, without.table.house));
 }
 
 #[test]

@@ -298,6 +298,7 @@ mod tests {
                 transcript: false,
                 fault_limit: pitboss_league::file::DEFAULT_FAULT_LIMIT,
                 limits: Default::default(),
+                tally: false,
             };
             let played = &play(&opts, &mut std::io::sink()).unwrap().0.table.bots[0];
             assert_eq!((c.rounds, c.staked), (played.rounds, played.wagered));

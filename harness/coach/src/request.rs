@@ -119,6 +119,7 @@ pub fn coach_league(
             fault_limit: league.fault_limit,
             // The example round's command plays under the default limits.
             limits: Default::default(),
+            tally: false,
         };
         spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
     }

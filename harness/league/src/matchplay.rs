@@ -49,6 +49,22 @@ pub struct TableResult {
 
 /// Plays one table of `bots` (seat order = slice order) under `spec`.
 pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &mut R) -> Result<TableResult> {
+    play_counting::<R, true>(spec, bots, rec)
+}
+
+/// [`play_table`] without the bots' tallies (`BotResult::tally` stays
+/// zero), for a match whose tallies nobody reads: the same cards, chips,
+/// statistics and faults, about a tenth faster heads-up.
+pub fn play_table_untallied<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &mut R) -> Result<TableResult> {
+    play_counting::<R, false>(spec, bots, rec)
+}
+
+/// [`play_table`], counting the bots' tallies if `TALLY`.
+fn play_counting<R: Recorder, const TALLY: bool>(
+    spec: &MatchSpec,
+    bots: &[(String, Bot)],
+    rec: &mut R,
+) -> Result<TableResult> {
     let seats: Vec<usize> = (0..bots.len()).collect();
     let mut table = TableSpec {
         rules: &spec.rules,
@@ -58,7 +74,7 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
         fault_limit: spec.fault_limit,
     }
     .seat(bots, &seats)?;
-    let mut rec = SeatLog::new(rec, bots.len(), spec.rules.boxes_per_player as usize);
+    let mut rec = SeatLog::<R, TALLY>::counting(rec, bots.len(), spec.rules.boxes_per_player as usize);
     let mut stopped = None;
     let mut idle = 0;
     // A stacked shoe runs out only when cards are dealt: a match whose bots
@@ -118,6 +134,10 @@ pub struct PlayOptions {
     pub fault_limit: u64,
     /// The limits the bots play under (a league's `[limits]`, flags).
     pub limits: crate::file::LimitChoice,
+    /// Count each bot's tally (`BotResult::tally`, which the JSON
+    /// results carry); without it the tallies stay zero. `pitboss play`
+    /// counts them only when it writes JSON: nothing else reads them.
+    pub tally: bool,
 }
 
 /// What `pitboss play` reports (and writes as JSON).
@@ -210,9 +230,16 @@ pub fn play(opts: &PlayOptions, transcript: &mut dyn std::io::Write) -> Result<(
     };
     let start = Instant::now();
     let table = if opts.transcript {
-        play_table(&spec, &bots, &mut crate::transcript::Transcript::new(transcript))?
-    } else {
+        let mut transcript = crate::transcript::Transcript::new(transcript);
+        if opts.tally {
+            play_table(&spec, &bots, &mut transcript)?
+        } else {
+            play_table_untallied(&spec, &bots, &mut transcript)?
+        }
+    } else if opts.tally {
         play_table(&spec, &bots, &mut ())?
+    } else {
+        play_table_untallied(&spec, &bots, &mut ())?
     };
     let elapsed = start.elapsed();
     let report = PlayReport {

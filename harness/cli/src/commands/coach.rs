@@ -100,6 +100,7 @@ fn under_variant(args: &Args) -> Result<Report> {
         transcript: true,
         fault_limit,
         limits: Default::default(),
+        tally: false,
     };
     let mut spec = CoachSpec::new(rules, args.rounds, seed);
     spec.bankroll = bankroll;

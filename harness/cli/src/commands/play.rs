@@ -38,7 +38,8 @@ pub struct Args {
     /// Disqualify a bot at this many faults (0: never).
     #[arg(long, default_value_t = pitboss_league::file::DEFAULT_FAULT_LIMIT)]
     fault_limit: u64,
-    /// Also write the results as JSON to this file.
+    /// Also write the results as JSON to this file, with each bot's tally
+    /// (counted only then).
     #[arg(long)]
     json: Option<PathBuf>,
     /// Play under this league file's [limits] (a Python or Go bot's
@@ -57,7 +58,8 @@ pub fn run(args: Args) -> Result<()> {
     for bot in bots.iter().filter(|b| !b.starts_with("builtin:")) {
         warn_stale(std::path::Path::new(bot));
     }
-    let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, limits };
+    let tally = json.is_some();
+    let opts = PlayOptions { variant, bots, rounds, seed, shoe, bankroll, transcript, fault_limit, limits, tally };
     let (report, elapsed) = match pitboss_league::play(&opts, &mut std::io::stdout().lock()) {
         Ok(played) => played,
         Err(e) => {
