@@ -325,6 +325,18 @@ pub struct Event {
 }
 
 impl Event {
+    /// `events` as the ABI's records, `[kind, seat, hand, card]` each: the
+    /// layout `Event` has in memory, so a request's events are one copy
+    /// (a full table's round is about a hundred of them).
+    #[inline]
+    pub fn bytes(events: &[Event]) -> &[u8] {
+        const _: () = assert!(size_of::<Event>() == 4 && align_of::<Event>() == 1);
+        // SAFETY: `Event` is `repr(C)` of four one-byte fields (`Card` is
+        // `repr(transparent)` over `u8`): size 4, alignment 1, no padding,
+        // its bytes in field order; the slice covers exactly `events`.
+        unsafe { core::slice::from_raw_parts(events.as_ptr().cast::<u8>(), 4 * events.len()) }
+    }
+
     /// An event with no card.
     #[inline]
     pub const fn table(kind: u8, seat: u8) -> Event {
@@ -430,9 +442,7 @@ pub fn encode_varying(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8
     for (slot, c) in cards[..hand.len()].iter_mut().zip(hand) {
         *slot = c.rank();
     }
-    for (rec, e) in buf[offset::EVENTS..].chunks_exact_mut(4).zip(&events[..n]) {
-        rec.copy_from_slice(&[e.kind, e.seat, e.hand, e.card.rank()]);
-    }
+    buf[offset::EVENTS..offset::EVENTS + 4 * n].copy_from_slice(Event::bytes(&events[..n]));
     n
 }
 
@@ -460,6 +470,14 @@ pub enum SideBet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_events_bytes_are_its_abi_record() {
+        let e =
+            [Event { kind: event_kind::CARD, seat: 3, hand: 1, card: Card::KING }, Event::table(event_kind::ROUND, 7)];
+        assert_eq!(Event::bytes(&e), [event_kind::CARD, 3, 1, 13, event_kind::ROUND, 7, 0, 1]);
+        assert!(Event::bytes(&[]).is_empty());
+    }
 
     #[test]
     fn encode_then_view_round_trips() {
