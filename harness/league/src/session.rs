@@ -280,7 +280,7 @@ impl Sums {
         // once, in the upper triangle (mirrored by `pairs`): of all moved
         // bots, or of each table's.
         if self.layout.all() {
-            self.add_products(0, self.moved.len());
+            self.add_all_products();
         } else {
             for t in 0..seating.len() {
                 self.add_products(self.tables_moved[t], self.tables_moved[t + 1]);
@@ -291,17 +291,33 @@ impl Sums {
         }
     }
 
-    /// Adds the products of net chips of each pair of `moved[from..to]`,
-    /// at the upper triangle's entry (the lower bot index first).
+    /// Adds the products of net chips of each pair of moved bots, every
+    /// pair kept (`Layout::all`): at `lo * n + hi`, the lower bot index
+    /// first. The moved bots in index order make each one's entries a row
+    /// (a sum of integers: the order changes no result).
+    fn add_all_products(&mut self) {
+        self.moved.sort_unstable();
+        let (moved, net, n) = (&self.moved, &self.net, self.net.len());
+        for (x, &i) in moved.iter().enumerate() {
+            let Some(row) = self.pairs.get_mut(i * n..(i + 1) * n) else { continue };
+            let ni = i128::from(net[i]);
+            for &j in &moved[x..] {
+                if let Some(sum) = row.get_mut(j) {
+                    *sum += ni * i128::from(net[j]);
+                }
+            }
+        }
+    }
+
+    /// Adds the products of net chips of each pair of `moved[from..to]`
+    /// (one table's, not every pair kept) at the upper triangle's entry
+    /// (the lower bot index first).
     fn add_products(&mut self, from: usize, to: usize) {
         let (moved, net, pairs) = (&self.moved[from..to], &self.net, &mut self.pairs);
-        let (n, all) = (net.len(), self.layout.all());
         for (x, &i) in moved.iter().enumerate() {
             for &j in &moved[x..] {
                 let (lo, hi) = if i <= j { (i, j) } else { (j, i) };
-                // Every pair's entry is row-major when all are kept.
-                let k = if all { Some(lo * n + hi) } else { self.layout.index(lo, hi) };
-                if let Some(sum) = k.and_then(|k| pairs.get_mut(k)) {
+                if let Some(sum) = self.layout.index(lo, hi).and_then(|k| pairs.get_mut(k)) {
                     *sum += net[i] as i128 * net[j] as i128;
                 }
             }
