@@ -344,6 +344,8 @@ struct Capture {
     cut: bool,
     /// Bytes of bot log stored for this round.
     log_bytes: usize,
+    /// This round's events hold a bot log or a fault (text of their own).
+    owns_text: bool,
     /// Rounds kept: (round, events, cut).
     kept: Vec<(u64, Vec<TableEvent>, bool)>,
 }
@@ -373,7 +375,7 @@ impl Capture {
                 self.open = true;
                 self.cut = false;
                 self.log_bytes = 0;
-                self.events.clear();
+                self.clear_events();
                 self.events.extend(self.pending_shuffle.take());
                 self.events.push(event.copied());
             }
@@ -382,6 +384,23 @@ impl Capture {
                 self.open = false;
             }
             _ => self.push(event),
+        }
+    }
+
+    /// Empties this round's events. Almost no round holds a bot log or a
+    /// fault, and without one no event owns anything to drop: they are
+    /// let go without visiting each (a full table's round is about a
+    /// hundred events, in most sessions).
+    fn clear_events(&mut self) {
+        if std::mem::take(&mut self.owns_text) {
+            self.events.clear();
+        } else {
+            // SAFETY: no event pushed since the last clear is a `BotLog` or
+            // a `Fault` (`push` sets `owns_text` for those), and every other
+            // variant holds only `Copy` fields (`TableEvent::copied`, whose
+            // test checks it): dropping them would free nothing, so
+            // forgetting them is the same, and length 0 is always valid.
+            unsafe { self.events.set_len(0) };
         }
     }
 
@@ -398,6 +417,7 @@ impl Capture {
         }
         if !self.open {
         } else if self.events.len() < EVENTS_PER_ROUND {
+            self.owns_text |= matches!(event, TableEvent::BotLog { .. } | TableEvent::Fault { .. });
             self.events.push(event.copied());
         } else {
             self.cut = true;
