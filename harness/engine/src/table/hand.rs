@@ -84,10 +84,11 @@ impl Hand {
         !self.from_split && self.is_two_card_21()
     }
 
-    /// Two cards counting 21 (the dealer's natural).
+    /// Two cards counting 21 (the dealer's natural): an ace and a ten,
+    /// hard 11 with an ace (asked of every hand at every showdown).
     #[inline]
     pub(super) fn is_two_card_21(&self) -> bool {
-        self.len == 2 && self.total.best() == 21
+        self.len == 2 && self.total.hard == 11 && self.total.has_ace
     }
 }
 
