@@ -67,7 +67,9 @@ impl Hand {
     pub(super) fn push(&mut self, card: Card) {
         self.cards[usize::from(self.len)] = card;
         self.len += 1;
-        self.total = self.total.add(card);
+        // `Total::add` without its saturation: a hand is played only while
+        // its hard total is at most 21, so it never passes 31.
+        self.total = Total { hard: self.total.hard + card.value(), has_ace: self.total.has_ace | card.is_ace() };
     }
 
     /// The hand's total as it counts.
