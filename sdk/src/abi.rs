@@ -442,7 +442,11 @@ pub fn encode_varying(h: &Header, hand: &[Card], events: &[Event], buf: &mut [u8
     for (slot, c) in cards[..hand.len()].iter_mut().zip(hand) {
         *slot = c.rank();
     }
-    buf[offset::EVENTS..offset::EVENTS + 4 * n].copy_from_slice(Event::bytes(&events[..n]));
+    // Most requests carry no events (a bot that reads none, a repeated
+    // question): no call to copy nothing.
+    if n > 0 {
+        buf[offset::EVENTS..offset::EVENTS + 4 * n].copy_from_slice(Event::bytes(&events[..n]));
+    }
     n
 }
 
