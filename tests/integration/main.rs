@@ -30,6 +30,9 @@ mod golden;
 mod hostile;
 /// Who is told what, in every rule set.
 mod information;
+/// League files through the library: ranking, errors, overrides, class
+/// leagues, sessions, replays, seasons, shards.
+mod league_cli;
 /// Raising limits: `--league FILE` or `--max-…` for play, check and
 /// replay; refusals that say how.
 mod limits;

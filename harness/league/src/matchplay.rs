@@ -59,6 +59,16 @@ pub fn play_table_untallied<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)
     play_counting::<R, false>(spec, bots, rec)
 }
 
+/// [`play_table`] if `tally`, else [`play_table_untallied`].
+fn play_counted<R: Recorder>(
+    spec: &MatchSpec,
+    bots: &[(String, Bot)],
+    rec: &mut R,
+    tally: bool,
+) -> Result<TableResult> {
+    if tally { play_table(spec, bots, rec) } else { play_table_untallied(spec, bots, rec) }
+}
+
 /// [`play_table`], counting the bots' tallies if `TALLY`.
 fn play_counting<R: Recorder, const TALLY: bool>(
     spec: &MatchSpec,
@@ -230,16 +240,9 @@ pub fn play(opts: &PlayOptions, transcript: &mut dyn std::io::Write) -> Result<(
     };
     let start = Instant::now();
     let table = if opts.transcript {
-        let mut transcript = crate::transcript::Transcript::new(transcript);
-        if opts.tally {
-            play_table(&spec, &bots, &mut transcript)?
-        } else {
-            play_table_untallied(&spec, &bots, &mut transcript)?
-        }
-    } else if opts.tally {
-        play_table(&spec, &bots, &mut ())?
+        play_counted(&spec, &bots, &mut crate::transcript::Transcript::new(transcript), opts.tally)?
     } else {
-        play_table_untallied(&spec, &bots, &mut ())?
+        play_counted(&spec, &bots, &mut (), opts.tally)?
     };
     let elapsed = start.elapsed();
     let report = PlayReport {

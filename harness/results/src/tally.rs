@@ -294,14 +294,6 @@ impl<'a, R> SeatLog<'a, R> {
     }
 }
 
-impl<'a, R> SeatLog<'a, R, false> {
-    /// A log of `players` players' first faults only (their tallies stay
-    /// zero), in front of `inner`.
-    pub fn faults_only(inner: &'a mut R, players: usize, per: usize) -> Self {
-        SeatLog::counting(inner, players, per)
-    }
-}
-
 impl<'a, R, const TALLY: bool> SeatLog<'a, R, TALLY> {
     /// A log for `players` players of `per` boxes each, in front of
     /// `inner`, counting their tallies if `TALLY`.
