@@ -126,6 +126,9 @@ impl Total {
     /// The total of `cards`.
     #[inline]
     pub fn of(cards: &[Card]) -> Total {
+        if let [a, b] = *cards {
+            return Total::default().add(a).add(b);
+        }
         let mut t = Total::default();
         for &c in cards {
             t = t.add(c);

@@ -49,6 +49,7 @@ pub fn up_value(up: Card) -> u8 {
 }
 
 /// The chart's action for `hand` against `up`, given the legal actions.
+#[inline]
 pub fn chart_action(table: &Table, view: &View<'_>) -> Action {
     let legal = view.legal();
     let hand = view.hand();
@@ -74,6 +75,31 @@ pub fn chart_action(table: &Table, view: &View<'_>) -> Action {
         Action::Stand
     };
     if legal.contains(wanted) { wanted } else { Action::Stand }
+}
+
+impl Basic {
+    /// The banker game's tracking of the cards turned up this round.
+    fn track(&mut self, events: &[Event]) {
+        for e in events {
+            let s = (e.seat as usize).min(15);
+            match e.kind {
+                event_kind::ROUND => *self = Basic { banker_game: true, ..Basic::default() },
+                event_kind::CARD => {
+                    self.shown[s] = self.shown[s].saturating_add(e.card.value());
+                    self.count[s] = self.count[s].saturating_add(1);
+                    self.aces |= u16::from(e.card.is_ace()) << s;
+                    self.seen[rank(e.card)] = self.seen[rank(e.card)].saturating_add(1);
+                }
+                // A shown hidden card means that seat is out (bust or paid)
+                // or the showdown has come.
+                event_kind::REVEAL => {
+                    self.out |= 1 << s;
+                    self.seen[rank(e.card)] = self.seen[rank(e.card)].saturating_add(1);
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 impl Strategy for Basic {
@@ -107,31 +133,17 @@ impl Strategy for Basic {
         if view.balance() >= view.min() { view.min() } else { 0 }
     }
 
+    /// Outside the banker game there is nothing to track: that test is
+    /// inlined into its callers (`hilo` calls this for every request),
+    /// the tracking is not.
+    #[inline]
     fn observe(&mut self, events: &[Event]) {
-        if !self.banker_game {
-            return;
-        }
-        for e in events {
-            let s = (e.seat as usize).min(15);
-            match e.kind {
-                event_kind::ROUND => *self = Basic { banker_game: true, ..Basic::default() },
-                event_kind::CARD => {
-                    self.shown[s] = self.shown[s].saturating_add(e.card.value());
-                    self.count[s] = self.count[s].saturating_add(1);
-                    self.aces |= u16::from(e.card.is_ace()) << s;
-                    self.seen[rank(e.card)] = self.seen[rank(e.card)].saturating_add(1);
-                }
-                // A shown hidden card means that seat is out (bust or paid)
-                // or the showdown has come.
-                event_kind::REVEAL => {
-                    self.out |= 1 << s;
-                    self.seen[rank(e.card)] = self.seen[rank(e.card)].saturating_add(1);
-                }
-                _ => {}
-            }
+        if self.banker_game {
+            self.track(events);
         }
     }
 
+    #[inline]
     fn act(&mut self, view: &View<'_>) -> Action {
         chart_action(Table::for_variant(view.variant()), view)
     }
