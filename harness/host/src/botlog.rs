@@ -35,9 +35,16 @@ pub(crate) struct BotLog {
 }
 
 impl BotLog {
-    /// This decision's text, if it logged anything: its latest
-    /// [`LOG_PER_DECISION`] bytes. Clears it.
+    /// Nothing written since the last [`BotLog::take`].
     #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.call.is_empty()
+    }
+
+    /// This decision's text, if it logged anything: its latest
+    /// [`LOG_PER_DECISION`] bytes. Clears it. Only once [`BotLog::is_empty`]
+    /// says there is text: out of line.
+    #[inline(never)]
     pub(crate) fn take(&mut self) -> Option<String> {
         // Asked after every decision; almost every bot logs nothing.
         if self.call.is_empty() {
