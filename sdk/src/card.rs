@@ -197,6 +197,20 @@ mod tests {
     }
 
     #[test]
+    fn a_total_of_any_length_is_its_cards_added_one_by_one() {
+        for a in (1..=13).filter_map(Card::new) {
+            for b in (1..=13).filter_map(Card::new) {
+                let three = [a, b, a];
+                for hand in [&three[..0], &three[..1], &three[..2], &three[..]] {
+                    let added = hand.iter().fold(Total::default(), |t, &c| t.add(c));
+                    assert_eq!(Total::of(hand), added, "{hand:?}");
+                }
+            }
+        }
+        assert_eq!(Total::of(&[Card::TEN; 32]).hard, u8::MAX, "saturates as `add` does");
+    }
+
+    #[test]
     fn pairs_are_equal_values_and_naturals_are_ace_ten() {
         assert!(is_pair(&cards("K Q A")[..2]));
         assert!(!is_pair(&cards("9 T A")[..2]));
