@@ -117,6 +117,9 @@ pub fn defaulted<S: Strategy + ?Sized>(strategy: &S, variant: Variant) -> u32 {
 /// Answers one request held in `buf` with `strategy`: what the exported
 /// `pitboss_decide` does in wasm, and what a native builtin does in the
 /// harness, so both run the very same code. An unreadable request gets 0.
+/// Inlined, with the strategy's methods, into the one exported function:
+/// in a bot every wasm function call pays a prologue and fuel and deadline
+/// checks of its own (sdk/README.md, "Memory: `Vec`, `String`, `BTreeMap`").
 #[inline(always)]
 pub fn dispatch<S: Strategy + ?Sized>(strategy: &mut S, buf: &[u8]) -> i64 {
     let Some(view) = View::new(buf) else { return 0 };
