@@ -52,21 +52,17 @@ pub fn play_table<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &m
     play_counting::<R, true>(spec, bots, rec)
 }
 
-/// [`play_table`] without the bots' tallies (`BotResult::tally` stays
-/// zero), for a match whose tallies nobody reads: the same cards, chips,
-/// statistics and faults, about a tenth faster heads-up.
-pub fn play_table_untallied<R: Recorder>(spec: &MatchSpec, bots: &[(String, Bot)], rec: &mut R) -> Result<TableResult> {
-    play_counting::<R, false>(spec, bots, rec)
-}
-
-/// [`play_table`] if `tally`, else [`play_table_untallied`].
+/// [`play_table`], or without the bots' tallies (`BotResult::tally`
+/// stays zero) if not `tally`: for a match whose tallies nobody reads,
+/// the same cards, chips, statistics and faults, about a tenth faster
+/// heads-up.
 fn play_counted<R: Recorder>(
     spec: &MatchSpec,
     bots: &[(String, Bot)],
     rec: &mut R,
     tally: bool,
 ) -> Result<TableResult> {
-    if tally { play_table(spec, bots, rec) } else { play_table_untallied(spec, bots, rec) }
+    if tally { play_counting::<R, true>(spec, bots, rec) } else { play_counting::<R, false>(spec, bots, rec) }
 }
 
 /// [`play_table`], counting the bots' tallies if `TALLY`.
