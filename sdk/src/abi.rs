@@ -1,9 +1,10 @@
-//! Bot ABI version 4: the byte layout of a request, the decision kinds and
+//! Bot ABI version 5: the byte layout of a request, the decision kinds and
 //! the encoding of answers. `sdk/ABI.md` is the prose form of this file.
 //! (Version 2 is version 1 plus one optional export, `pitboss_wants_events`;
-//! version 3 adds another, `pitboss_defaults`, and version 4 another,
-//! `pitboss_decision_key` ([`crate::key`]). The request layout is the
-//! same, and modules of every version run.)
+//! version 3 adds another, `pitboss_defaults`, version 4 another,
+//! `pitboss_decision_key` ([`crate::key`]), and version 5 `pitboss_count`
+//! and keys for bots that read events. The request layout is the same,
+//! and modules of every version run.)
 //!
 //! The host writes one request into the bot's exchange buffer and calls
 //! `pitboss_decide(kind) -> i64` once. The request carries the decision's
@@ -15,11 +16,11 @@ pub use crate::rules_block::{RulesBlock, rule_flag, rule_flag2};
 pub use crate::view::{View, sample};
 
 /// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// The oldest ABI version a host still runs: version 1 modules lack only
-/// the optional `pitboss_wants_events`, `pitboss_defaults` and
-/// `pitboss_decision_key`.
+/// the optional `pitboss_wants_events`, `pitboss_defaults`,
+/// `pitboss_decision_key` and `pitboss_count`.
 pub const MIN_ABI_VERSION: u32 = 1;
 
 /// The bits a `pitboss_defaults` answer may set: those of

@@ -2,7 +2,9 @@
 //! depends on, named by bit in its `pitboss_decision_key` answer, and the
 //! key the host builds from those parts (sdk/ABI.md, "Version 4"). The
 //! host answers a request whose key it has seen before with the answer the
-//! bot gave then, without a call.
+//! bot gave then, without a call. Version 5 adds one part, the true count
+//! of the cards shown under the weights a bot names (`pitboss_count`,
+//! [`Weights`], [`true_count`]).
 
 use crate::abi::{ActionSet, Decision, Header};
 use crate::card::{Card, Total};
@@ -36,10 +38,13 @@ pub mod part {
     /// The current hand's summary: its best total, whether it is soft, the
     /// value of a two-card pair (0 for none) and its card count up to 3.
     pub const SUMMARY: u32 = 1 << 12;
+    /// ABI v5: the true count of the cards shown since the last shuffle,
+    /// under the weights the bot names ([`super::true_count`]).
+    pub const TRUE_COUNT: u32 = 1 << 13;
     /// Every part.
-    pub const ALL: u32 = (1 << 13) - 1;
+    pub const ALL: u32 = (1 << 14) - 1;
     /// Each part's name, by bit.
-    pub const NAMES: [&str; 13] = [
+    pub const NAMES: [&str; 14] = [
         "box",
         "hand index",
         "hand count",
@@ -53,16 +58,66 @@ pub mod part {
         "cards",
         "card set",
         "summary",
+        "true count",
     ];
 }
 
+/// A card count's weights (ABI v5's `pitboss_count`): what each card
+/// shown adds to the running count, by value — index 0 the ace, 1–8 the
+/// twos to nines, 9 every ten — each in −8..=7. Hi-Lo is
+/// `[-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]`.
+pub type Weights = [i8; 10];
+
+/// `weights` as `pitboss_count` answers them: value *v*'s weight a signed
+/// four-bit number in bits `4(v − 1)`…`4v − 1` (the ace lowest), 0 above
+/// bit 39. Weights outside −8..=7 are cut to four bits.
+pub const fn pack_weights(weights: &Weights) -> i64 {
+    let mut packed = 0i64;
+    let mut v = 0;
+    while v < weights.len() {
+        packed |= ((weights[v] as i64) & 0xf) << (4 * v);
+        v += 1;
+    }
+    packed
+}
+
+/// The weights of a `pitboss_count` answer: `None` for 0 (no count) or an
+/// answer with a bit above bit 39.
+pub const fn unpack_weights(packed: i64) -> Option<Weights> {
+    if packed == 0 || packed >> 40 != 0 {
+        return None;
+    }
+    let mut weights = [0i8; 10];
+    let mut v = 0;
+    while v < weights.len() {
+        // The nibble in the top four bits of a byte, shifted down with its sign.
+        weights[v] = (((packed >> (4 * v)) as u8) << 4) as i8 >> 4;
+        v += 1;
+    }
+    Some(weights)
+}
+
+/// The true count ([`part::TRUE_COUNT`]): the running count (`running`, the
+/// weights of the `shown` cards turned face up since the last shuffle)
+/// per deck still in a shoe of `decks` decks — at least half a deck —
+/// rounded toward zero: `running × 52 / max(26, decks × 52 − shown)`.
+/// What `bots/hilo` computes from the events, and the host from the cards
+/// it showed.
+#[inline]
+pub const fn true_count(running: i32, shown: u32, decks: u8) -> i32 {
+    let left = decks as i64 * 52 - shown as i64;
+    let left = if left < 26 { 26 } else { left };
+    (running as i64 * 52 / left) as i32
+}
+
 /// The longest key, in bytes.
-pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4;
+pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4 + 4;
 
 /// Writes the key of a request (`header`, `hand`) under `parts` into
-/// `out`: the decision kind, then each part named, in bit order. Returns
-/// the key's length. Parts outside [`part::ALL`] are ignored.
-pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN]) -> usize {
+/// `out`: the decision kind, then each part named, in bit order (`count`,
+/// the true count, for [`part::TRUE_COUNT`]). Returns the key's length.
+/// Parts outside [`part::ALL`] are ignored.
+pub fn encode(parts: u32, header: &Header, hand: &[Card], count: i32, out: &mut [u8; KEY_LEN]) -> usize {
     let mut n = 0;
     let mut put = |bytes: &[u8]| {
         out[n..n + bytes.len()].copy_from_slice(bytes);
@@ -113,13 +168,23 @@ pub fn encode(parts: u32, header: &Header, hand: &[Card], out: &mut [u8; KEY_LEN
     if parts & part::SUMMARY != 0 {
         put(&summary(hand));
     }
+    if parts & part::TRUE_COUNT != 0 {
+        put(&count.to_le_bytes());
+    }
     n
 }
 
-/// The parts whose key fits [`encode_short`]'s 63 bits: every one-byte
-/// part and the summary.
-pub const SHORT_PARTS: u32 =
-    part::SEAT | part::HAND_INDEX | part::HAND_COUNT | part::LEGAL | part::UP_CARD | part::UP_VALUE | part::SUMMARY;
+/// The parts whose key fits [`encode_short`]'s 64 bits: every one-byte
+/// part, the summary and the true count (the count in place of the hand's
+/// index and count, so a key naming it with either is a long one).
+pub const SHORT_PARTS: u32 = part::SEAT
+    | part::HAND_INDEX
+    | part::HAND_COUNT
+    | part::LEGAL
+    | part::UP_CARD
+    | part::UP_VALUE
+    | part::SUMMARY
+    | part::TRUE_COUNT;
 
 /// Where each short part sits in a short key ([`encode_short`]): its
 /// first bit and its width. The kind always comes first; the parts'
@@ -134,24 +199,28 @@ mod at {
     pub const UP_VALUE: (u32, u32) = (40, 4);
     /// Best total (5 bits), soft (1), pair value (4), cards up to 3 (2).
     pub const SUMMARY: (u32, u32) = (44, 12);
-    pub const PARTS: (u32, u32) = (56, 7);
+    /// The true count, as a 16-bit two's complement number, where the
+    /// hand's index and count would be (a key never holds all three).
+    pub const TRUE_COUNT: (u32, u32) = (12, 16);
+    pub const PARTS: (u32, u32) = (56, 8);
 }
 
-/// A short part set as 7 bits: seat … up value (bits 0..=5) and the
-/// summary (bit 12) as bit 6.
+/// A short part set as 8 bits: seat … up value (bits 0..=5), the summary
+/// (bit 12) as bit 6 and the true count (bit 13) as bit 7.
 #[inline]
 const fn short_index(parts: u32) -> u32 {
-    parts & 0x3f | (parts >> 12 & 1) << 6
+    parts & 0x3f | (parts >> 12 & 3) << 6
 }
 
 /// Which bits of a short key its parts keep, by [`short_index`].
-const KEEP: [u64; 128] = {
-    let fields = [at::SEAT, at::HAND_INDEX, at::HAND_COUNT, at::LEGAL, at::UP_CARD, at::UP_VALUE, at::SUMMARY];
-    let mut masks = [(1 << at::KIND.1) - 1; 128];
+const KEEP: [u64; 256] = {
+    let fields =
+        [at::SEAT, at::HAND_INDEX, at::HAND_COUNT, at::LEGAL, at::UP_CARD, at::UP_VALUE, at::SUMMARY, at::TRUE_COUNT];
+    let mut masks = [(1 << at::KIND.1) - 1; 256];
     let mut index = 0;
-    while index < 128 {
+    while index < 256 {
         let mut bit = 0;
-        while bit < 7 {
+        while bit < 8 {
             if index & 1 << bit != 0 {
                 let (first, width) = fields[bit];
                 masks[index] |= ((1 << width) - 1) << first;
@@ -174,12 +243,14 @@ pub struct KeyFields {
     pub hand_count: u8,
     pub legal: ActionSet,
     pub dealer_up: Option<Card>,
+    /// The true count ([`part::TRUE_COUNT`]; 0 where no key names it).
+    pub count: i32,
 }
 
 impl KeyFields {
-    /// `header`'s fields.
+    /// `header`'s fields, with the true count `count`.
     #[inline]
-    pub fn of(header: &Header) -> KeyFields {
+    pub fn of(header: &Header, count: i32) -> KeyFields {
         KeyFields {
             kind: header.kind,
             seat: header.seat,
@@ -187,6 +258,7 @@ impl KeyFields {
             hand_count: header.hand_count,
             legal: header.legal,
             dealer_up: header.dealer_up,
+            count,
         }
     }
 }
@@ -196,14 +268,16 @@ impl KeyFields {
 /// and the parts themselves above them. So two short keys are equal
 /// exactly when they name the same parts and [`encode`] writes the same
 /// bytes for both. `None` for any other part, or where a value does not
-/// fit its bits (a kind past 15, a total past 31: never a question the
-/// engine asks, but the long key holds it). The lookup of every decision
-/// a basic strategy keys: no buffer, no hashing of bytes, half the room
-/// of a 16-byte key in the seat's table. `total` is the hand's
-/// (`Total::of(hand)`), passed in by a caller that keeps it.
+/// fit its bits (a kind past 15, a total past 31, a true count outside
+/// 16 bits: never a question the engine asks, but the long key holds it),
+/// and for the true count named with the hand's index or count. The
+/// lookup of every decision a basic strategy keys, and of a counter's
+/// acts: no buffer, no hashing of bytes, half the room of a 16-byte key
+/// in the seat's table. `total` is the hand's (`Total::of(hand)`), passed
+/// in by a caller that keeps it; `count` the true count.
 #[inline]
-pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total) -> Option<u64> {
-    encode_short_of(parts, &KeyFields::of(header), hand, total)
+pub fn encode_short(parts: u32, header: &Header, hand: &[Card], total: Total, count: i32) -> Option<u64> {
+    encode_short_of(parts, &KeyFields::of(header, count), hand, total)
 }
 
 /// [`encode_short`] of a request with `fields`.
@@ -228,6 +302,13 @@ pub fn encode_short_of(parts: u32, fields: &KeyFields, hand: &[Card], total: Tot
         }
         let summary = u64::from(best) | u64::from(soft) << 5 | u64::from(pair) << 6 | u64::from(count) << 10;
         key |= summary << at::SUMMARY.0;
+    }
+    if parts & part::TRUE_COUNT != 0 {
+        let count = i16::try_from(fields.count).ok()?;
+        if parts & (part::HAND_INDEX | part::HAND_COUNT) != 0 {
+            return None;
+        }
+        key = key & !(0xffff << at::TRUE_COUNT.0) | u64::from(count as u16) << at::TRUE_COUNT.0;
     }
     let index = short_index(parts);
     Some(key & KEEP[index as usize] | u64::from(index) << at::PARTS.0)
@@ -293,7 +374,7 @@ mod tests {
     fn key(parts: u32, h: &Header, hand: &[u8]) -> Vec<u8> {
         let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
         let mut out = [0; KEY_LEN];
-        let n = encode(parts, h, &cards, &mut out);
+        let n = encode(parts, h, &cards, 0, &mut out);
         out[..n].to_vec()
     }
 
@@ -320,22 +401,34 @@ mod tests {
         let mut requests = Vec::new();
         for (kind, up) in [(Decision::Act, 12), (Decision::Act, 10), (Decision::Bet, 1), (Decision::Insurance, 10)] {
             for hand in hands {
-                requests.push((header(kind, up), hand.iter().map(|&r| Card::new(r).unwrap()).collect::<Vec<_>>()));
+                for count in [0, 3, -3, -32768] {
+                    let cards = hand.iter().map(|&r| Card::new(r).unwrap()).collect::<Vec<_>>();
+                    requests.push((header(kind, up), cards, count));
+                }
             }
         }
-        let short = |parts, (h, cards): &(Header, Vec<Card>)| encode_short(parts, h, cards, Total::of(cards));
+        let short = |parts, (h, cards, count): &(Header, Vec<Card>, i32)| {
+            encode_short(parts, h, cards, Total::of(cards), *count)
+        };
+        let long = |parts, (h, cards, count): &(Header, Vec<Card>, i32)| {
+            let mut out = [0; KEY_LEN];
+            let n = encode(parts, h, cards, *count, &mut out);
+            out[..n].to_vec()
+        };
         for parts in 0..=part::ALL {
             if parts & !SHORT_PARTS != 0 {
                 assert_eq!(short(parts, &requests[0]), None, "{parts:#x}");
                 continue;
             }
-            for a in &requests {
-                for b in &requests {
-                    let long = |(h, cards): &(Header, Vec<Card>)| {
-                        key(parts, h, &cards.iter().map(|c| c.rank()).collect::<Vec<_>>())
-                    };
-                    assert_eq!(short(parts, a) == short(parts, b), long(a) == long(b), "{parts:#x}");
-                }
+            let shorts: Vec<_> = requests.iter().map(|r| short(parts, r)).collect();
+            let longs: Vec<_> = requests.iter().map(|r| long(parts, r)).collect();
+            let count_and_hand = parts & part::TRUE_COUNT != 0 && parts & (part::HAND_INDEX | part::HAND_COUNT) != 0;
+            assert_eq!(shorts.iter().any(Option::is_none), count_and_hand, "{parts:#x}");
+            if count_and_hand {
+                continue;
+            }
+            for (a, b) in shorts.iter().zip(&longs).flat_map(|a| shorts.iter().zip(&longs).map(move |b| (a, b))) {
+                assert_eq!(a.0 == b.0, a.1 == b.1, "{parts:#x}");
             }
             // Keys naming different parts never meet.
             assert_ne!(short(parts, &requests[0]), short(parts ^ part::SEAT, &requests[0]));
@@ -346,8 +439,44 @@ mod tests {
     fn a_value_too_wide_for_a_short_key_has_none() {
         let h = header(Decision::Act, 12);
         let twos = [Card::new(2).unwrap(); 16];
-        assert_eq!(encode_short(part::SUMMARY, &h, &twos, Total::of(&twos)), None, "a total of 32");
-        assert!(encode_short(part::LEGAL, &h, &twos, Total::of(&twos)).is_some(), "no summary named");
+        assert_eq!(encode_short(part::SUMMARY, &h, &twos, Total::of(&twos), 0), None, "a total of 32");
+        assert!(encode_short(part::LEGAL, &h, &twos, Total::of(&twos), 0).is_some(), "no summary named");
+    }
+
+    #[test]
+    fn weights_round_trip_and_a_count_is_per_deck_left_toward_zero() {
+        let hilo: Weights = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1];
+        for w in [hilo, [-8, 7, 0, 1, -2, 3, -4, 5, -6, 7], [1; 10]] {
+            assert_eq!(unpack_weights(pack_weights(&w)), Some(w));
+        }
+        assert_eq!(unpack_weights(0), None);
+        assert_eq!(unpack_weights(1 << 40), None);
+        assert_eq!(unpack_weights(-1), None);
+        // Six decks, 52 shown: 5 decks left.
+        assert_eq!(true_count(11, 52, 6), 2);
+        assert_eq!(true_count(-11, 52, 6), -2, "toward zero");
+        // Past the last half deck, half a deck.
+        assert_eq!(true_count(3, 300, 6), 6);
+        assert_eq!(true_count(3, 400, 6), 6);
+        assert_eq!(true_count(0, 0, 1), 0);
+    }
+
+    #[test]
+    fn a_true_count_key_holds_the_count() {
+        let h = header(Decision::Act, 12);
+        let key = |count| {
+            let mut out = [0; KEY_LEN];
+            let n = encode(part::TRUE_COUNT | part::LEGAL, &h, &[], count, &mut out);
+            out[..n].to_vec()
+        };
+        assert_ne!(key(1), key(2));
+        assert_ne!(key(-1), key(1));
+        assert_eq!(key(3), key(3));
+        let c = [Card::new(10).unwrap(), Card::new(6).unwrap()];
+        let short = |parts, count| encode_short(parts, &h, &c, Total::of(&c), count);
+        assert_ne!(short(part::TRUE_COUNT, 1), short(part::TRUE_COUNT, -1));
+        assert_eq!(short(part::TRUE_COUNT, 40_000), None, "past 16 bits: a long key");
+        assert_eq!(short(part::TRUE_COUNT | part::HAND_INDEX, 1), None, "the count where the hand's index is");
     }
 
     #[test]
@@ -357,7 +486,7 @@ mod tests {
         assert_eq!(key(part::ALL, &h, &hand).len(), KEY_LEN);
         assert_eq!(problem(Decision::Act, part::ALL as i32), None);
         assert_eq!(problem(Decision::Act, -1), None);
-        assert!(problem(Decision::Act, 1 << 13).is_some());
+        assert!(problem(Decision::Act, 1 << 14).is_some());
         assert!(problem(Decision::Observe, 0).is_some());
     }
 }

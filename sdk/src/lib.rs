@@ -131,11 +131,12 @@ pub mod __private {
     }
 }
 
-/// Generates the ABI v4 exports for a [`Strategy`] type on `wasm32`:
+/// Generates the ABI v5 exports for a [`Strategy`] type on `wasm32`:
 /// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide`,
 /// `pitboss_wants_events` (from [`Strategy::observes`]),
 /// `pitboss_defaults` (from [`Strategy::defaults`]),
-/// `pitboss_decision_key` (from [`Strategy::decision_key`]) and a panic
+/// `pitboss_decision_key` (from [`Strategy::decision_key`]),
+/// `pitboss_count` (from [`Strategy::count`]) and a panic
 /// handler (bots are `no_std` on wasm; not on `wasm32-wasip1`, where a bot
 /// may use `std` and std's own handler prints to stderr, the bot's log).
 /// `$init` builds the strategy on the first request. Natively it expands to
@@ -189,6 +190,17 @@ macro_rules! export_bot {
                         $crate::Strategy::decision_key(strategy, v, k).map_or(-1, |parts| parts as i32)
                     }
                     _ => -1,
+                }
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn pitboss_count(variant: i32) -> i64 {
+                // SAFETY: as in `pitboss_decide`.
+                let state = unsafe { &mut *SLOT.state.get() };
+                let strategy = state.get_or_insert_with(|| $init);
+                match u8::try_from(variant).ok().and_then($crate::Variant::from_code) {
+                    Some(v) => $crate::Strategy::count(strategy, v).map_or(0, |w| $crate::key::pack_weights(&w)),
+                    None => 0,
                 }
             }
 

@@ -43,14 +43,28 @@ pub trait Strategy {
     /// depends on, and nothing else — not its own state, not the events:
     /// the host then asks a request whose key (those parts' values) it has
     /// seen before in the session no more, and gives the answer the bot
-    /// gave to it (ABI v4's `pitboss_decision_key`; sdk/ABI.md). Only
-    /// where [`Strategy::observes`] is `false`: a bot that reads events
-    /// there may not name a key. Asked once per rule set and kind as the
-    /// bot starts, so the answer must not depend on play. Basic strategy's
-    /// act depends on `LEGAL | UP_VALUE | SUMMARY`. Default: `None`, every
-    /// decision asked.
+    /// gave to it (ABI v4's `pitboss_decision_key`; sdk/ABI.md). Where
+    /// [`Strategy::observes`] is `true`, only if its bet is neither keyed
+    /// nor left to the default (ABI v5): the events a question answered
+    /// from a key would have carried come with the next one, and the bet
+    /// brings them every round. A counter names
+    /// [`crate::key::part::TRUE_COUNT`] with [`Strategy::count`]. Asked once
+    /// per rule set and kind as the bot starts, so the answer must not
+    /// depend on play. Basic strategy's act depends on `LEGAL | UP_VALUE |
+    /// SUMMARY`. Default: `None`, every decision asked.
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         let _ = (variant, kind);
+        None
+    }
+
+    /// The weights of the card count this strategy keeps under rule set
+    /// `variant` (ABI v5's `pitboss_count`; [`crate::key::Weights`]), for
+    /// keys that name [`crate::key::part::TRUE_COUNT`]: the host keeps the
+    /// count of the cards it shows and builds the key from
+    /// [`crate::key::true_count`], so such a key holds only while the
+    /// strategy's own count, from the events, is that one. Default: `None`.
+    fn count(&self, variant: Variant) -> Option<crate::key::Weights> {
+        let _ = variant;
         None
     }
 

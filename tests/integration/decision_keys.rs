@@ -1,12 +1,16 @@
 //! ABI version 4's decision keys: a bot that declares what its answer
 //! depends on is asked each distinct key once a session and is otherwise
 //! answered with what it said, deterministically; `basic.wasm`, which
-//! declares its act's key, plays exactly as the native `basic`; a
-//! declaration the contract refuses is named at load.
+//! declares its act's key, plays exactly as the native `basic`; version
+//! 5's true count: `hilo.wasm`, which reads events and keys its acts and
+//! insurance by its count, plays exactly as `hilo` asked every decision;
+//! a declaration the contract refuses is named at load.
 
-use pitboss_engine::{Player, Rules, Shoe, Table, TableEvent};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use pitboss_engine::{Native, Player, Rules, Shoe, Stats, Table, TableEvent};
 use pitboss_host::{Limits, Sandbox};
-use pitboss_sdk::Decision;
+use pitboss_sdk::{Decision, Variant};
 
 const KEYED: &str = include_str!("../bots/keyed.wat");
 
@@ -83,18 +87,85 @@ fn basic_wasm_declares_its_acts_key_and_plays_exactly_as_native_basic() {
     assert!(called * 10 < acts, "at most one act in ten asked of the bot: {called} of {acts}");
 }
 
+/// Every event of `rounds` rounds at a table of `rules` seating `players`
+/// (a shoe seeded with `seed`), hashed in order; the players' stats; the
+/// acts asked.
+fn played(rules: Rules, players: Vec<Box<dyn Player + Send>>, rounds: u64, seed: u64) -> (u64, Vec<Stats>, u64) {
+    let shoe = Shoe::seeded(rules.decks, rules.cut_card, seed);
+    let mut table = Table::new(rules, shoe, players, 100_000).unwrap();
+    let (mut hash, mut acts) = (DefaultHasher::new(), 0);
+    for _ in 0..rounds {
+        let mut rec = |e: &TableEvent| {
+            format!("{e:?}").hash(&mut hash);
+            acts += u64::from(matches!(e, TableEvent::Asked { kind: Decision::Act, .. }));
+        };
+        table.play_round(&mut rec).unwrap();
+    }
+    (hash.finish(), table.players().iter().map(|p| p.stats).collect(), acts)
+}
+
+#[test]
+fn hilo_wasm_keys_by_its_true_count_and_plays_exactly_as_hilo_asked_every_decision() {
+    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let hilo = sandbox.load_file(&pitboss_tests::wasm_path("hilo")).unwrap();
+    let basic = || pitboss_league::bots::Bot::builtin("basic").unwrap().player_seeded(0).unwrap();
+    let random = |seed| pitboss_league::bots::Bot::builtin("random").unwrap().player_seeded(seed).unwrap();
+    for variant in Variant::ALL {
+        let rules = Rules::for_variant(variant).unwrap();
+        // Two counters with others between them: cards dealt to other
+        // boxes (its bets read them), splits, insurance, reshuffles.
+        let table = |keyed: bool, profile: &mut Vec<_>| -> Vec<Box<dyn Player + Send>> {
+            let mut counter = |i| -> Box<dyn Player + Send> {
+                if keyed {
+                    let mut wasm = hilo.instantiate_seeded(i).unwrap();
+                    profile.push(wasm.profile());
+                    Box::new(wasm)
+                } else {
+                    Box::new(Native::unkeyed(hilo::HiLo::default()))
+                }
+            };
+            let seats = usize::from(rules.boxes / rules.boxes_per_player).min(4);
+            let mut players = vec![counter(0), basic(), random(3), counter(1)];
+            players.truncate(seats.max(2));
+            players
+        };
+        let rounds = 3_000;
+        let mut profiles = Vec::new();
+        let keyed = played(rules.clone(), table(true, &mut profiles), rounds, 17);
+        let asked = played(rules.clone(), table(false, &mut Vec::new()), rounds, 17);
+        assert_eq!(keyed, asked, "{variant:?}: every event and chip");
+        let calls: usize = profiles.iter().map(|p| p.lock().unwrap().used[Decision::Act as usize].len()).sum();
+        let acts = keyed.2;
+        if variant == Variant::NorwegianHome {
+            continue; // a single deck shuffled every round: no keys
+        }
+        assert!(calls as u64 * 3 < acts, "{variant:?}: {calls} acts called of {acts} decisions");
+    }
+}
+
+/// Loads `wat` as a bot: its refusal, if refused.
+fn refusal(wat: &str) -> Option<String> {
+    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    sandbox.load("keyed.wat", wat.as_bytes()).err().map(|e| e.to_string())
+}
+
+/// Asserts that `wat` is refused, saying `says`.
+fn refused(wat: String, says: &str) {
+    let e = refusal(&wat).expect("refused");
+    assert!(e.contains(says), "{e}");
+}
+
 #[test]
 fn a_declaration_the_contract_refuses_is_named_at_load() {
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
-    let refused = |wat: String, says: &str| {
-        let e = sandbox.load("keyed.wat", wat.as_bytes()).unwrap_err().to_string();
-        assert!(e.contains(says), "{e}");
-    };
     // A bot that reads events (no `pitboss_wants_events`) may not key.
     let reads =
         KEYED.replace(r#"(func (export "pitboss_wants_events") (param $variant i32) (result i32) i32.const 0)"#, "");
     refused(reads, "pitboss_decision_key(0, 4) = 0 names a key under a rule set where the bot reads events");
-    refused(KEYED.replace("(then i32.const 0)", "(then i32.const 8192)"), "= 8192 names a part that does not exist");
+    refused(KEYED.replace("(then i32.const 0)", "(then i32.const 16384)"), "= 16384 names a part that does not exist");
+    refused(
+        KEYED.replace("(then i32.const 0)", "(then i32.const 8192)"),
+        "= 8192 names the true count, but pitboss_count(0) names no count",
+    );
     refused(
         KEYED.replace("(param $kind i32) (result i32)", "(param $kind i32) (param $more i32) (result i32)"),
         "export `pitboss_decision_key` has the wrong type",
@@ -106,4 +177,45 @@ fn a_declaration_the_contract_refuses_is_named_at_load() {
         ),
         "pitboss_decision_key(0, 0) = 0 names a key for observe",
     );
+}
+
+/// `keyed.wat` as version 5, reading events, with a Hi-Lo count and the
+/// extra exports `more`.
+fn counter(more: &str) -> String {
+    KEYED
+        .replace(
+            "i32.const 4)\n  (func (export \"pitboss_buffer\")",
+            "i32.const 5)\n  (func (export \"pitboss_buffer\")",
+        )
+        .replace(
+            r#"(func (export "pitboss_wants_events") (param $variant i32) (result i32) i32.const 0)"#,
+            &format!(
+                r#"(func (export "pitboss_count") (param $variant i32) (result i64) i64.const 0xf00011111f) {more}"#
+            ),
+        )
+}
+
+#[test]
+fn a_counter_keys_only_while_its_bet_brings_the_events_and_names_a_true_count_only_with_a_count() {
+    // Reads events, keys its act by the true count, is asked its bet: loads.
+    let counts = counter("").replace("(then i32.const 0)", "(then i32.const 8192)");
+    assert_eq!(refusal(&counts), None);
+    // ...but not with its bet keyed, or left to the default; nor with a
+    // count that does not fit, or an export of the wrong type.
+    let bet_keyed = "(else (select (i32.const 0) (i32.const -1) (i32.eq (local.get $kind) (i32.const 1))))";
+    let bet_defaulted = r#"(func (export "pitboss_defaults") (param i32) (result i32) i32.const 2)"#;
+    for (wat, says) in [
+        (
+            counts.replace("(else i32.const -1)", bet_keyed),
+            "pitboss_decision_key(0, 1) = 0 keys the bet of a bot that reads events",
+        ),
+        (counter(bet_defaulted), "leaves its bet to the default (pitboss_defaults)"),
+        (counts.replace("0xf00011111f", "0x10000000000"), "pitboss_count(0) = 0x10000000000 sets a bit above bit 39"),
+        (
+            counts.replace("(result i64) i64.const 0xf00011111f", "(result i32) i32.const 1"),
+            "export `pitboss_count` has the wrong type",
+        ),
+    ] {
+        refused(wat, says);
+    }
 }

@@ -15,12 +15,21 @@
 //!
 //! In the banker game, where a single deck is shuffled every round, it
 //! plays plain basic strategy.
+//!
+//! - **Keys (ABI v5):** its acts depend only on the legal set, the up
+//!   card's value, the hand's summary and the true count, and its
+//!   insurance on the up card's value, the amounts and the true count: it
+//!   names its Hi-Lo weights ([`WEIGHTS`]) and those keys, so the host
+//!   keeps the count of the cards it shows and asks each such question once
+//!   a session. Its bet (the ramp, the sitting out) reads its own memory
+//!   and is asked every round, bringing the events.
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
 use core::mem;
 
 use pitboss_chart::{Basic, Indices, Table, rank};
+use pitboss_sdk::key::{Weights, part};
 use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, Strategy, Total, Variant, View, event_kind};
 
 /// Hi-Lo value of a card.
@@ -31,6 +40,18 @@ pub const fn hilo_value(card: Card) -> i32 {
         _ => -1,
     }
 }
+
+/// [`hilo_value`] by card value (ace first), the weights of the count it
+/// names to the host (`pitboss_count`).
+pub const WEIGHTS: Weights = {
+    let mut w = [0i8; 10];
+    let mut v = 0;
+    while v < 10 {
+        w[v] = hilo_value(Card::from_byte(v as u8 + 1)) as i8;
+        v += 1;
+    }
+    w
+};
 
 /// [`hilo_value`] of every card byte.
 const HILO_BY_BYTE: [i8; 256] = {
@@ -76,8 +97,7 @@ impl HiLo {
     /// The true count: running count per remaining deck (at least half a
     /// deck), rounded toward zero.
     pub fn true_count(&self, decks: u8) -> i32 {
-        let remaining = (decks as i32 * 52 - self.seen as i32).max(26);
-        self.running * 52 / remaining
+        pitboss_sdk::key::true_count(self.running, self.seen, decks)
     }
 
     fn tc(&self, view: &View<'_>) -> i32 {
@@ -136,6 +156,23 @@ impl Strategy for HiLo {
     /// money, side bets and back bets it never takes.
     fn defaults(&self, _: Variant, kind: Decision) -> bool {
         matches!(kind, Decision::EvenMoney | Decision::SideBet | Decision::BackBet)
+    }
+
+    /// Outside the banker game, its acts and insurance depend on the true
+    /// count and the parts named here, nothing else.
+    fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
+        if variant == Variant::NorwegianHome {
+            return None;
+        }
+        match kind {
+            Decision::Act => Some(part::LEGAL | part::UP_VALUE | part::SUMMARY | part::TRUE_COUNT),
+            Decision::Insurance => Some(part::UP_VALUE | part::AMOUNTS | part::TRUE_COUNT),
+            _ => None,
+        }
+    }
+
+    fn count(&self, variant: Variant) -> Option<Weights> {
+        (variant != Variant::NorwegianHome).then_some(WEIGHTS)
     }
 
     fn observe(&mut self, events: &[Event]) {
@@ -235,6 +272,7 @@ mod tests {
         assert_eq!(h.true_count(6), 10 * 52 / (312 - 6));
         h.observe(&[Event::table(event_kind::SHUFFLE, 0)]);
         assert_eq!((h.running, h.seen), (0, 0));
+        assert_eq!(WEIGHTS, [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]);
     }
 
     #[test]

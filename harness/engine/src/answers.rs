@@ -31,16 +31,14 @@ pub struct Answers {
 }
 
 impl Answers {
-    /// The key of `request` under `parts`, and the answer given to it
-    /// before, if any. A request carrying events has no key.
+    /// The key of `request` under `parts` (`count`: the true count, for
+    /// [`key::part::TRUE_COUNT`]), and the answer given to it before, if
+    /// any. The events a request carries are never part of its key.
     #[inline]
-    pub fn lookup(&self, parts: u32, request: &Request<'_>) -> Lookup {
-        if !request.events.is_empty() {
-            return Lookup::Unkeyed;
-        }
+    pub fn lookup(&self, parts: u32, request: &Request<'_>, count: i32) -> Lookup {
         // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
         // no key (and for a long one no allocation) is made for it.
-        if let Some(key) = key::encode_short(parts, request.header, request.hand, request.total) {
+        if let Some(key) = key::encode_short(parts, request.header, request.hand, request.total, count) {
             return match self.short.get(key) {
                 Some(answer) => Lookup::Known(answer),
                 None if self.full() => Lookup::Unkeyed,
@@ -48,7 +46,7 @@ impl Answers {
             };
         }
         let mut key = [0; KEY_LEN];
-        let n = key::encode(parts, request.header, request.hand, &mut key);
+        let n = key::encode(parts, request.header, request.hand, count, &mut key);
         match self.long.get(&key[..n]) {
             Some(&answer) => Lookup::Known(answer),
             None if self.full() => Lookup::Unkeyed,
@@ -231,7 +229,7 @@ mod tests {
     /// whether the answer came from the seat's kept answers.
     fn known(answers: &mut Answers, parts: u32, h: &Header) -> bool {
         let request = Request { header: h, hand: &[], total: Total::default(), events: &[] };
-        match answers.lookup(parts, &request) {
+        match answers.lookup(parts, &request, 0) {
             Lookup::Known(answer) => {
                 assert_eq!(answer, i64::from(h.round) + i64::from(h.seat) + 1);
                 true
@@ -275,7 +273,7 @@ mod tests {
         }
         assert_eq!(answers.short.len + answers.long.len(), MAX_KEYS);
         let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], total: Total::default(), events: &[] };
-        assert!(matches!(answers.lookup(part::ROUND, &request), Lookup::Unkeyed), "full: asked, not kept");
+        assert!(matches!(answers.lookup(part::ROUND, &request, 0), Lookup::Unkeyed), "full: asked, not kept");
         assert!(known(&mut answers, part::ROUND, &header(7, 0)), "a kept long key");
         assert!(known(&mut answers, part::SEAT, &header(0, 3)), "a kept short key");
         assert!(!known(&mut answers, part::SEAT, &header(0, 15)), "past the cap: not kept");

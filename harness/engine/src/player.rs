@@ -2,6 +2,7 @@
 //! script — and the request it is asked.
 
 use pitboss_sdk::abi::{self, Decision, Header, MAX_EVENTS};
+use pitboss_sdk::key::Weights;
 use pitboss_sdk::{Card, Event, Strategy, Total, Variant};
 
 /// One question to a player: the decision's context, the current hand and
@@ -162,12 +163,23 @@ pub trait Player {
     /// (ABI version 4, `pitboss_sdk::key::part` bits), if it names one:
     /// its answer depends on nothing else. The table then asks it once per
     /// distinct key a session and answers a repeated key with what it said
-    /// ([`crate::answers::Answers`]). Only read where the player reads no
-    /// events, and a key the contract refuses (`pitboss_sdk::key::problem`)
-    /// keys nothing; asked once per decision kind, as it sits down.
-    /// Default: none.
+    /// ([`crate::answers::Answers`]). Where the player reads events, only
+    /// read if its bet is neither keyed nor left to the default (the bet
+    /// brings it each round the events that keyed answers left pending);
+    /// a key the contract refuses (`pitboss_sdk::key::problem`), or one
+    /// naming the true count without a [`Player::count`], keys nothing.
+    /// Asked once per decision kind, as it sits down. Default: none.
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         let _ = (variant, kind);
+        None
+    }
+
+    /// The weights of the card count its keys' true count is taken under
+    /// (ABI v5's `pitboss_count`, [`pitboss_sdk::key::Weights`]) under rule
+    /// set `variant`, if it names one; read only where a key names
+    /// [`pitboss_sdk::key::part::TRUE_COUNT`]. Default: none.
+    fn count(&self, variant: Variant) -> Option<Weights> {
+        let _ = variant;
         None
     }
 }
@@ -191,6 +203,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
 
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         (**self).decision_key(variant, kind)
+    }
+
+    fn count(&self, variant: Variant) -> Option<Weights> {
+        (**self).count(variant)
     }
 }
 
@@ -269,6 +285,10 @@ impl<S: Strategy> Player for Native<S> {
 
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         self.keys[variant as usize][kind as usize]
+    }
+
+    fn count(&self, variant: Variant) -> Option<Weights> {
+        self.asked.strategy.count(variant)
     }
 }
 

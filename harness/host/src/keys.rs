@@ -1,12 +1,13 @@
-//! The optional exports of ABI versions 2 to 4, asked once at start-up:
+//! The optional exports of ABI versions 2 to 5, asked once at start-up:
 //! the rule sets a bot reads events under, the decisions it leaves to
-//! their default, and version 4's decision keys — the request parts each
+//! their default, version 4's decision keys — the request parts each
 //! decision's answer depends on (sdk/ABI.md, "Version 4";
-//! `pitboss_sdk::key`). The answers a seat gave, by key, are kept in
+//! `pitboss_sdk::key`) — and version 5's count weights, for keys that name
+//! the true count. The answers a seat gave, by key, are kept in
 //! [`pitboss_engine::answers::Answers`].
 
 use pitboss_sdk::abi::DEFAULTABLE_MASK;
-use pitboss_sdk::key;
+use pitboss_sdk::key::{self, Weights};
 use pitboss_sdk::{Decision, Variant};
 use wasmtime::{Instance, Store};
 
@@ -17,31 +18,58 @@ use crate::store::StoreState;
 /// number for "ask me every time".
 pub(crate) const DECISION_KEY: &str = "pitboss_decision_key";
 
+/// ABI v5's optional export: `(variant: i32) -> i64`, the weights of the
+/// bot's card count (`pitboss_sdk::key::pack_weights`), or 0 for none.
+pub(crate) const COUNT: &str = "pitboss_count";
+
 /// What a bot declared: by rule set code and decision code, the parts of
-/// its key, or `None` (asked every time).
+/// its key, or `None` (asked every time); by rule set code, the weights of
+/// its count.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Declared([[Option<u32>; Decision::ALL.len()]; Variant::ALL.len()]);
+pub(crate) struct Declared {
+    keys: [[Option<u32>; Decision::ALL.len()]; Variant::ALL.len()],
+    counts: [Option<Weights>; Variant::ALL.len()],
+}
 
 impl Declared {
     /// The parts of a `kind` decision's key under `variant`, if keyed.
     #[inline]
     pub(crate) fn parts(&self, variant: Variant, kind: Decision) -> Option<u32> {
-        self.0[variant as usize][kind as usize]
+        self.keys[variant as usize][kind as usize]
+    }
+
+    /// The weights of its count under `variant`, if it names one.
+    pub(crate) fn count(&self, variant: Variant) -> Option<Weights> {
+        self.counts[variant as usize]
     }
 }
 
-/// Asks a version 4 module's `pitboss_decision_key` for every rule set and
-/// decision kind, under the start-up fuel. `Ok(Err(problem))`: an answer
+/// Asks a version 4 or 5 module's `pitboss_decision_key` for every rule
+/// set and decision kind, and a version 5 module's `pitboss_count` for
+/// every rule set, under the start-up fuel. `Ok(Err(problem))`: an answer
 /// the contract refuses (a part that does not exist, a key for `observe`,
-/// a key under a rule set where the bot reads events, `wants_events` bit
-/// by rule set code).
+/// a key under a rule set where the bot reads events — `wants_events` bit
+/// by rule set code — in version 4, or in version 5 where its bet is keyed
+/// or left to the default (`defaults`), a true count without a count, a
+/// count with a bit above bit 39).
 pub(crate) fn declared(
     store: &mut Store<StoreState>,
     instance: &Instance,
     version: i32,
-    wants_events: u8,
+    (wants_events, defaults): (u8, &[u32; Variant::ALL.len()]),
 ) -> Result<Result<Declared, String>, wasmtime::Error> {
     let mut declared = Declared::default();
+    if version >= 5
+        && let Ok(ask) = instance.get_typed_func::<i32, i64>(&mut *store, COUNT)
+    {
+        for v in Variant::ALL {
+            let packed = ask.call(&mut *store, i32::from(v as u8))?;
+            declared.counts[v as usize] = key::unpack_weights(packed);
+            if packed != 0 && declared.counts[v as usize].is_none() {
+                return Ok(Err(format!("{COUNT}({}) = {packed:#x} sets a bit above bit 39", v as u8)));
+            }
+        }
+    }
     let Ok(ask) = instance.get_typed_func::<(i32, i32), i32>(&mut *store, DECISION_KEY) else {
         return Ok(Ok(declared));
     };
@@ -51,17 +79,56 @@ pub(crate) fn declared(
     for v in Variant::ALL {
         for kind in Decision::ALL {
             let parts = ask.call(&mut *store, (i32::from(v as u8), i32::from(kind as u8)))?;
-            let problem = key::problem(kind, parts).or_else(|| {
-                (parts >= 0 && wants_events & (1 << v as u8) != 0)
-                    .then_some("names a key under a rule set where the bot reads events (pitboss_wants_events)")
-            });
-            if let Some(problem) = problem {
+            declared.keys[v as usize][kind as usize] = u32::try_from(parts).ok();
+            if let Some(problem) = key::problem(kind, parts) {
                 return Ok(Err(format!("{DECISION_KEY}({}, {}) = {parts} {problem}", v as u8, kind as u8)));
             }
-            declared.0[v as usize][kind as usize] = u32::try_from(parts).ok();
+        }
+        if let Some(problem) = keys_problem(&declared, v, version, (wants_events, defaults[v as usize])) {
+            return Ok(Err(problem));
         }
     }
     Ok(Ok(declared))
+}
+
+/// What is wrong with the keys `declared` names under `v`, if anything:
+/// a key where the bot reads events (`wants_events`, by rule set bit), in
+/// version 4 at all, in version 5 with its bet keyed or left to the
+/// default (`defaulted`: its `pitboss_defaults` answer there), so that no
+/// question would bring it the events every round; or a true count
+/// without a count.
+fn keys_problem(declared: &Declared, v: Variant, version: i32, (wants_events, defaulted): (u8, u32)) -> Option<String> {
+    let keys = &declared.keys[v as usize];
+    let (k, parts) = Decision::ALL.iter().zip(keys).find_map(|(&k, p)| Some((k, (*p)?)))?;
+    let at = |kind: Decision, parts: u32| format!("{DECISION_KEY}({}, {}) = {parts}", v as u8, kind as u8);
+    if wants_events & (1 << v as u8) != 0 {
+        if version < 5 {
+            return Some(format!(
+                "{} names a key under a rule set where the bot reads events (pitboss_wants_events)",
+                at(k, parts)
+            ));
+        }
+        let bet = Decision::Bet;
+        if let Some(p) = keys[bet as usize] {
+            return Some(format!(
+                "{} keys the bet of a bot that reads events: its bet must bring them every round",
+                at(bet, p)
+            ));
+        }
+        if defaulted & bet.bit() != 0 {
+            return Some(format!(
+                "{} names a key where the bot reads events and leaves its bet to the default (pitboss_defaults): its bet must bring them every round",
+                at(k, parts)
+            ));
+        }
+    }
+    let counted = Decision::ALL.iter().zip(keys).find(|(_, p)| p.is_some_and(|p| p & key::part::TRUE_COUNT != 0));
+    match counted {
+        Some((&kind, &Some(p))) if declared.counts[v as usize].is_none() => {
+            Some(format!("{} names the true count, but {COUNT}({}) names no count", at(kind, p), v as u8))
+        }
+        _ => None,
+    }
 }
 
 /// Versions 2 and 3's optional exports, each asked once per rule set

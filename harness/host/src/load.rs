@@ -192,13 +192,17 @@ impl Sandbox {
         {
             return Err(contract(format!("export `{}` has the wrong type (see sdk/ABI.md)", crate::snapshot::PREINIT)));
         }
-        // The optional exports of ABI v2 to v4.
+        // The optional exports of ABI v2 to v5.
         let (one, two): (&[ValType], &[ValType]) = (&[ValType::I32], &[ValType::I32, ValType::I32]);
-        for (export, params) in
-            [(crate::keys::WANTS_EVENTS, one), (crate::keys::DEFAULTS, one), (crate::keys::DECISION_KEY, two)]
-        {
+        let (i32_, i64_): (&[ValType], &[ValType]) = (&[ValType::I32], &[ValType::I64]);
+        for (export, params, result) in [
+            (crate::keys::WANTS_EVENTS, one, i32_),
+            (crate::keys::DEFAULTS, one, i32_),
+            (crate::keys::DECISION_KEY, two, i32_),
+            (crate::keys::COUNT, one, i64_),
+        ] {
             match module.get_export(export) {
-                Some(ExternType::Func(f)) if same_sig(&f, params, &[ValType::I32]) => {}
+                Some(ExternType::Func(f)) if same_sig(&f, params, result) => {}
                 None => {}
                 Some(_) => return Err(contract(format!("export `{export}` has the wrong type (see sdk/ABI.md)"))),
             }
@@ -495,8 +499,8 @@ impl BotModule {
             Ok(answers) => answers,
             Err(e) => return Err(why(&mut store, e)),
         };
-        let keys =
-            crate::keys::declared(&mut store, &instance, version, wants_events).map_err(|e| why(&mut store, e))?;
+        let keys = crate::keys::declared(&mut store, &instance, version, (wants_events, &defaults))
+            .map_err(|e| why(&mut store, e))?;
         if let Some(problem) = crate::keys::defaults_problem(&defaults).or(keys.as_ref().err().cloned()) {
             return Err(LoadError::Contract { name: self.name.to_string(), problem });
         }
@@ -550,7 +554,8 @@ pub(crate) struct Started {
     /// ABI v3: the decisions it leaves to their default under the rule set
     /// of code `v` (`pitboss_defaults` bits).
     pub(crate) defaults: [u32; Variant::ALL.len()],
-    /// ABI v4: the parts of each decision's key (`pitboss_decision_key`).
+    /// ABI v4: the parts of each decision's key (`pitboss_decision_key`);
+    /// v5: the weights of its count (`pitboss_count`).
     pub(crate) keys: crate::keys::Declared,
     /// The ABI version the module speaks (`MIN_ABI_VERSION..=ABI_VERSION`).
     pub(crate) abi_version: u32,

@@ -191,6 +191,10 @@ impl Player for WasmPlayer {
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         self.keys.parts(variant, kind)
     }
+
+    fn count(&self, variant: Variant) -> Option<pitboss_sdk::key::Weights> {
+        self.keys.count(variant)
+    }
 }
 
 impl WasmPlayer {

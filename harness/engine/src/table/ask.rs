@@ -6,7 +6,7 @@ use pitboss_sdk::abi::Header;
 use pitboss_sdk::key::{self, KeyFields};
 use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
-use super::{PlayerState, Table};
+use super::{PlayerState, Shown, Table};
 use crate::answers::Lookup;
 use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
 use crate::player::{Fault, FaultKind, Request};
@@ -14,12 +14,13 @@ use crate::record::{Recorder, TableEvent};
 
 /// Asks player `p` one decision, delivering every event of `log` it has
 /// not seen yet; records the question and the answer. A decision it keys
-/// ([`PlayerState::keys`]) is put to it once per key; a repeated key is
-/// answered with what it said.
+/// ([`PlayerState::keys`]) is put to it once per key (a true count taken
+/// from `shown`); a repeated key is answered with what it said, and the
+/// events wait for its next question.
 fn ask_player<R: Recorder>(
     state: &mut PlayerState,
     p: PlayerId,
-    log: &[Event],
+    (log, shown): (&[Event], &Shown),
     round: u64,
     mut header: Header,
     (hand, total): (&[Card], Total),
@@ -35,11 +36,19 @@ fn ask_player<R: Recorder>(
     header.round = wire_round(round);
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
     let request = Request { header: &header, hand, total, events };
-    state.cursor = log.len();
     let lookup = match state.keys[usize::from(header.kind as u8)] {
-        Some(parts) => state.answers.lookup(parts, &request),
+        Some(parts) => {
+            let count = match state.weights {
+                Some(weights) if parts & key::part::TRUE_COUNT != 0 => shown.true_count(&weights),
+                _ => 0,
+            };
+            state.answers.lookup(parts, &request, count)
+        }
         None => Lookup::Unkeyed,
     };
+    if !state.told_events || !matches!(lookup, Lookup::Known(_)) {
+        state.cursor = log.len();
+    }
     let result = match lookup {
         // Answered before: the bot is not called, so it logs nothing.
         Lookup::Known(answer) => {
@@ -93,7 +102,7 @@ impl Table {
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand, Total::of(hand)), rec)
+        ask_player(&mut self.players[p], p, (&self.log, &self.shown), self.round, header, (hand, Total::of(hand)), rec)
     }
 
     /// Asks player `p` the decision `kind` about box `b` (`bet` and
@@ -119,7 +128,7 @@ impl Table {
         }
         let header = self.header(b, kind, bet, limits);
         let first = self.boxes[b].hands.first().map_or((&[][..], Total::default()), |h| (h.cards(), h.total));
-        ask_player(&mut self.players[p], p, &self.log, self.round, header, first, rec)
+        ask_player(&mut self.players[p], p, (&self.log, &self.shown), self.round, header, first, rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
@@ -132,7 +141,15 @@ impl Table {
         rec: &mut R,
     ) -> Result<i64, Fault> {
         let (p, hand) = (self.boxes[b].holder, &self.boxes[b].hands[h]);
-        ask_player(&mut self.players[p], p, &self.log, self.round, header, (hand.cards(), hand.total), rec)
+        ask_player(
+            &mut self.players[p],
+            p,
+            (&self.log, &self.shown),
+            self.round,
+            header,
+            (hand.cards(), hand.total),
+            rec,
+        )
     }
 
     /// The answer the holder of box `b` gave before to this act of its
@@ -146,8 +163,7 @@ impl Table {
         let bx = &self.boxes[b];
         let p = bx.holder;
         let state = &self.players[p];
-        // Keys are kept only for players told no events (`declared_keys`),
-        // and an act is never left to a default.
+        // An act is never left to a default.
         let parts = state.keys[usize::from(Decision::Act as u8)]?;
         if state.disqualified {
             return None;
@@ -160,9 +176,16 @@ impl Table {
             hand_count: hand_byte(bx.hands.len()),
             legal,
             dealer_up: self.dealer.cards().first().copied(),
+            count: match state.weights {
+                Some(weights) if parts & key::part::TRUE_COUNT != 0 => self.shown.true_count(&weights),
+                _ => 0,
+            },
         };
         let answer = state.answers.known_short(key::encode_short_of(parts, &fields, hand.cards(), hand.total)?)?;
-        self.players[p].cursor = self.log.len();
+        // One that reads events gets them with its next question.
+        if !state.told_events {
+            self.players[p].cursor = self.log.len();
+        }
         rec.record(&TableEvent::Asked { seat: b.0, player: p.0, kind: Decision::Act, legal, answer: Some(answer) });
         Some(answer)
     }

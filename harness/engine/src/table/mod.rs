@@ -16,6 +16,7 @@ mod deal;
 mod hand;
 mod play;
 mod settle;
+mod shown;
 
 use std::ops::{Index, IndexMut};
 
@@ -31,6 +32,7 @@ use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 use hand::{BoxState, Hand};
 pub(crate) use play::illegal_act;
+pub(crate) use shown::Shown;
 
 /// A player at a table: the bot, its chips and statistics.
 pub struct PlayerState {
@@ -49,8 +51,12 @@ pub struct PlayerState {
     /// ([`Player::defaults`]): bit `code` of each such decision kind.
     pub(crate) defaulted: u32,
     /// The parts of each decision's key ([`Player::decision_key`]), by
-    /// decision code; none where it reads events.
+    /// decision code; none where it reads events and its bet is keyed or
+    /// left to the default (`declared_keys`).
     pub(crate) keys: [Option<u32>; Decision::ALL.len()],
+    /// The weights of its count ([`Player::count`]), where a key names the
+    /// true count.
+    pub(crate) weights: Option<key::Weights>,
     /// Its answers to the keys asked so far this session.
     pub(crate) answers: Answers,
     /// Balance before the current round's bets.
@@ -76,8 +82,13 @@ pub struct Table {
     pub(crate) round: u64,
     /// Bot-visible events; each player reads from its own cursor.
     pub(crate) log: Vec<Event>,
-    /// Some player reads events: otherwise none are logged.
+    /// Some player reads events or keys a true count: otherwise none are
+    /// logged.
     logging: bool,
+    /// The cards shown since the last shuffle, where some player keys a
+    /// true count (`counting`).
+    pub(crate) shown: Shown,
+    counting: bool,
     /// Boxes with a bet this round, in play order.
     active: Vec<BoxId>,
     /// Some box holds an insurance stake this round (so settling it is
@@ -116,18 +127,22 @@ impl Table {
         };
         let players: Vec<PlayerState> = players
             .into_iter()
-            .map(|player| PlayerState {
-                told_events: player.wants_events(rules.variant),
-                defaulted: player.defaults(rules.variant) & pitboss_sdk::abi::DEFAULTABLE_MASK,
-                keys: declared_keys(player.as_ref(), rules.variant),
-                answers: Answers::default(),
-                player,
-                balance: bankroll,
-                stats: Stats::default(),
-                disqualified: false,
-                cursor: 0,
-                round_start_balance: bankroll,
-                round_bet: 0,
+            .map(|player| {
+                let (keys, weights) = declared_keys(player.as_ref(), rules.variant);
+                PlayerState {
+                    told_events: player.wants_events(rules.variant),
+                    defaulted: player.defaults(rules.variant) & pitboss_sdk::abi::DEFAULTABLE_MASK,
+                    keys,
+                    weights,
+                    answers: Answers::default(),
+                    player,
+                    balance: bankroll,
+                    stats: Stats::default(),
+                    disqualified: false,
+                    cursor: 0,
+                    round_start_balance: bankroll,
+                    round_bet: 0,
+                }
             })
             .collect();
         let boxes = ids(box_count, BoxId)
@@ -141,9 +156,12 @@ impl Table {
             })
             .collect();
         let divisor = rules.stake_divisor(rules.banker == Banker::House);
-        let logging = players.iter().any(|p| p.told_events);
+        let counting = players.iter().any(|p| p.weights.is_some());
+        let logging = counting || players.iter().any(|p| p.told_events);
         Ok(Table {
             logging,
+            shown: Shown::new(rules.block().decks),
+            counting,
             covers_min: rules.min_bet.saturating_mul(i64::from(divisor)),
             block: rules.block(),
             rules,
@@ -214,6 +232,9 @@ impl Table {
     pub(crate) fn emit(&mut self, kind: u8, seat: u8, hand: u8, card: Card) {
         if self.logging {
             self.log.push(Event { kind, seat, hand, card });
+            if self.counting {
+                self.shown.see(kind, card);
+            }
         }
     }
 
@@ -379,16 +400,30 @@ impl Table {
     }
 }
 
-/// The keys `player` declares under `variant` that the table honours:
-/// none where it reads events (an unasked question would hold back events
-/// it reads), nor any the contract refuses (`pitboss_sdk::key::problem`).
-fn declared_keys(player: &(dyn Player + Send), variant: Variant) -> [Option<u32>; Decision::ALL.len()] {
-    if player.wants_events(variant) {
-        return [None; Decision::ALL.len()];
+/// The keys `player` declares under `variant` that the table honours, and
+/// the weights of its count where one names the true count: none where it
+/// reads events and its bet is keyed or left to the default (a question
+/// answered from a key leaves its events for the next one, and only an
+/// asked bet brings them each round: sdk/ABI.md, "Version 5"), nor any
+/// the contract refuses (`pitboss_sdk::key::problem`), nor a true count
+/// without weights.
+fn declared_keys(
+    player: &(dyn Player + Send),
+    variant: Variant,
+) -> ([Option<u32>; Decision::ALL.len()], Option<key::Weights>) {
+    let weights = player.count(variant);
+    let keys = Decision::ALL.map(|kind| {
+        player.decision_key(variant, kind).filter(|&p| {
+            i32::try_from(p).is_ok_and(|p| key::problem(kind, p).is_none())
+                && (p & key::part::TRUE_COUNT == 0 || weights.is_some())
+        })
+    });
+    let bet_unasked = keys[Decision::Bet as usize].is_some() || player.defaults(variant) & Decision::Bet.bit() != 0;
+    if player.wants_events(variant) && bet_unasked {
+        return ([None; Decision::ALL.len()], None);
     }
-    Decision::ALL.map(|kind| {
-        player.decision_key(variant, kind).filter(|&p| i32::try_from(p).is_ok_and(|p| key::problem(kind, p).is_none()))
-    })
+    let counts = keys.iter().flatten().any(|p| p & key::part::TRUE_COUNT != 0);
+    (keys, weights.filter(|_| counts))
 }
 
 /// `a.rem_euclid(unit)` for a positive `unit`, without the division (tens
