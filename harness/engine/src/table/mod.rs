@@ -65,6 +65,11 @@ pub struct PlayerState {
     pub(crate) round_bet: i64,
 }
 
+/// Entries of the event log every player has read that are kept until
+/// there are this many (`Table::tidy_log`): dropping them from the front
+/// moves the rest, so it is done a batch at a time.
+pub(crate) const DRAIN_AT: usize = 256;
+
 /// A blackjack table: rules, shoe, seated players and the house.
 pub struct Table {
     pub(crate) rules: Rules,
@@ -198,7 +203,8 @@ impl Table {
     }
 
     /// Events kept for players that have not been told them yet (bounded
-    /// by a round's events for every player still playing).
+    /// by a round's events for every player still playing), and fewer
+    /// than [`DRAIN_AT`] that all have been told.
     pub fn pending_events(&self) -> usize {
         self.log.len()
     }
@@ -301,7 +307,10 @@ impl Table {
             for s in &mut self.players {
                 s.cursor = 0;
             }
-        } else if seen > 0 {
+        } else if seen >= DRAIN_AT {
+            // Some player reads later (a counter whose keyed questions left
+            // their events for its next bet): the entries all have read go
+            // a batch at a time, not every round.
             self.log.drain(..seen);
             for s in &mut self.players {
                 s.cursor -= seen;
