@@ -444,3 +444,47 @@ fn a_league_sets_the_start_up_fuel_a_runtime_needs_and_its_results_record_it() {
     code(&ran, 1);
     assert!(ran.stderr.contains("limit `fuel_for_startup` = 5 is outside 1000..=10000000000"), "{}", ran.stderr);
 }
+
+#[test]
+fn a_decision_key_that_is_not_true_fails_the_check_with_the_request_and_both_answers() {
+    let dir = scratch("keys");
+    copy(&wasm_path("basic"), &dir, "basic.wasm");
+    copy(&wasm_path("hilo"), &dir, "hilo.wasm");
+    // Declares one answer to every act, then answers hit once and stand
+    // after: played keyed it hits every time, its own answers unheard.
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/keyed.wat"), dir.join("keyed.wat")).unwrap();
+
+    let ran = pitboss(&dir, &["check", "basic.wasm", "hilo.wasm", "keyed.wat"]);
+    code(&ran, 1);
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    assert!(lines[0].starts_with("OK    basic.wasm "), "{}", ran.stdout);
+    assert!(lines[1].starts_with("OK    hilo.wasm "), "keys by its true count, truly: {}", ran.stdout);
+    let expected = "FAIL  keyed.wat    its act key (no part: one answer to every request) is not true: in round ";
+    assert!(lines[2].starts_with(expected), "{}", ran.stdout);
+    assert!(lines[2].contains(" it answered stand (hand "), "{}", ran.stdout);
+    assert!(lines[2].ends_with(") where it had answered hit to the same key"), "{}", ran.stdout);
+    assert_eq!(lines[3], "3 bots: 2 passed, 1 failed");
+
+    // The full report: what to do, and the command that replays it.
+    let ran = pitboss(&dir, &["check", "keyed.wat"]);
+    code(&ran, 1);
+    let report = &ran.stdout;
+    assert!(report.contains("north-american: its act key (no part"), "{report}");
+    assert!(report.contains("key the act by every part of the request it reads"), "{report}");
+    assert!(
+        report.contains("  played keyed, as a league plays it: pitboss play --variant north-american --bot keyed.wat --seed 24301 --rounds "),
+        "{report}"
+    );
+    assert!(report.ends_with("keyed.wat: FAILED: its act key is not true\n"), "{report}");
+
+    // JSON: the finding per rule set; none where the keys hold.
+    let ran = pitboss(&dir, &["check", "basic.wasm", "keyed.wat", "--json", "-"]);
+    let bots = json(&ran.stdout);
+    assert!(bots[0]["rule_sets"].as_array().unwrap().iter().all(|r| r.get("key_conflict").is_none()));
+    assert_eq!(bots[1]["passed"], false);
+    let conflict = &bots[1]["rule_sets"][0]["key_conflict"];
+    assert_eq!((&conflict["decision"], &conflict["parts"]), (&json!("act"), &json!([])), "{conflict}");
+    assert_eq!((&conflict["earlier"], &conflict["answer"]), (&json!("hit"), &json!("stand")));
+    let (conflicts, repeated) = (conflict["conflicts"].as_u64().unwrap(), conflict["repeated"].as_u64().unwrap());
+    assert!(0 < conflicts && conflicts <= repeated, "{conflict}");
+}

@@ -40,6 +40,7 @@
 //! ```
 
 pub mod answers;
+mod audit;
 mod banker;
 mod id;
 mod player;
@@ -52,6 +53,7 @@ mod table;
 #[cfg(test)]
 mod testkit;
 
+pub use audit::{KeyAudit, KeyConflict};
 pub use player::{FAULT_LOG_BYTES, Fault, FaultKind, FnPlayer, Native, Player, Request};
 pub use record::{Outcome, Recorder, TableEvent};
 pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};

@@ -8,6 +8,7 @@ use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
 use super::{PlayerState, Shown, Table};
 use crate::answers::Lookup;
+use crate::audit::KeyAudit;
 use crate::id::{BoxId, PlayerId, hand_byte, wire_round};
 use crate::player::{Fault, FaultKind, Request};
 use crate::record::{Recorder, TableEvent};
@@ -62,13 +63,40 @@ fn ask_player<R: Recorder>(
             }
             result
         }
-        Lookup::Unkeyed => state.player.decide(&request),
+        Lookup::Unkeyed => {
+            let result = state.player.decide(&request);
+            if let (Some(audit), Ok(answer)) = (state.audit.as_deref_mut(), &result) {
+                audit_answer(audit, (state.weights, shown), &request, round, *answer);
+            }
+            result
+        }
     };
     rec.record(&asked(&header, p, result.as_ref().ok().copied()));
     if let Some(text) = state.player.take_log() {
         rec.record(&TableEvent::BotLog { seat: header.seat, player: p.0, kind: header.kind, text });
     }
     result
+}
+
+/// Compares a player's `answer` to `request` in `round` with its earlier
+/// answer to the request's key, where its keys are under audit
+/// ([`Table::audit_keys`]); the true count taken from `shown` with its
+/// `weights`.
+#[cold]
+#[inline(never)]
+fn audit_answer(
+    audit: &mut KeyAudit,
+    (weights, shown): (Option<key::Weights>, &Shown),
+    request: &Request<'_>,
+    round: u64,
+    answer: i64,
+) {
+    let parts = audit.parts[usize::from(request.header.kind as u8)].unwrap_or(0);
+    let count = match weights {
+        Some(weights) if parts & key::part::TRUE_COUNT != 0 => shown.true_count(&weights),
+        _ => 0,
+    };
+    audit.compare(request, round, count, answer);
 }
 
 /// The answer of a player that left a decision to its default

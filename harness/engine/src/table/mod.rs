@@ -24,6 +24,7 @@ use pitboss_sdk::abi::{RulesBlock, event_kind};
 use pitboss_sdk::{Card, Decision, Event, Variant, key};
 
 use crate::answers::Answers;
+use crate::audit::KeyAudit;
 use crate::id::{BoxId, PlayerId, ids};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
@@ -59,6 +60,8 @@ pub struct PlayerState {
     pub(crate) weights: Option<key::Weights>,
     /// Its answers to the keys asked so far this session.
     pub(crate) answers: Answers,
+    /// Its keys under audit ([`Table::audit_keys`]): then `keys` is empty.
+    pub(crate) audit: Option<Box<KeyAudit>>,
     /// Balance before the current round's bets.
     pub(crate) round_start_balance: i64,
     /// Sum of the current round's initial bets.
@@ -140,6 +143,7 @@ impl Table {
                     keys,
                     weights,
                     answers: Answers::default(),
+                    audit: None,
                     player,
                     balance: bankroll,
                     stats: Stats::default(),
@@ -190,6 +194,25 @@ impl Table {
     /// asked again, sits out every later round and keeps its chips.
     pub fn set_fault_limit(&mut self, limit: u64) {
         self.fault_limit = limit;
+    }
+
+    /// Puts player `p`'s decision keys to the test from now on: it is
+    /// asked every decision, as if it keyed nothing, and each answer to a
+    /// keyed decision is compared with its earlier answer to the same key
+    /// ([`Table::key_audit`] says what was found). What it is asked, and
+    /// so the play, is that of a player that keys nothing. Out of range:
+    /// nothing happens.
+    pub fn audit_keys(&mut self, p: usize) {
+        if let Some(state) = self.players.get_mut(p) {
+            let parts = std::mem::replace(&mut state.keys, [None; Decision::ALL.len()]);
+            state.audit = Some(Box::new(KeyAudit::new(parts)));
+        }
+    }
+
+    /// What the audit of player `p`'s keys found so far, if they are under
+    /// audit ([`Table::audit_keys`]).
+    pub fn key_audit(&self, p: usize) -> Option<&KeyAudit> {
+        self.players.get(p)?.audit.as_deref()
     }
 
     /// The players, in order.

@@ -27,6 +27,9 @@ use crate::bots::{Bot, seat_seed};
 use crate::file::{LeagueFile, LimitChoice};
 use crate::setup::TableSpec;
 
+mod keys;
+pub use keys::KeyConflictReport;
+
 /// Rounds of each smoke match.
 pub const SMOKE_ROUNDS: u64 = 2_000;
 /// The seed of the smoke match, plus the rule set's code (0–3): the
@@ -171,6 +174,11 @@ pub struct RuleSetReport {
     pub keyed: Vec<(&'static str, Vec<&'static str>, u64, u64)>,
     /// The first fault, if any.
     pub first_fault: Option<FirstFault>,
+    /// The first answer unlike the bot's earlier answer to the same key,
+    /// where it keys decisions (its keys are put to the test: it is asked
+    /// every decision); absent where none differed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_conflict: Option<KeyConflictReport>,
     /// Decisions during which the bot logged something.
     pub logged: u64,
     /// The first few log texts, their lines kept, control characters
@@ -221,6 +229,11 @@ impl CheckReport {
     /// Did any decision fault?
     pub fn faulted(&self) -> bool {
         self.faults() > 0
+    }
+
+    /// The first rule set whose smoke match found a key that is not true.
+    pub fn key_conflict(&self) -> Option<&KeyConflictReport> {
+        self.rule_sets.iter().find_map(|r| r.key_conflict.as_ref())
     }
 
     /// The full report: the load verdict, a table per rule set, the first
@@ -282,9 +295,13 @@ impl CheckReport {
                 }
             }
         }
-        match self.faults() {
-            0 => out.push_str(&format!("{file}: OK\n")),
-            n => out.push_str(&format!("{file}: FAILED: {n} {} in the smoke match\n", plural(n, "fault"))),
+        for (r, conflict) in self.rule_sets.iter().filter_map(|r| Some((r, r.key_conflict.as_ref()?))) {
+            out.push_str(&format!("{}: {}", r.rule_set.id(), conflict.render()));
+        }
+        match (self.faults(), self.key_conflict()) {
+            (0, None) => out.push_str(&format!("{file}: OK\n")),
+            (0, Some(c)) => out.push_str(&format!("{file}: FAILED: its {} key is not true\n", c.decision)),
+            (n, _) => out.push_str(&format!("{file}: FAILED: {n} {} in the smoke match\n", plural(n, "fault"))),
         }
         out
     }
@@ -297,6 +314,7 @@ impl CheckReport {
         let first = self.rule_sets.iter().find_map(|r| r.first_fault.as_ref().map(|f| (r.rule_set, f)));
         let detail = match (&self.refusal, first) {
             (Some(refusal), _) => format!("refused: {refusal}"),
+            (None, None) if let Some(c) = self.key_conflict() => c.line(),
             (None, Some((rule_set, f))) => format!(
                 "{faults} {} (first: {} round {}, {}: {})",
                 plural(faults, "fault"),
@@ -390,7 +408,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
             let played: Vec<(RuleSetReport, u32)> = played;
             report.abi_version = played.first().map(|(_, v)| *v);
             report.rule_sets = played.into_iter().map(|(r, _)| r).collect();
-            report.passed = !report.faulted();
+            report.passed = !report.faulted() && report.key_conflict().is_none();
         }
         Err(e) => report.refusal = Some(refusal(e)),
     }
@@ -433,6 +451,10 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         })
     };
     let mut table = spec.seat_players(players)?;
+    // Keys are put to the test: asked every decision, its answers compared.
+    if keys.iter().any(Option::is_some) {
+        table.audit_keys(0);
+    }
     let mut asked = [0u64; Decision::ALL.len()];
     let mut faults = [0u64; Decision::ALL.len()];
     let mut first_fault = None;
@@ -469,6 +491,9 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         played?;
     }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
+    let audit = table.key_audit(0);
+    // Calls had it been played keyed: once per key.
+    let called = |k: Decision| asked[k as usize] - audit.map_or(0, |a| a.repeated[k as usize]);
     let report = RuleSetReport {
         rule_set: variant,
         rounds: SMOKE_ROUNDS,
@@ -477,9 +502,10 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         decisions: kind_reports(&profile, &asked, &faults, limit, defaulted),
         keyed: (Decision::ALL.into_iter().zip(keys))
             .filter_map(|(k, parts)| Some((k, parts?)))
-            .map(|(k, p)| (k.name(), key_parts(p), asked[k as usize], profile.used[k as usize].len() as u64))
+            .map(|(k, p)| (k.name(), key_parts(p), asked[k as usize], called(k)))
             .collect(),
         first_fault,
+        key_conflict: audit.and_then(|a| KeyConflictReport::of(a, replay)),
         logged,
         first_logs,
     };
@@ -520,81 +546,4 @@ fn kind_reports(profile: &FuelProfile, asked: &[u64], faults: &[u64], limit: u64
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn report(file: &str, faults: u64, refusal: Option<&str>) -> CheckReport {
-        let row = KindReport {
-            decision: "act",
-            asked: 10,
-            faults,
-            fuel_median: 300,
-            fuel_max: 405,
-            limit: 1_000_000,
-            nanos_median: 250,
-            nanos_max: 31_000,
-        };
-        let first_fault = (faults > 0).then(|| FirstFault {
-            round: 3,
-            decision: "act",
-            kind: "trap",
-            message: "wasm trap: unreachable".into(),
-            log: None,
-            replay: None,
-        });
-        let rule_set = RuleSetReport {
-            rule_set: Variant::NorthAmerican,
-            rounds: 2_000,
-            reads_events: true,
-            defaults: Vec::new(),
-            keyed: Vec::new(),
-            decisions: vec![row],
-            first_fault,
-            logged: 0,
-            first_logs: Vec::new(),
-        };
-        CheckReport {
-            file: file.into(),
-            sha256: Some("00".into()),
-            passed: faults == 0 && refusal.is_none(),
-            refusal: refusal.map(String::from),
-            abi_version: refusal.is_none().then_some(2),
-            snapshot: None,
-            rule_sets: if refusal.is_some() { vec![] } else { vec![rule_set] },
-        }
-    }
-
-    #[test]
-    fn one_line_per_bot_and_a_count() {
-        let reports = [
-            report("a.wasm", 0, None),
-            report("long-name.wasm", 0, Some("has 10003 functions; the cap is 10000")),
-            report("b.wasm", 12, None),
-        ];
-        let lines: Vec<String> = reports.iter().map(|r| r.line(14)).collect();
-        assert_eq!(lines[0], "OK    a.wasm           1 rule set, 0 faults, fuel max 405 / 1000000");
-        assert_eq!(lines[1], "FAIL  long-name.wasm   refused: has 10003 functions; the cap is 10000");
-        assert_eq!(
-            lines[2],
-            "FAIL  b.wasm           12 faults (first: north-american round 3, act: wasm trap: unreachable)"
-        );
-        assert_eq!(summary(&reports), "3 bots: 1 passed, 2 failed");
-        assert_eq!(summary(&reports[..1]), "1 bot: 1 passed, 0 failed");
-    }
-
-    #[test]
-    fn json_fields_come_in_a_fixed_order() {
-        let text = serde_json::to_string(&report("b.wasm", 1, None)).unwrap();
-        let order = [
-            "\"file\"",
-            "\"sha256\"",
-            "\"passed\"",
-            "\"refusal\"",
-            "\"abi_version\"",
-            "\"rule_sets\"",
-            "\"rule_set\":\"north-american\"",
-        ];
-        let at: Vec<usize> = order.iter().map(|k| text.find(k).unwrap_or_else(|| panic!("{k}: {text}"))).collect();
-        assert!(at.is_sorted(), "{text}");
-    }
-}
+mod tests;
