@@ -314,6 +314,30 @@ pub fn encode_short_of(parts: u32, fields: &KeyFields, hand: &[Card], total: Tot
     Some(key & KEEP[index as usize] | u64::from(index) << at::PARTS.0)
 }
 
+/// The largest amount bound a wide key holds ([`encode_wide`]): 21 bits.
+pub const WIDE_AMOUNT: i64 = (1 << 21) - 1;
+
+/// The key of `parts` — [`part::AMOUNTS`] and otherwise [`SHORT_PARTS`]
+/// only — as two numbers: the short key of the other parts
+/// ([`encode_short`]) in the low 64 bits, the amount bounds (smallest,
+/// largest, unit, 21 bits each) above. So two wide keys are equal exactly
+/// when they name the same parts and [`encode`] writes the same bytes for
+/// both. `None` without the amounts, for any other part, where the short
+/// key is `None`, or where a bound is outside `0..=`[`WIDE_AMOUNT`] (the
+/// long key holds it). The lookup of a counter's insurance, keyed by its
+/// bounds (half the bet it chose) and its count: no buffer, no hashing of
+/// bytes.
+#[inline]
+pub fn encode_wide(parts: u32, header: &Header, hand: &[Card], total: Total, count: i32) -> Option<u128> {
+    if parts & part::AMOUNTS == 0 {
+        return None;
+    }
+    let short = encode_short(parts & !part::AMOUNTS, header, hand, total, count)?;
+    let bound = |a: i64| u64::try_from(a).ok().filter(|&a| a <= WIDE_AMOUNT as u64);
+    let amounts = bound(header.min)? | bound(header.max)? << 21 | bound(header.unit)? << 42;
+    Some(u128::from(amounts) << 64 | u128::from(short))
+}
+
 /// A hand's summary: best total, soft (1) or not (0), the value of a
 /// two-card pair (0 for none), its card count up to 3.
 #[inline]
@@ -433,6 +457,42 @@ mod tests {
             // Keys naming different parts never meet.
             assert_ne!(short(parts, &requests[0]), short(parts ^ part::SEAT, &requests[0]));
         }
+    }
+
+    #[test]
+    fn two_wide_keys_are_equal_exactly_when_their_long_keys_are() {
+        let mut requests = Vec::new();
+        for up in [1, 10, 12] {
+            for (min, max, unit) in [(1, 50, 1), (2, 50, 2), (1, 51, 1), (0, 0, 1), (WIDE_AMOUNT, WIDE_AMOUNT, 1)] {
+                for count in [0, 2, -2] {
+                    requests.push((Header { min, max, unit, ..header(Decision::Insurance, up) }, count));
+                }
+            }
+        }
+        let wide = |parts, (h, count): &(Header, i32)| encode_wide(parts, h, &[], Total::default(), *count);
+        let long = |parts, (h, count): &(Header, i32)| {
+            let mut out = [0; KEY_LEN];
+            let n = encode(parts, h, &[], *count, &mut out);
+            out[..n].to_vec()
+        };
+        for parts in 0..=part::ALL {
+            if parts & part::AMOUNTS == 0 || parts & !(SHORT_PARTS | part::AMOUNTS) != 0 {
+                assert_eq!(wide(parts, &requests[0]), None, "{parts:#x}");
+                continue;
+            }
+            if parts & part::TRUE_COUNT != 0 && parts & (part::HAND_INDEX | part::HAND_COUNT) != 0 {
+                continue;
+            }
+            let wides: Vec<_> = requests.iter().map(|r| wide(parts, r).unwrap()).collect();
+            let longs: Vec<_> = requests.iter().map(|r| long(parts, r)).collect();
+            for (a, b) in wides.iter().zip(&longs).flat_map(|a| wides.iter().zip(&longs).map(move |b| (a, b))) {
+                assert_eq!(a.0 == b.0, a.1 == b.1, "{parts:#x}");
+            }
+        }
+        // A bound past 21 bits, or below 0, takes the long key.
+        let h = |max| Header { max, ..header(Decision::Insurance, 10) };
+        assert_eq!(encode_wide(part::AMOUNTS, &h(WIDE_AMOUNT + 1), &[], Total::default(), 0), None);
+        assert_eq!(encode_wide(part::AMOUNTS, &h(-1), &[], Total::default(), 0), None);
     }
 
     #[test]

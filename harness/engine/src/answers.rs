@@ -22,15 +22,18 @@ use crate::Request;
 /// true count too, about 9,900 after 200,000 heads-up rounds and 13,500
 /// after a million (4,096 kept it calling for one act in ten). At most
 /// 512 KiB of short keys a seat (16 bytes a slot, the table at most three
-/// quarters full), far below a bot's own memory cap.
+/// quarters full), or 1 MiB of wide ones (32 bytes a slot), far below a
+/// bot's own memory cap.
 pub const MAX_KEYS: usize = 16_384;
 
 /// The answers a seat has given, by key: a short key (every key basic
-/// strategy names, `key::encode_short`) as a number, any other as its
-/// bytes.
+/// strategy names, `key::encode_short`) as a number, a wide one (the
+/// amounts besides, `key::encode_wide`: a counter's insurance) as two,
+/// any other as its bytes.
 #[derive(Default)]
 pub struct Answers {
-    short: ShortKeys,
+    short: OpenKeys<u64>,
+    wide: OpenKeys<u128>,
     long: HashMap<Box<[u8]>, i64, BuildHasherDefault<Fnv>>,
 }
 
@@ -47,6 +50,13 @@ impl Answers {
                 Some(answer) => Lookup::Known(answer),
                 None if self.full() => Lookup::Unkeyed,
                 None => Lookup::New(Key::Short(key)),
+            };
+        }
+        if let Some(key) = key::encode_wide(parts, request.header, request.hand, request.total, count) {
+            return match self.wide.get(key) {
+                Some(answer) => Lookup::Known(answer),
+                None if self.full() => Lookup::Unkeyed,
+                None => Lookup::New(Key::Wide(key)),
             };
         }
         let mut key = [0; KEY_LEN];
@@ -73,6 +83,7 @@ impl Answers {
         }
         match key {
             Key::Short(key) => self.short.insert(key, answer),
+            Key::Wide(key) => self.wide.insert(key, answer),
             Key::Long(key) => {
                 self.long.insert(key, answer);
             }
@@ -81,7 +92,7 @@ impl Answers {
 
     /// The seat keeps [`MAX_KEYS`] keys: no more are kept.
     fn full(&self) -> bool {
-        self.short.len + self.long.len() >= MAX_KEYS
+        self.short.len + self.wide.len + self.long.len() >= MAX_KEYS
     }
 }
 
@@ -101,47 +112,89 @@ pub enum Lookup {
 pub enum Key {
     /// A key of [`key::SHORT_PARTS`] only, as `key::encode_short` makes it.
     Short(u64),
+    /// A key of the amounts and short parts, as `key::encode_wide` makes
+    /// it.
+    Wide(u128),
     /// Any other key's bytes, as `key::encode` writes them.
     Long(Box<[u8]>),
 }
 
-/// The answers to short keys: an open-addressing table (linear probing,
-/// at most three quarters full) of `(key + 1, answer)` slots, 0 marking an
-/// empty one; a key's first slot is the top bits of one multiply. Looked
-/// up on almost every act of a keyed bot: a probe is a multiply, a shift,
-/// a load and a compare, where a general hash map's is several times that.
-/// Only looked up and inserted into, never iterated, so its layout
-/// decides nothing.
+/// The answers to short (or wide) keys: an open-addressing table (linear
+/// probing, at most three quarters full) of `(key + 1, answer)` slots, 0
+/// marking an empty one; a key's first slot is the top bits of one
+/// multiply. Looked up on almost every act of a keyed bot: a probe is a
+/// multiply, a shift, a load and a compare, where a general hash map's is
+/// several times that. Only looked up and inserted into, never iterated,
+/// so its layout decides nothing.
 #[derive(Default)]
-struct ShortKeys {
-    slots: Vec<(u64, i64)>,
+struct OpenKeys<K> {
+    slots: Vec<(K, i64)>,
     len: usize,
 }
 
-impl ShortKeys {
+/// A key an [`OpenKeys`] holds: a whole number, stored plus one.
+trait Word: Copy + Default + Eq {
+    /// 64 bits mixing every bit of the key, for its home slot.
+    fn fold(self) -> u64;
+    /// The key as stored (plus one), and back.
+    fn stored(self) -> Self;
+    fn unstored(self) -> Self;
+}
+
+impl Word for u64 {
+    #[inline]
+    fn fold(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn stored(self) -> Self {
+        self.wrapping_add(1)
+    }
+    #[inline]
+    fn unstored(self) -> Self {
+        self.wrapping_sub(1)
+    }
+}
+
+impl Word for u128 {
+    #[inline]
+    fn fold(self) -> u64 {
+        (self as u64) ^ (self >> 64) as u64
+    }
+    #[inline]
+    fn stored(self) -> Self {
+        self.wrapping_add(1)
+    }
+    #[inline]
+    fn unstored(self) -> Self {
+        self.wrapping_sub(1)
+    }
+}
+
+impl<K: Word> OpenKeys<K> {
     /// The slot `key`'s probe starts at, in a table of `slots` (a power of
     /// two, at least 2).
     #[inline]
-    fn home(key: u64, slots: usize) -> usize {
+    fn home(key: K, slots: usize) -> usize {
         let bits = slots.trailing_zeros();
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+        (key.fold().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
     }
 
     /// The answer kept for `key`, if any.
     #[inline]
-    fn get(&self, key: u64) -> Option<i64> {
+    fn get(&self, key: K) -> Option<i64> {
         let n = self.slots.len();
         if n == 0 {
             return None;
         }
-        let want = key.wrapping_add(1);
+        let want = key.stored();
         let mut i = Self::home(key, n);
         loop {
             let (k, answer) = self.slots[i];
             if k == want {
                 return Some(answer);
             }
-            if k == 0 {
+            if k == K::default() {
                 return None;
             }
             i = (i + 1) & (n - 1);
@@ -149,23 +202,23 @@ impl ShortKeys {
     }
 
     /// Keeps `answer` for `key`, a key not kept yet.
-    fn insert(&mut self, key: u64, answer: i64) {
+    fn insert(&mut self, key: K, answer: i64) {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
         }
-        if Self::place(&mut self.slots, key.wrapping_add(1), answer) {
+        if Self::place(&mut self.slots, key.stored(), answer) {
             self.len += 1;
         }
     }
 
     /// Puts `(stored, answer)` in its slot; whether the key is new there.
-    fn place(slots: &mut [(u64, i64)], stored: u64, answer: i64) -> bool {
+    fn place(slots: &mut [(K, i64)], stored: K, answer: i64) -> bool {
         let mask = slots.len() - 1;
-        let mut i = Self::home(stored.wrapping_sub(1), slots.len());
-        while slots[i].0 != 0 && slots[i].0 != stored {
+        let mut i = Self::home(stored.unstored(), slots.len());
+        while slots[i].0 != K::default() && slots[i].0 != stored {
             i = (i + 1) & mask;
         }
-        let new = slots[i].0 == 0;
+        let new = slots[i].0 == K::default();
         slots[i] = (stored, answer);
         new
     }
@@ -173,8 +226,8 @@ impl ShortKeys {
     /// Twice the slots (64 to start), every key placed again.
     fn grow(&mut self) {
         let n = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0); n]);
-        for (stored, answer) in old.into_iter().filter(|&(k, _)| k != 0) {
+        let old = std::mem::replace(&mut self.slots, vec![(K::default(), 0); n]);
+        for (stored, answer) in old.into_iter().filter(|&(k, _)| k != K::default()) {
             Self::place(&mut self.slots, stored, answer);
         }
     }
@@ -248,7 +301,7 @@ mod tests {
 
     #[test]
     fn short_keys_keep_every_answer_through_growing_and_know_no_other() {
-        let mut keys = super::ShortKeys::default();
+        let mut keys = super::OpenKeys::<u64>::default();
         // Keys that differ in low bits, high bits and both; 0 among them.
         let key = |i: u64| (i << 40) ^ (i * 0x0101) ^ (i % 7) << 61;
         for i in 0..3000 {
@@ -263,6 +316,20 @@ mod tests {
         for i in 3000..6000 {
             assert_eq!(keys.get(key(i)), None);
         }
+    }
+
+    #[test]
+    fn wide_keys_told_apart_by_their_high_bits_alone_keep_every_answer() {
+        let mut keys = super::OpenKeys::<u128>::default();
+        let key = |i: u128| i << 64 | 7;
+        for i in 0..3000 {
+            assert_eq!(keys.get(key(i)), None);
+            keys.insert(key(i), i as i64);
+        }
+        for i in 0..3000 {
+            assert_eq!(keys.get(key(i)), Some(i as i64), "key {i}");
+        }
+        assert_eq!(keys.get(7 << 64), None);
     }
 
     #[test]
