@@ -81,10 +81,19 @@ pub fn shuffle(cards: &mut [Card], rng: &mut Pcg64) {
     // The generator in a local and the positions as `u32` keep the loop in
     // registers (this runs for every card of every shoe); the same draws,
     // in the same order.
+    // The position walks the slice itself (`split_last_mut`), so only the
+    // draw is bounds-checked.
     let mut local = rng.clone();
-    for i in (1..draw_bound(cards.len())).rev() {
-        let j = below(&mut local, i + 1);
-        cards.swap(draw_index(i), draw_index(j));
+    draw_bound(cards.len());
+    let mut rest = cards;
+    while let [front @ .., last] = rest
+        && !front.is_empty()
+    {
+        let j = draw_index(below(&mut local, front.len() as u32 + 1));
+        if let Some(other) = front.get_mut(j) {
+            std::mem::swap(other, last);
+        }
+        rest = front;
     }
     *rng = local;
 }

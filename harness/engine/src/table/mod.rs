@@ -169,7 +169,7 @@ impl Table {
         let logging = counting || players.iter().any(|p| p.told_events);
         Ok(Table {
             logging,
-            shown: Shown::new(rules.block().decks),
+            shown: Shown::new(rules.block().decks, players.iter().find_map(|p| p.weights)),
             counting,
             covers_min: rules.min_bet.saturating_mul(i64::from(divisor)),
             block: rules.block(),
@@ -315,9 +315,32 @@ impl Table {
     /// the unread events bounded at a table where nobody plays any more (a
     /// lone banker whose players all went broke). Only for a log with
     /// events in it (most tables log none): out of line.
+    ///
+    /// Only the last step changes what a bot is told, so it is the only
+    /// one taken every round; the others wait while the log is short and
+    /// some player has events to read (a counter whose keyed questions
+    /// left them for its next bet): a player out for good is never asked
+    /// again, so its cursor may wait too.
     #[inline(never)]
     fn tidy_log(&mut self) {
         let len = self.log.len();
+        if len >= DRAIN_AT || self.players.iter().all(|s| s.cursor == len) {
+            self.drop_read(len);
+        }
+        if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
+            self.log.pop();
+            let len = self.log.len();
+            for s in &mut self.players {
+                s.cursor = s.cursor.min(len);
+            }
+        }
+    }
+
+    /// [`Table::tidy_log`]'s first steps: entries every player has read
+    /// (a player out for good has read them all) are dropped, all at once
+    /// where every one has read everything, else a batch of at least
+    /// [`DRAIN_AT`] at a time. `len`: the log's length.
+    fn drop_read(&mut self, len: usize) {
         for p in ids(self.player_count, PlayerId) {
             if self.players[p].cursor < len && !self.may_be_asked(p) {
                 self.players[p].cursor = len;
@@ -337,13 +360,6 @@ impl Table {
             self.log.drain(..seen);
             for s in &mut self.players {
                 s.cursor -= seen;
-            }
-        }
-        if self.log.last().is_some_and(|e| e.kind == event_kind::ROUND) {
-            self.log.pop();
-            let len = self.log.len();
-            for s in &mut self.players {
-                s.cursor = s.cursor.min(len);
             }
         }
     }

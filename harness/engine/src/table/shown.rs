@@ -14,12 +14,18 @@ pub(crate) struct Shown {
     cards: u32,
     /// The shoe's decks, as the rules block says.
     decks: u8,
+    /// The weights of the first counter seated, and its running count,
+    /// kept card by card: its true count is then one division, not a sum
+    /// over the values for every keyed question.
+    weights: key::Weights,
+    running: i32,
 }
 
 impl Shown {
-    /// Nothing shown yet, from a shoe of `decks` decks.
-    pub(super) fn new(decks: u8) -> Shown {
-        Shown { decks, ..Shown::default() }
+    /// Nothing shown yet, from a shoe of `decks` decks, keeping the
+    /// running count under `weights` as cards are shown.
+    pub(super) fn new(decks: u8, weights: Option<key::Weights>) -> Shown {
+        Shown { decks, weights: weights.unwrap_or_default(), ..Shown::default() }
     }
 
     /// Counts the event `kind` showing `card`; a shuffle starts again.
@@ -27,17 +33,23 @@ impl Shown {
     pub(super) fn see(&mut self, kind: u8, card: Card) {
         let event = Event { kind, seat: 0, hand: 0, card };
         if event.reveals_card() {
-            self.by_value[usize::from(card.value().clamp(1, 10)) - 1] += 1;
+            let v = usize::from(card.value().clamp(1, 10)) - 1;
+            self.by_value[v] += 1;
             self.cards += 1;
+            self.running += i32::from(self.weights[v]);
         } else if kind == event_kind::SHUFFLE || kind == event_kind::PARTIAL_SHUFFLE {
-            (self.by_value, self.cards) = ([0; 10], 0);
+            (self.by_value, self.cards, self.running) = ([0; 10], 0, 0);
         }
     }
 
     /// The true count under `weights` (`key::true_count`).
     #[inline]
     pub(crate) fn true_count(&self, weights: &key::Weights) -> i32 {
-        let running = self.by_value.iter().zip(weights).map(|(&n, &w)| n as i32 * i32::from(w)).sum();
+        let running = if *weights == self.weights {
+            self.running
+        } else {
+            self.by_value.iter().zip(weights).map(|(&n, &w)| n as i32 * i32::from(w)).sum()
+        };
         key::true_count(running, self.cards, self.decks)
     }
 }
@@ -52,20 +64,31 @@ mod tests {
     #[test]
     fn a_shown_card_counts_by_value_and_a_shuffle_starts_again() {
         let hilo: key::Weights = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1];
-        let mut shown = Shown::new(1);
+        let other: key::Weights = [2, -1, 0, 0, 3, 0, 0, 0, 0, 1];
+        for kept in [None, Some(hilo), Some(other)] {
+            counts_under(Shown::new(1, kept), &hilo);
+            counts_under(Shown::new(1, kept), &other);
+        }
+    }
+
+    /// Shows cards to `shown` and checks its true count under `weights`,
+    /// whichever weights it keeps a running count under.
+    fn counts_under(mut shown: Shown, w: &key::Weights) {
         let card = |r| Card::new(r).unwrap();
+        // 2, 5 and 3 shown: values 2, 5, 3.
         for (kind, rank) in [(event_kind::CARD, 2), (event_kind::DEALER_CARD, 5), (event_kind::REVEAL, 3)] {
             shown.see(kind, card(rank));
         }
         // A round's start or a split shows no card.
         shown.see(event_kind::ROUND, card(1));
         shown.see(event_kind::SPLIT, card(13));
-        assert_eq!(shown.true_count(&hilo), key::true_count(3, 3, 1));
+        let three = i32::from(w[1]) + i32::from(w[4]) + i32::from(w[2]);
+        assert_eq!(shown.true_count(w), key::true_count(three, 3, 1));
         shown.see(event_kind::HOLE_CARD, card(12));
-        assert_eq!(shown.true_count(&hilo), key::true_count(2, 4, 1));
+        assert_eq!(shown.true_count(w), key::true_count(three + i32::from(w[9]), 4, 1));
         shown.see(event_kind::PARTIAL_SHUFFLE, card(1));
-        assert_eq!(shown.true_count(&hilo), 0);
+        assert_eq!(shown.true_count(w), 0);
         shown.see(event_kind::CARD, card(1));
-        assert_eq!(shown.true_count(&hilo), key::true_count(-1, 1, 1));
+        assert_eq!(shown.true_count(w), key::true_count(i32::from(w[0]), 1, 1));
     }
 }
