@@ -522,3 +522,26 @@ fn an_entrant_sees_their_own_bots_log_lines_from_the_latest_run_and_nobody_else_
     let page = html(&url, &login(&url, &bob), "/me");
     assert!(!page.contains("alice thinks") && page.contains("None in the stored hands."), "{page}");
 }
+
+#[test]
+fn an_upload_whose_decision_key_is_not_true_fails_its_check_with_the_request_and_both_answers() {
+    let dir = scratch("keys");
+    let comp = competition(&dir, &["alice"], 1_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, alice) = (server.url.clone(), server.token("alice"));
+    // Declares one answer to every act, then answers hit once and stand
+    // after: a league would play it keyed, hitting every hand.
+    let wat = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/keyed.wat")).unwrap();
+    let body = wat::parse_str(&wat).unwrap();
+    let (status, bad) = call("POST", &format!("{url}/api/submissions?name=keyed.wasm"), Some(&alice), Some(&body));
+    assert_eq!((status, bad["outcome"].as_str()), (422, Some("failed")), "{bad}");
+    let verdict = bad["verdict"].as_str().unwrap();
+    assert!(verdict.starts_with("FAIL"), "{bad}");
+    assert!(verdict.contains("its act key (no part: one answer to every request) is not true: in round "), "{bad}");
+    assert!(verdict.contains(" it answered stand (hand ") && verdict.contains("answered hit to the same key"), "{bad}");
+    assert!(bad["report"].as_str().unwrap().contains("key the act by every part of the request it reads"), "{bad}");
+    // hilo keys its acts and insurance by its true count, truly: it passes.
+    let (status, good) =
+        call("POST", &format!("{url}/api/submissions?name=hilo.wasm"), Some(&alice), Some(&bytes("hilo")));
+    assert_eq!((status, good["outcome"].as_str()), (201, Some("passed")), "{good}");
+}
