@@ -104,9 +104,16 @@ impl FaultKind {
 pub const FAULT_LOG_BYTES: usize = 4 << 10;
 
 /// A failed decision: its kind, a one-line explanation, and what the
-/// player wrote while failing.
+/// player wrote while failing ([`FaultDetail`], whose fields it reads as
+/// its own). Boxed: faults are rare, and a pointer keeps every answer
+/// (`Result<i64, Fault>`, two registers) and every [`crate::TableEvent`]
+/// small on the path of every decision and every event.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Fault(Box<FaultDetail>);
+
+/// What a [`Fault`] holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
+pub struct FaultDetail {
     /// What went wrong.
     pub kind: FaultKind,
     /// Details for the bot's author.
@@ -120,7 +127,29 @@ pub struct Fault {
 impl Fault {
     /// A fault of `kind` explained by `message`, with no log.
     pub fn new(kind: FaultKind, message: impl Into<String>) -> Fault {
-        Fault { kind, message: message.into(), log: String::new() }
+        Fault(Box::new(FaultDetail { kind, message: message.into(), log: String::new() }))
+    }
+}
+
+impl std::ops::Deref for Fault {
+    type Target = FaultDetail;
+
+    fn deref(&self) -> &FaultDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Fault {
+    fn deref_mut(&mut self) -> &mut FaultDetail {
+        &mut self.0
+    }
+}
+
+impl std::fmt::Debug for Fault {
+    /// As the fields it holds, named `Fault`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let FaultDetail { kind, message, log } = &*self.0;
+        f.debug_struct("Fault").field("kind", kind).field("message", message).field("log", log).finish()
     }
 }
 
@@ -348,5 +377,18 @@ mod tests {
         assert_eq!((keyed.0, keyed.1), (unkeyed.0, unkeyed.1), "the same play, to the chip");
         assert!(unkeyed.2 > 3_000, "asked every act: {}", unkeyed.2);
         assert!(keyed.2 < 100, "asked once per key: {} of {}", keyed.2, unkeyed.2);
+    }
+}
+
+#[cfg(test)]
+mod sizes {
+    use super::Fault;
+    use crate::TableEvent;
+
+    #[test]
+    fn an_answer_and_an_event_stay_small() {
+        // Two registers: the answer, or the fault's box.
+        assert_eq!(size_of::<Result<i64, Fault>>(), 16);
+        assert!(size_of::<TableEvent>() <= 40, "{}", size_of::<TableEvent>());
     }
 }
