@@ -141,35 +141,28 @@ trait Word: Copy + Default + Eq {
     fn unstored(self) -> Self;
 }
 
-impl Word for u64 {
-    #[inline]
-    fn fold(self) -> u64 {
-        self
-    }
-    #[inline]
-    fn stored(self) -> Self {
-        self.wrapping_add(1)
-    }
-    #[inline]
-    fn unstored(self) -> Self {
-        self.wrapping_sub(1)
-    }
+/// `Word` for a whole number type, its key folded to 64 bits by `fold`.
+macro_rules! word {
+    ($t:ty, $fold:expr) => {
+        impl Word for $t {
+            #[inline]
+            fn fold(self) -> u64 {
+                $fold(self)
+            }
+            #[inline]
+            fn stored(self) -> Self {
+                self.wrapping_add(1)
+            }
+            #[inline]
+            fn unstored(self) -> Self {
+                self.wrapping_sub(1)
+            }
+        }
+    };
 }
 
-impl Word for u128 {
-    #[inline]
-    fn fold(self) -> u64 {
-        (self as u64) ^ (self >> 64) as u64
-    }
-    #[inline]
-    fn stored(self) -> Self {
-        self.wrapping_add(1)
-    }
-    #[inline]
-    fn unstored(self) -> Self {
-        self.wrapping_sub(1)
-    }
-}
+word!(u64, |k: u64| k);
+word!(u128, |k: u128| (k as u64) ^ (k >> 64) as u64);
 
 impl<K: Word> OpenKeys<K> {
     /// The slot `key`'s probe starts at, in a table of `slots` (a power of
