@@ -45,26 +45,27 @@ impl Answers {
     pub fn lookup(&self, parts: u32, request: &Request<'_>, count: i32) -> Lookup {
         // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
         // no key (and for a long one no allocation) is made for it.
-        if let Some(key) = key::encode_short(parts, request.header, request.hand, request.total, count) {
-            return match self.short.get(key) {
-                Some(answer) => Lookup::Known(answer),
-                None if self.full() => Lookup::Unkeyed,
-                None => Lookup::New(Key::Short(key)),
-            };
+        let (header, hand, total) = (request.header, request.hand, request.total);
+        if let Some(key) = key::encode_short(parts, header, hand, total, count) {
+            return self.found(self.short.get(key), || Key::Short(key));
         }
-        if let Some(key) = key::encode_wide(parts, request.header, request.hand, request.total, count) {
-            return match self.wide.get(key) {
-                Some(answer) => Lookup::Known(answer),
-                None if self.full() => Lookup::Unkeyed,
-                None => Lookup::New(Key::Wide(key)),
-            };
+        if let Some(key) = key::encode_wide(parts, header, hand, total, count) {
+            return self.found(self.wide.get(key), || Key::Wide(key));
         }
         let mut key = [0; KEY_LEN];
-        let n = key::encode(parts, request.header, request.hand, count, &mut key);
-        match self.long.get(&key[..n]) {
-            Some(&answer) => Lookup::Known(answer),
+        let n = key::encode(parts, header, hand, count, &mut key);
+        self.found(self.long.get(&key[..n]).copied(), || Key::Long(key[..n].into()))
+    }
+
+    /// What a lookup found: the answer kept, if any; else the key to keep
+    /// the answer under (made by `key`), unless the seat keeps
+    /// [`MAX_KEYS`] already.
+    #[inline]
+    fn found(&self, kept: Option<i64>, key: impl FnOnce() -> Key) -> Lookup {
+        match kept {
+            Some(answer) => Lookup::Known(answer),
             None if self.full() => Lookup::Unkeyed,
-            None => Lookup::New(Key::Long(key[..n].into())),
+            None => Lookup::New(key()),
         }
     }
 

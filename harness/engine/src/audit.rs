@@ -63,14 +63,11 @@ impl KeyAudit {
         }
     }
 
-    /// Compares `answer`, the player's answer to `request` in `round`
-    /// (`count`: the true count, for a key that names it), with the
-    /// earlier answer to its key, and keeps it if the key is new.
-    pub(crate) fn compare(&mut self, request: &Request<'_>, round: u64, count: i32, answer: i64) {
+    /// Compares `answer`, the player's answer to `request` in `round`,
+    /// with the earlier answer to its key of `parts` (`count`: the true
+    /// count, for a key that names it), and keeps it if the key is new.
+    pub(crate) fn compare(&mut self, parts: u32, request: &Request<'_>, round: u64, count: i32, answer: i64) {
         let kind = request.header.kind;
-        let Some(parts) = self.parts[usize::from(kind as u8)] else {
-            return;
-        };
         match self.answers.lookup(parts, request, count) {
             Lookup::Known(earlier) => {
                 self.repeated[usize::from(kind as u8)] += 1;

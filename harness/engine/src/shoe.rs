@@ -78,11 +78,11 @@ pub(crate) fn draw_index(x: u32) -> usize {
 
 /// Fisher–Yates: every permutation equally likely.
 pub fn shuffle(cards: &mut [Card], rng: &mut Pcg64) {
-    // The generator in a local and the positions as `u32` keep the loop in
-    // registers (this runs for every card of every shoe); the same draws,
-    // in the same order.
-    // The position walks the slice itself (`split_last_mut`), so only the
-    // draw is bounds-checked.
+    // The generator in a local keeps the loop in registers (this runs for
+    // every card of every shoe), and the position walks the slice itself
+    // (its front and its last card), so only the draw is bounds-checked;
+    // the same draws, in the same order. `draw_bound` refuses a shoe of
+    // 2^32 cards, so every front's length fits a `u32`.
     let mut local = rng.clone();
     draw_bound(cards.len());
     let mut rest = cards;

@@ -38,13 +38,7 @@ fn ask_player<R: Recorder>(
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
     let request = Request { header: &header, hand, total, events };
     let lookup = match state.keys[usize::from(header.kind as u8)] {
-        Some(parts) => {
-            let count = match state.weights {
-                Some(weights) if parts & key::part::TRUE_COUNT != 0 => shown.true_count(&weights),
-                _ => 0,
-            };
-            state.answers.lookup(parts, &request, count)
-        }
+        Some(parts) => state.answers.lookup(parts, &request, shown.count_for(parts, state.weights)),
         None => Lookup::Unkeyed,
     };
     if !state.told_events || !matches!(lookup, Lookup::Known(_)) {
@@ -80,8 +74,8 @@ fn ask_player<R: Recorder>(
 
 /// Compares a player's `answer` to `request` in `round` with its earlier
 /// answer to the request's key, where its keys are under audit
-/// ([`Table::audit_keys`]); the true count taken from `shown` with its
-/// `weights`.
+/// ([`Table::audit_keys`]) and key this decision; the true count taken
+/// from `shown` with its `weights`.
 #[cold]
 #[inline(never)]
 fn audit_answer(
@@ -91,12 +85,9 @@ fn audit_answer(
     round: u64,
     answer: i64,
 ) {
-    let parts = audit.parts[usize::from(request.header.kind as u8)].unwrap_or(0);
-    let count = match weights {
-        Some(weights) if parts & key::part::TRUE_COUNT != 0 => shown.true_count(&weights),
-        _ => 0,
-    };
-    audit.compare(request, round, count, answer);
+    if let Some(parts) = audit.parts[usize::from(request.header.kind as u8)] {
+        audit.compare(parts, request, round, shown.count_for(parts, weights), answer);
+    }
 }
 
 /// The answer of a player that left a decision to its default
@@ -204,10 +195,7 @@ impl Table {
             hand_count: hand_byte(bx.hands.len()),
             legal,
             dealer_up: self.dealer.cards().first().copied(),
-            count: match state.weights {
-                Some(weights) if parts & key::part::TRUE_COUNT != 0 => self.shown.true_count(&weights),
-                _ => 0,
-            },
+            count: self.shown.count_for(parts, state.weights),
         };
         let answer = state.answers.known_short(key::encode_short_of(parts, &fields, hand.cards(), hand.total)?)?;
         // One that reads events gets them with its next question.

@@ -42,6 +42,17 @@ impl Shown {
         }
     }
 
+    /// The true count a key of `parts` holds for a player counting with
+    /// `weights`: 0 where the key names no true count, or the player
+    /// names no count.
+    #[inline]
+    pub(crate) fn count_for(&self, parts: u32, weights: Option<key::Weights>) -> i32 {
+        match weights {
+            Some(weights) if parts & key::part::TRUE_COUNT != 0 => self.true_count(&weights),
+            _ => 0,
+        }
+    }
+
     /// The true count under `weights` (`key::true_count`).
     #[inline]
     pub(crate) fn true_count(&self, weights: &key::Weights) -> i32 {
