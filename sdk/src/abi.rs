@@ -16,7 +16,7 @@ pub use crate::rules_block::{RulesBlock, rule_flag, rule_flag2};
 pub use crate::view::{View, sample};
 
 /// The ABI version this SDK speaks; exported as `pitboss_abi_version`.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// The oldest ABI version a host still runs: version 1 modules lack only
 /// the optional `pitboss_wants_events`, `pitboss_defaults`,

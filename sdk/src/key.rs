@@ -41,10 +41,13 @@ pub mod part {
     /// ABI v5: the true count of the cards shown since the last shuffle,
     /// under the weights the bot names ([`super::true_count`]).
     pub const TRUE_COUNT: u32 = 1 << 13;
+    /// ABI v6: whether a box other than the one the decision is about was
+    /// dealt a card face up (a `CARD` event) in the round before this one.
+    pub const OTHERS: u32 = 1 << 14;
     /// Every part.
-    pub const ALL: u32 = (1 << 14) - 1;
+    pub const ALL: u32 = (1 << 15) - 1;
     /// Each part's name, by bit.
-    pub const NAMES: [&str; 14] = [
+    pub const NAMES: [&str; 15] = [
         "box",
         "hand index",
         "hand count",
@@ -59,6 +62,7 @@ pub mod part {
         "card set",
         "summary",
         "true count",
+        "others dealt",
     ];
 }
 
@@ -111,13 +115,23 @@ pub const fn true_count(running: i32, shown: u32, decks: u8) -> i32 {
 }
 
 /// The longest key, in bytes.
-pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4 + 4;
+pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4 + 4 + 1;
+
+/// The parts of a key the host derives from the events rather than reads
+/// from the request: the true count ([`part::TRUE_COUNT`], 0 where no key
+/// names it) and whether another box was dealt a card in the round before
+/// ([`part::OTHERS`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Derived {
+    pub count: i32,
+    pub others: bool,
+}
 
 /// Writes the key of a request (`header`, `hand`) under `parts` into
-/// `out`: the decision kind, then each part named, in bit order (`count`,
-/// the true count, for [`part::TRUE_COUNT`]). Returns the key's length.
-/// Parts outside [`part::ALL`] are ignored.
-pub fn encode(parts: u32, header: &Header, hand: &[Card], count: i32, out: &mut [u8; KEY_LEN]) -> usize {
+/// `out`: the decision kind, then each part named, in bit order (the
+/// derived parts from `derived`). Returns the key's length. Parts outside
+/// [`part::ALL`] are ignored.
+pub fn encode(parts: u32, header: &Header, hand: &[Card], derived: Derived, out: &mut [u8; KEY_LEN]) -> usize {
     let mut n = 0;
     let mut put = |bytes: &[u8]| {
         out[n..n + bytes.len()].copy_from_slice(bytes);
@@ -169,7 +183,10 @@ pub fn encode(parts: u32, header: &Header, hand: &[Card], count: i32, out: &mut 
         put(&summary(hand));
     }
     if parts & part::TRUE_COUNT != 0 {
-        put(&count.to_le_bytes());
+        put(&derived.count.to_le_bytes());
+    }
+    if parts & part::OTHERS != 0 {
+        put(&[u8::from(derived.others)]);
     }
     n
 }
@@ -317,25 +334,36 @@ pub fn encode_short_of(parts: u32, fields: &KeyFields, hand: &[Card], total: Tot
 /// The largest amount bound a wide key holds ([`encode_wide`]): 21 bits.
 pub const WIDE_AMOUNT: i64 = (1 << 21) - 1;
 
+/// The largest unit a wide key holds: 20 bits, leaving two for
+/// [`part::OTHERS`].
+pub const WIDE_UNIT: i64 = (1 << 20) - 1;
+
 /// The key of `parts` — [`part::AMOUNTS`] and otherwise [`SHORT_PARTS`]
-/// only — as two numbers: the short key of the other parts
-/// ([`encode_short`]) in the low 64 bits, the amount bounds (smallest,
-/// largest, unit, 21 bits each) above. So two wide keys are equal exactly
-/// when they name the same parts and [`encode`] writes the same bytes for
-/// both. `None` without the amounts, for any other part, where the short
-/// key is `None`, or where a bound is outside `0..=`[`WIDE_AMOUNT`] (the
-/// long key holds it). The lookup of a counter's insurance, keyed by its
-/// bounds (half the bet it chose) and its count: no buffer, no hashing of
-/// bytes.
+/// and [`part::OTHERS`] only — as two numbers: the short key of the other
+/// parts ([`encode_short`]) in the low 64 bits, the amount bounds
+/// (smallest and largest 21 bits each, the unit 20) above, and in the top
+/// two bits whether the key names [`part::OTHERS`] and its value. So two
+/// wide keys are equal exactly when they name the same parts and
+/// [`encode`] writes the same bytes for both. `None` without the amounts,
+/// for any other part, where the short key is `None`, or where a bound is
+/// outside `0..=`[`WIDE_AMOUNT`] (the unit `0..=`[`WIDE_UNIT`]: the long
+/// key holds it). The lookup of a
+/// counter's bet and insurance, keyed by their bounds and its count: no
+/// buffer, no hashing of bytes.
 #[inline]
-pub fn encode_wide(parts: u32, header: &Header, hand: &[Card], total: Total, count: i32) -> Option<u128> {
+pub fn encode_wide(parts: u32, header: &Header, hand: &[Card], total: Total, derived: Derived) -> Option<u128> {
     if parts & part::AMOUNTS == 0 {
         return None;
     }
-    let short = encode_short(parts & !part::AMOUNTS, header, hand, total, count)?;
-    let bound = |a: i64| u64::try_from(a).ok().filter(|&a| a <= WIDE_AMOUNT as u64);
-    let amounts = bound(header.min)? | bound(header.max)? << 21 | bound(header.unit)? << 42;
-    Some(u128::from(amounts) << 64 | u128::from(short))
+    // The short key's parts byte has no room for "others": bit 62 says a
+    // key names it, bit 63 holds its value.
+    let named = parts & part::OTHERS != 0;
+    let short = encode_short(parts & !(part::AMOUNTS | part::OTHERS), header, hand, total, derived.count)?;
+    let bound = |a: i64, most: i64| u64::try_from(a).ok().filter(|&a| a <= most as u64);
+    let amounts =
+        bound(header.min, WIDE_AMOUNT)? | bound(header.max, WIDE_AMOUNT)? << 21 | bound(header.unit, WIDE_UNIT)? << 42;
+    let others = u64::from(named) << 62 | u64::from(named && derived.others) << 63;
+    Some(u128::from(amounts | others) << 64 | u128::from(short))
 }
 
 /// A hand's summary: best total, soft (1) or not (0), the value of a
@@ -398,7 +426,7 @@ mod tests {
     fn key(parts: u32, h: &Header, hand: &[u8]) -> Vec<u8> {
         let cards: Vec<Card> = hand.iter().map(|&r| Card::new(r).unwrap()).collect();
         let mut out = [0; KEY_LEN];
-        let n = encode(parts, h, &cards, 0, &mut out);
+        let n = encode(parts, h, &cards, Derived::default(), &mut out);
         out[..n].to_vec()
     }
 
@@ -436,7 +464,7 @@ mod tests {
         };
         let long = |parts, (h, cards, count): &(Header, Vec<Card>, i32)| {
             let mut out = [0; KEY_LEN];
-            let n = encode(parts, h, cards, *count, &mut out);
+            let n = encode(parts, h, cards, Derived { count: *count, others: false }, &mut out);
             out[..n].to_vec()
         };
         for parts in 0..=part::ALL {
@@ -463,20 +491,25 @@ mod tests {
     fn two_wide_keys_are_equal_exactly_when_their_long_keys_are() {
         let mut requests = Vec::new();
         for up in [1, 10, 12] {
-            for (min, max, unit) in [(1, 50, 1), (2, 50, 2), (1, 51, 1), (0, 0, 1), (WIDE_AMOUNT, WIDE_AMOUNT, 1)] {
+            for (min, max, unit) in
+                [(1, 50, 1), (2, 50, 2), (1, 51, 1), (0, 0, 1), (WIDE_AMOUNT, WIDE_AMOUNT, WIDE_UNIT)]
+            {
                 for count in [0, 2, -2] {
-                    requests.push((Header { min, max, unit, ..header(Decision::Insurance, up) }, count));
+                    for others in [false, true] {
+                        let h = Header { min, max, unit, ..header(Decision::Insurance, up) };
+                        requests.push((h, Derived { count, others }));
+                    }
                 }
             }
         }
-        let wide = |parts, (h, count): &(Header, i32)| encode_wide(parts, h, &[], Total::default(), *count);
-        let long = |parts, (h, count): &(Header, i32)| {
+        let wide = |parts, (h, d): &(Header, Derived)| encode_wide(parts, h, &[], Total::default(), *d);
+        let long = |parts, (h, d): &(Header, Derived)| {
             let mut out = [0; KEY_LEN];
-            let n = encode(parts, h, &[], *count, &mut out);
+            let n = encode(parts, h, &[], *d, &mut out);
             out[..n].to_vec()
         };
         for parts in 0..=part::ALL {
-            if parts & part::AMOUNTS == 0 || parts & !(SHORT_PARTS | part::AMOUNTS) != 0 {
+            if parts & part::AMOUNTS == 0 || parts & !(SHORT_PARTS | part::AMOUNTS | part::OTHERS) != 0 {
                 assert_eq!(wide(parts, &requests[0]), None, "{parts:#x}");
                 continue;
             }
@@ -491,8 +524,11 @@ mod tests {
         }
         // A bound past 21 bits, or below 0, takes the long key.
         let h = |max| Header { max, ..header(Decision::Insurance, 10) };
-        assert_eq!(encode_wide(part::AMOUNTS, &h(WIDE_AMOUNT + 1), &[], Total::default(), 0), None);
-        assert_eq!(encode_wide(part::AMOUNTS, &h(-1), &[], Total::default(), 0), None);
+        let none = Derived::default();
+        assert_eq!(encode_wide(part::AMOUNTS, &h(WIDE_AMOUNT + 1), &[], Total::default(), none), None);
+        assert_eq!(encode_wide(part::AMOUNTS, &h(-1), &[], Total::default(), none), None);
+        let unit = Header { unit: WIDE_UNIT + 1, ..h(10) };
+        assert_eq!(encode_wide(part::AMOUNTS, &unit, &[], Total::default(), none), None, "a unit past 20 bits");
     }
 
     #[test]
@@ -526,7 +562,7 @@ mod tests {
         let h = header(Decision::Act, 12);
         let key = |count| {
             let mut out = [0; KEY_LEN];
-            let n = encode(part::TRUE_COUNT | part::LEGAL, &h, &[], count, &mut out);
+            let n = encode(part::TRUE_COUNT | part::LEGAL, &h, &[], Derived { count, others: false }, &mut out);
             out[..n].to_vec()
         };
         assert_ne!(key(1), key(2));
@@ -546,7 +582,7 @@ mod tests {
         assert_eq!(key(part::ALL, &h, &hand).len(), KEY_LEN);
         assert_eq!(problem(Decision::Act, part::ALL as i32), None);
         assert_eq!(problem(Decision::Act, -1), None);
-        assert!(problem(Decision::Act, 1 << 14).is_some());
+        assert!(problem(Decision::Act, 1 << 15).is_some());
         assert!(problem(Decision::Observe, 0).is_some());
     }
 }

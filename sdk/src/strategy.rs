@@ -44,11 +44,13 @@ pub trait Strategy {
     /// the host then asks a request whose key (those parts' values) it has
     /// seen before in the session no more, and gives the answer the bot
     /// gave to it (ABI v4's `pitboss_decision_key`; sdk/ABI.md). Where
-    /// [`Strategy::observes`] is `true`, only if its bet is neither keyed
-    /// nor left to the default (ABI v5): the events a question answered
-    /// from a key would have carried come with the next one, and the bet
-    /// brings them every round. A counter names
-    /// [`crate::key::part::TRUE_COUNT`] with [`Strategy::count`]. Asked once
+    /// [`Strategy::observes`] is `true`, only if its bet is not left to the
+    /// default: the events a question answered from a key would have
+    /// carried come with the next call (ABI v5: the bet, asked every
+    /// round; v6: the bet may be keyed too, and the host calls the bot at
+    /// least every 512 events). A counter names
+    /// [`crate::key::part::TRUE_COUNT`] with [`Strategy::count`], and a bet
+    /// that reads whether others play [`crate::key::part::OTHERS`]. Asked once
     /// per rule set and kind as the bot starts, so the answer must not
     /// depend on play. Basic strategy's act depends on `LEGAL | UP_VALUE |
     /// SUMMARY`. Default: `None`, every decision asked.

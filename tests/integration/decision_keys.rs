@@ -4,7 +4,9 @@
 //! declares its act's key, plays exactly as the native `basic`; version
 //! 5's true count: `hilo.wasm`, which reads events and keys its acts and
 //! insurance by its count, plays exactly as `hilo` asked every decision;
-//! a declaration the contract refuses is named at load.
+//! version 6: its bet keyed too (by whether others were dealt the round
+//! before), it still does, even at a table of counters that sit out
+//! together; a declaration the contract refuses is named at load.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -143,6 +145,51 @@ fn hilo_wasm_keys_by_its_true_count_and_plays_exactly_as_hilo_asked_every_decisi
     }
 }
 
+#[test]
+fn a_table_of_counters_keyed_by_their_bet_sits_out_together_and_plays_on_as_if_asked() {
+    // Three `hilo`s alone: at a bad count all sit out (each saw the others
+    // dealt the round before), then nobody was dealt, so all bet again.
+    // Keyed, the round that dealt nothing must reach them too, or they
+    // would each keep sitting out, and the count would never move again.
+    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let hilo = sandbox.load_file(&pitboss_tests::wasm_path("hilo")).unwrap();
+    let rules = Rules::north_american();
+    let rounds = 20_000;
+    let mut profiles = Vec::new();
+    let mut keyed: Vec<Box<dyn Player + Send>> = Vec::new();
+    for i in 0..3 {
+        let mut wasm = hilo.instantiate_seeded(i).unwrap();
+        profiles.push(wasm.profile());
+        keyed.push(Box::new(wasm));
+    }
+    let asked = (0..3).map(|_| Box::new(Native::unkeyed(hilo::HiLo::default())) as Box<dyn Player + Send>).collect();
+    let result = played(rules.clone(), keyed, rounds, 23);
+    assert_eq!(result, played(rules.clone(), asked, rounds, 23), "every event and chip");
+    // Rounds nobody played happened, and ended.
+    let mut table = Table::new(
+        rules.clone(),
+        Shoe::seeded(rules.decks, rules.cut_card, 23),
+        (0..3).map(|_| Box::new(Native::unkeyed(hilo::HiLo::default())) as Box<dyn Player + Send>).collect(),
+        100_000,
+    )
+    .unwrap();
+    let mut empty = 0;
+    for _ in 0..rounds {
+        let mut staked = false;
+        table
+            .play_round(&mut |e: &TableEvent| {
+                staked |= matches!(e, TableEvent::Asked { kind: Decision::Bet, answer: Some(a), .. } if *a > 0);
+            })
+            .unwrap();
+        empty += u64::from(!staked);
+    }
+    assert!(empty > 10, "{empty} rounds nobody played");
+    assert!(result.1.iter().all(|s| s.rounds > rounds / 2), "never frozen: {:?}", result.1);
+    // Its bet is answered from its key, mostly: few calls.
+    let bets: usize = profiles.iter().map(|p| p.lock().unwrap().used[Decision::Bet as usize].len()).sum();
+    assert!(bets * 5 < 3 * rounds as usize, "{bets} bets called of {}", 3 * rounds);
+}
+
 /// Loads `wat` as a bot: its refusal, if refused.
 fn refusal(wat: &str) -> Option<String> {
     let sandbox = Sandbox::new(Limits::default()).unwrap();
@@ -161,7 +208,7 @@ fn a_declaration_the_contract_refuses_is_named_at_load() {
     let reads =
         KEYED.replace(r#"(func (export "pitboss_wants_events") (param $variant i32) (result i32) i32.const 0)"#, "");
     refused(reads, "pitboss_decision_key(0, 4) = 0 names a key under a rule set where the bot reads events");
-    refused(KEYED.replace("(then i32.const 0)", "(then i32.const 16384)"), "= 16384 names a part that does not exist");
+    refused(KEYED.replace("(then i32.const 0)", "(then i32.const 32768)"), "= 32768 names a part that does not exist");
     refused(
         KEYED.replace("(then i32.const 0)", "(then i32.const 8192)"),
         "= 8192 names the true count, but pitboss_count(0) names no count",
@@ -212,10 +259,29 @@ fn a_counter_keys_only_while_its_bet_brings_the_events_and_names_a_true_count_on
         (counter(bet_defaulted), "leaves its bet to the default (pitboss_defaults)"),
         (counts.replace("0xf00011111f", "0x10000000000"), "pitboss_count(0) = 0x10000000000 sets a bit above bit 39"),
         (
+            counts.replace("(then i32.const 8192)", "(then i32.const 24576)"),
+            "pitboss_decision_key(0, 4) = 24576 names others dealt (bit 14), a part of ABI version 6",
+        ),
+        (
             counts.replace("(result i64) i64.const 0xf00011111f", "(result i32) i32.const 1"),
             "export `pitboss_count` has the wrong type",
         ),
     ] {
         refused(wat, says);
     }
+    // Version 6 keys its bet (and names others dealt), but still may not
+    // leave it to the default: some question must come every round.
+    let v6 = |wat: String| {
+        wat.replace(
+            "i32.const 5)\n  (func (export \"pitboss_buffer\")",
+            "i32.const 6)\n  (func (export \"pitboss_buffer\")",
+        )
+    };
+    let bet_keyed_v6 = v6(counts.replace(
+        "(else i32.const -1)",
+        &bet_keyed.replace("i32.const 0) (i32.const -1)", "i32.const 16384) (i32.const -1)"),
+    ));
+    assert_ne!(bet_keyed_v6, counts);
+    assert_eq!(refusal(&bet_keyed_v6), None);
+    refused(v6(counter(bet_defaulted)), "leaves its bet to the default (pitboss_defaults)");
 }

@@ -6,7 +6,8 @@
 //!   bot knows from the rules block (decks) and the cards it has seen.
 //! - **Bets:** a 1–12 ramp of the table minimum — true count ≤ 1: 1 unit,
 //!   2: 2, 3: 4, 4: 8, 5 or more: 12 — and it sits out (bets 0) at a true
-//!   count of −2 or less while other boxes keep the cards coming.
+//!   count of −2 or less while other boxes keep the cards coming: where
+//!   another box was dealt a card the round before.
 //! - **Plays:** the Illustrious 18 index plays, the "Fab 4" surrenders
 //!   (and 16 against 9, ten and ace) and splitting tens against 5 and 6,
 //!   insurance against an ace, each at the index number the analyzer
@@ -16,17 +17,16 @@
 //! In the banker game, where a single deck is shuffled every round, it
 //! plays plain basic strategy.
 //!
-//! - **Keys (ABI v5):** its acts depend only on the legal set, the up
-//!   card's value, the hand's summary and the true count, and its
-//!   insurance on the up card's value, the amounts and the true count: it
-//!   names its Hi-Lo weights ([`WEIGHTS`]) and those keys, so the host
-//!   keeps the count of the cards it shows and asks each such question once
-//!   a session. Its bet (the ramp, the sitting out) reads its own memory
-//!   and is asked every round, bringing the events.
+//! - **Keys (ABI v6):** its acts depend only on the legal set, the up
+//!   card's value, the hand's summary and the true count; its insurance on
+//!   the up card's value, the amounts and the true count; its bet on the
+//!   amounts, the true count and whether another box was dealt the round
+//!   before. It names its Hi-Lo weights ([`WEIGHTS`]) and those keys, so
+//!   the host keeps the count of the cards it shows and asks each such
+//!   question once a session; the events come with its next call (a new
+//!   key, or every few hundred events).
 
 #![cfg_attr(target_arch = "wasm32", no_std)]
-
-use core::mem;
 
 use pitboss_chart::{Basic, Indices, Table, rank};
 use pitboss_sdk::key::{Weights, part};
@@ -87,10 +87,10 @@ pub struct HiLo {
     basic: Basic,
     running: i32,
     seen: u32,
-    /// Cards dealt to other boxes since this bot's last bet request.
-    others: u32,
-    /// This bot's box (from its last bet request).
-    seat: u8,
+    /// The boxes dealt a card face up since the last `ROUND` event, and
+    /// between the two before it (the round before), one bit a box.
+    dealt: u32,
+    dealt_before: u32,
 }
 
 impl HiLo {
@@ -158,8 +158,9 @@ impl Strategy for HiLo {
         matches!(kind, Decision::EvenMoney | Decision::SideBet | Decision::BackBet)
     }
 
-    /// Outside the banker game, its acts and insurance depend on the true
-    /// count and the parts named here, nothing else.
+    /// Outside the banker game, its decisions depend on the true count
+    /// and the parts named here, nothing else (the bet's sitting out on
+    /// whether another box was dealt the round before: `OTHERS`).
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         if variant == Variant::NorwegianHome {
             return None;
@@ -167,6 +168,7 @@ impl Strategy for HiLo {
         match kind {
             Decision::Act => Some(part::LEGAL | part::UP_VALUE | part::SUMMARY | part::TRUE_COUNT),
             Decision::Insurance => Some(part::UP_VALUE | part::AMOUNTS | part::TRUE_COUNT),
+            Decision::Bet => Some(part::AMOUNTS | part::TRUE_COUNT | part::OTHERS),
             _ => None,
         }
     }
@@ -185,18 +187,25 @@ impl Strategy for HiLo {
         // sums). That is more instructions, but the kinds follow the deal,
         // which no predictor can guess: 2-3 % less CPU a heads-up round
         // (docs/performance.md, "Issue 31, a branch-free count").
-        let (mut running, mut seen, mut others) = (self.running, self.seen, self.others);
+        let (mut running, mut seen) = (self.running, self.seen);
+        let (mut dealt, mut before) = (self.dealt, self.dealt_before);
         for e in events {
             let kind = 1u32.checked_shl(u32::from(e.kind)).unwrap_or(0);
             let reveals = kind & REVEALS != 0;
             running += i32::from(HILO_BY_BYTE[usize::from(e.card.rank())]) * i32::from(reveals);
             seen += u32::from(reveals);
-            others += u32::from(e.kind == event_kind::CARD) & u32::from(e.seat != self.seat);
             let keep = if kind & SHUFFLES != 0 { 0 } else { u32::MAX };
             running &= keep as i32;
             seen &= keep;
+            // A `ROUND` moves this round's boxes to the round before; a
+            // `CARD` marks its box.
+            let new_round = u32::from(e.kind == event_kind::ROUND).wrapping_neg();
+            before = before & !new_round | dealt & new_round;
+            dealt &= !new_round;
+            dealt |= u32::from(e.kind == event_kind::CARD) * 1u32.checked_shl(u32::from(e.seat)).unwrap_or(0);
         }
-        (self.running, self.seen, self.others) = (running, seen, others);
+        (self.running, self.seen) = (running, seen);
+        (self.dealt, self.dealt_before) = (dealt, before);
     }
 
     #[inline(always)]
@@ -207,8 +216,7 @@ impl Strategy for HiLo {
         let tc = self.tc(view);
         // Sit out at bad counts — but only while others keep dealing cards:
         // alone at the table, sitting out would freeze the count forever.
-        let others_playing = mem::take(&mut self.others) > 0;
-        self.seat = view.seat();
+        let others_playing = self.dealt_before & !1u32.checked_shl(u32::from(view.seat())).unwrap_or(0) != 0;
         if tc <= -2 && others_playing {
             return 0;
         }
@@ -278,6 +286,20 @@ mod tests {
         h.observe(&[Event::table(event_kind::SHUFFLE, 0)]);
         assert_eq!((h.running, h.seen), (0, 0));
         assert_eq!(WEIGHTS, [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]);
+    }
+
+    #[test]
+    fn the_boxes_dealt_the_round_before_are_those_between_the_last_two_rounds() {
+        let mut h = HiLo::default();
+        let ev = |kind, seat| Event { kind, seat, hand: 0, card: Card::new(5).unwrap() };
+        let round = Event::table(event_kind::ROUND, 3);
+        h.observe(&[round, ev(event_kind::CARD, 0), ev(event_kind::CARD, 2), ev(event_kind::DEALER_CARD, 0)]);
+        assert_eq!((h.dealt, h.dealt_before), (0b101, 0));
+        h.observe(&[round]);
+        assert_eq!((h.dealt, h.dealt_before), (0, 0b101));
+        // A round nobody played: the round before it dealt nothing.
+        h.observe(&[round]);
+        assert_eq!((h.dealt, h.dealt_before), (0, 0));
     }
 
     #[test]

@@ -38,22 +38,23 @@ pub struct Answers {
 }
 
 impl Answers {
-    /// The key of `request` under `parts` (`count`: the true count, for
-    /// [`key::part::TRUE_COUNT`]), and the answer given to it before, if
-    /// any. The events a request carries are never part of its key.
+    /// The key of `request` under `parts` (`derived`: the parts the table
+    /// derives from the events, [`key::part::TRUE_COUNT`] and
+    /// [`key::part::OTHERS`]), and the answer given to it before, if any.
+    /// The events a request carries are never part of its key.
     #[inline]
-    pub fn lookup(&self, parts: u32, request: &Request<'_>, count: i32) -> Lookup {
+    pub fn lookup(&self, parts: u32, request: &Request<'_>, derived: key::Derived) -> Lookup {
         // A new key once the seat keeps `MAX_KEYS` is asked and not kept:
         // no key (and for a long one no allocation) is made for it.
         let (header, hand, total) = (request.header, request.hand, request.total);
-        if let Some(key) = key::encode_short(parts, header, hand, total, count) {
+        if let Some(key) = key::encode_short(parts, header, hand, total, derived.count) {
             return self.found(self.short.get(key), || Key::Short(key));
         }
-        if let Some(key) = key::encode_wide(parts, header, hand, total, count) {
+        if let Some(key) = key::encode_wide(parts, header, hand, total, derived) {
             return self.found(self.wide.get(key), || Key::Wide(key));
         }
         let mut key = [0; KEY_LEN];
-        let n = key::encode(parts, header, hand, count, &mut key);
+        let n = key::encode(parts, header, hand, derived, &mut key);
         self.found(self.long.get(&key[..n]).copied(), || Key::Long(key[..n].into()))
     }
 
@@ -251,7 +252,7 @@ impl Hasher for Fnv {
 #[cfg(test)]
 mod tests {
     use pitboss_sdk::abi::{ActionSet, Header, RulesBlock};
-    use pitboss_sdk::key::part;
+    use pitboss_sdk::key::{self, part};
     use pitboss_sdk::{Decision, Total, Variant};
 
     use super::{Answers, Lookup, MAX_KEYS};
@@ -280,7 +281,7 @@ mod tests {
     /// whether the answer came from the seat's kept answers.
     fn known(answers: &mut Answers, parts: u32, h: &Header) -> bool {
         let request = Request { header: h, hand: &[], total: Total::default(), events: &[] };
-        match answers.lookup(parts, &request, 0) {
+        match answers.lookup(parts, &request, key::Derived::default()) {
             Lookup::Known(answer) => {
                 assert_eq!(answer, i64::from(h.round) + i64::from(h.seat) + 1);
                 true
@@ -338,7 +339,10 @@ mod tests {
         }
         assert_eq!(answers.short.len + answers.long.len(), MAX_KEYS);
         let request = Request { header: &header(MAX_KEYS as u32, 0), hand: &[], total: Total::default(), events: &[] };
-        assert!(matches!(answers.lookup(part::ROUND, &request, 0), Lookup::Unkeyed), "full: asked, not kept");
+        assert!(
+            matches!(answers.lookup(part::ROUND, &request, key::Derived::default()), Lookup::Unkeyed),
+            "full: asked, not kept"
+        );
         assert!(known(&mut answers, part::ROUND, &header(7, 0)), "a kept long key");
         assert!(known(&mut answers, part::SEAT, &header(0, 3)), "a kept short key");
         assert!(!known(&mut answers, part::SEAT, &header(0, 15)), "past the cap: not kept");

@@ -8,6 +8,7 @@
 //! Deterministic as [`Answers`] is: which answers are compared is a
 //! function of the requests asked before, in order.
 
+use pitboss_sdk::key::Derived;
 use pitboss_sdk::{ActionSet, Card, Decision};
 
 use crate::Request;
@@ -45,6 +46,9 @@ pub struct KeyConflict {
     pub legal: ActionSet,
     /// The true count the key was built with (0 where it names none).
     pub count: i32,
+    /// Whether another box was dealt a card the round before, as the key
+    /// was built (false where it names no `OTHERS`).
+    pub others: bool,
     /// What the player answered to the key before.
     pub earlier: i64,
     /// What it answered this time.
@@ -64,11 +68,12 @@ impl KeyAudit {
     }
 
     /// Compares `answer`, the player's answer to `request` in `round`,
-    /// with the earlier answer to its key of `parts` (`count`: the true
-    /// count, for a key that names it), and keeps it if the key is new.
-    pub(crate) fn compare(&mut self, parts: u32, request: &Request<'_>, round: u64, count: i32, answer: i64) {
+    /// with the earlier answer to its key of `parts` (`derived`: the parts
+    /// derived from the events, for a key that names them), and keeps it
+    /// if the key is new.
+    pub(crate) fn compare(&mut self, parts: u32, request: &Request<'_>, round: u64, derived: Derived, answer: i64) {
         let kind = request.header.kind;
-        match self.answers.lookup(parts, request, count) {
+        match self.answers.lookup(parts, request, derived) {
             Lookup::Known(earlier) => {
                 self.repeated[usize::from(kind as u8)] += 1;
                 if earlier != answer {
@@ -80,7 +85,8 @@ impl KeyAudit {
                         hand: request.hand.to_vec(),
                         dealer_up: request.header.dealer_up,
                         legal: request.header.legal,
-                        count,
+                        count: derived.count,
+                        others: derived.others,
                         earlier,
                         answer,
                     });

@@ -193,8 +193,10 @@ pub trait Player {
     /// its answer depends on nothing else. The table then asks it once per
     /// distinct key a session and answers a repeated key with what it said
     /// ([`crate::answers::Answers`]). Where the player reads events, only
-    /// read if its bet is neither keyed nor left to the default (the bet
-    /// brings it each round the events that keyed answers left pending);
+    /// read if its bet is not left to the default (the bet, asked or keyed,
+    /// is the question that comes every round: the table tells such a
+    /// player its events with its next call, and calls it once
+    /// `FLUSH_AT` wait);
     /// a key the contract refuses (`pitboss_sdk::key::problem`), or one
     /// naming the true count without a [`Player::count`], keys nothing.
     /// Asked once per decision kind, as it sits down. Default: none.

@@ -44,14 +44,15 @@ impl Declared {
     }
 }
 
-/// Asks a version 4 or 5 module's `pitboss_decision_key` for every rule
-/// set and decision kind, and a version 5 module's `pitboss_count` for
-/// every rule set, under the start-up fuel. `Ok(Err(problem))`: an answer
-/// the contract refuses (a part that does not exist, a key for `observe`,
-/// a key under a rule set where the bot reads events — `wants_events` bit
-/// by rule set code — in version 4, or in version 5 where its bet is keyed
-/// or left to the default (`defaults`), a true count without a count, a
-/// count with a bit above bit 39).
+/// Asks a version 4 to 6 module's `pitboss_decision_key` for every rule
+/// set and decision kind, and a version 5 or 6 module's `pitboss_count`
+/// for every rule set, under the start-up fuel. `Ok(Err(problem))`: an
+/// answer the contract refuses (a part that does not exist, or of a later
+/// version, a key for `observe`, a key under a rule set where the bot
+/// reads events — `wants_events` bit by rule set code — in version 4, in
+/// version 5 where its bet is keyed, or where its bet is left to the
+/// default (`defaults`), a true count without a count, a count with a bit
+/// above bit 39).
 pub(crate) fn declared(
     store: &mut Store<StoreState>,
     instance: &Instance,
@@ -92,15 +93,22 @@ pub(crate) fn declared(
 }
 
 /// What is wrong with the keys `declared` names under `v`, if anything:
-/// a key where the bot reads events (`wants_events`, by rule set bit), in
-/// version 4 at all, in version 5 with its bet keyed or left to the
+/// the part "others dealt" before version 6; a key where the bot reads
+/// events (`wants_events`, by rule set bit), in version 4 at all, in
+/// version 5 with its bet keyed, in any version with its bet left to the
 /// default (`defaulted`: its `pitboss_defaults` answer there), so that no
-/// question would bring it the events every round; or a true count
-/// without a count.
+/// question would come every round to bring it the events; or a true
+/// count without a count.
 fn keys_problem(declared: &Declared, v: Variant, version: i32, (wants_events, defaulted): (u8, u32)) -> Option<String> {
     let keys = &declared.keys[v as usize];
     let (k, parts) = Decision::ALL.iter().zip(keys).find_map(|(&k, p)| Some((k, (*p)?)))?;
     let at = |kind: Decision, parts: u32| format!("{DECISION_KEY}({}, {}) = {parts}", v as u8, kind as u8);
+    let others = Decision::ALL.iter().zip(keys).find(|(_, p)| p.is_some_and(|p| p & key::part::OTHERS != 0));
+    if version < 6
+        && let Some((&kind, &Some(p))) = others
+    {
+        return Some(format!("{} names others dealt (bit 14), a part of ABI version 6", at(kind, p)));
+    }
     if wants_events & (1 << v as u8) != 0 {
         if version < 5 {
             return Some(format!(
@@ -109,9 +117,11 @@ fn keys_problem(declared: &Declared, v: Variant, version: i32, (wants_events, de
             ));
         }
         let bet = Decision::Bet;
-        if let Some(p) = keys[bet as usize] {
+        if version < 6
+            && let Some(p) = keys[bet as usize]
+        {
             return Some(format!(
-                "{} keys the bet of a bot that reads events: its bet must bring them every round",
+                "{} keys the bet of a bot that reads events: before ABI version 6 its bet must bring them every round",
                 at(bet, p)
             ));
         }

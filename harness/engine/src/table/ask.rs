@@ -6,6 +6,7 @@ use pitboss_sdk::abi::Header;
 use pitboss_sdk::key::{self, KeyFields};
 use pitboss_sdk::{ActionSet, Card, Decision, Event, Total};
 
+use super::log::FLUSH_AT;
 use super::{PlayerState, Shown, Table};
 use crate::answers::Lookup;
 use crate::audit::KeyAudit;
@@ -16,12 +17,14 @@ use crate::record::{Recorder, TableEvent};
 /// Asks player `p` one decision, delivering every event of `log` it has
 /// not seen yet; records the question and the answer. A decision it keys
 /// ([`PlayerState::keys`]) is put to it once per key (a true count taken
-/// from `shown`); a repeated key is answered with what it said, and the
-/// events wait for its next question.
+/// from `shown`, the boxes dealt the round before from `dealt_before`); a
+/// repeated key is answered with what it said, and the events wait for
+/// its next question — unless [`FLUSH_AT`] of them wait for a player whose
+/// bet is keyed: then it is asked.
 fn ask_player<R: Recorder>(
     state: &mut PlayerState,
     p: PlayerId,
-    (log, shown): (&[Event], &Shown),
+    (log, shown, dealt_before): (&[Event], &Shown, u32),
     round: u64,
     mut header: Header,
     (hand, total): (&[Card], Total),
@@ -38,7 +41,14 @@ fn ask_player<R: Recorder>(
     let events = if state.told_events { &log[state.cursor..] } else { &[] };
     let request = Request { header: &header, hand, total, events };
     let lookup = match state.keys[usize::from(header.kind as u8)] {
-        Some(parts) => state.answers.lookup(parts, &request, shown.count_for(parts, state.weights)),
+        Some(parts) => {
+            let derived = derived(parts, (shown, dealt_before), state.weights, header.seat);
+            match state.answers.lookup(parts, &request, derived) {
+                // Its events are due: asked, as if it keyed nothing.
+                Lookup::Known(_) if state.reads_late && log.len() - state.cursor >= FLUSH_AT => Lookup::Unkeyed,
+                lookup => lookup,
+            }
+        }
         None => Lookup::Unkeyed,
     };
     if !state.told_events || !matches!(lookup, Lookup::Known(_)) {
@@ -60,7 +70,7 @@ fn ask_player<R: Recorder>(
         Lookup::Unkeyed => {
             let result = state.player.decide(&request);
             if let (Some(audit), Ok(answer)) = (state.audit.as_deref_mut(), &result) {
-                audit_answer(audit, (state.weights, shown), &request, round, *answer);
+                audit_answer(audit, (state.weights, shown, dealt_before), &request, round, *answer);
             }
             result
         }
@@ -75,19 +85,31 @@ fn ask_player<R: Recorder>(
 /// Compares a player's `answer` to `request` in `round` with its earlier
 /// answer to the request's key, where its keys are under audit
 /// ([`Table::audit_keys`]) and key this decision; the true count taken
-/// from `shown` with its `weights`.
+/// from `shown` with its `weights`, the boxes dealt the round before from
+/// `dealt_before`.
 #[cold]
 #[inline(never)]
 fn audit_answer(
     audit: &mut KeyAudit,
-    (weights, shown): (Option<key::Weights>, &Shown),
+    (weights, shown, dealt_before): (Option<key::Weights>, &Shown, u32),
     request: &Request<'_>,
     round: u64,
     answer: i64,
 ) {
     if let Some(parts) = audit.parts[usize::from(request.header.kind as u8)] {
-        audit.compare(parts, request, round, shown.count_for(parts, weights), answer);
+        let derived = derived(parts, (shown, dealt_before), weights, request.header.seat);
+        audit.compare(parts, request, round, derived, answer);
     }
+}
+
+/// The parts of a key of `parts` that the table derives from the events,
+/// for a question about box `seat`: the true count of the cards `shown`
+/// under `weights`, and whether a box other than `seat` is among those
+/// dealt a card the round before (`dealt_before`, one bit a box).
+#[inline]
+fn derived(parts: u32, (shown, dealt_before): (&Shown, u32), weights: Option<key::Weights>, seat: u8) -> key::Derived {
+    let others = dealt_before & !1u32.checked_shl(u32::from(seat)).unwrap_or(0) != 0;
+    key::Derived { count: shown.count_for(parts, weights), others }
 }
 
 /// The answer of a player that left a decision to its default
@@ -121,7 +143,15 @@ impl Table {
         hand: &[Card],
         rec: &mut R,
     ) -> Result<i64, Fault> {
-        ask_player(&mut self.players[p], p, (&self.log, &self.shown), self.round, header, (hand, Total::of(hand)), rec)
+        ask_player(
+            &mut self.players[p],
+            p,
+            (&self.log, &self.shown, self.dealt_before),
+            self.round,
+            header,
+            (hand, Total::of(hand)),
+            rec,
+        )
     }
 
     /// Asks player `p` the decision `kind` about box `b` (`bet` and
@@ -147,7 +177,7 @@ impl Table {
         }
         let header = self.header(b, kind, bet, limits);
         let first = self.boxes[b].hands.first().map_or((&[][..], Total::default()), |h| (h.cards(), h.total));
-        ask_player(&mut self.players[p], p, (&self.log, &self.shown), self.round, header, first, rec)
+        ask_player(&mut self.players[p], p, (&self.log, &self.shown, self.dealt_before), self.round, header, first, rec)
     }
 
     /// Asks the holder of box `b` about its hand `h`, showing the hand in
@@ -163,7 +193,7 @@ impl Table {
         ask_player(
             &mut self.players[p],
             p,
-            (&self.log, &self.shown),
+            (&self.log, &self.shown, self.dealt_before),
             self.round,
             header,
             (hand.cards(), hand.total),

@@ -49,6 +49,11 @@ pub struct PlayerState {
     pub(crate) cursor: usize,
     /// Reads events ([`Player::wants_events`]): only then are they sent.
     pub(crate) told_events: bool,
+    /// Reads events and keys its bet (ABI v6), so no question need bring
+    /// them every round: it is told the `ROUND` of a round that dealt
+    /// nothing as one asked every round is, and put a keyed question when
+    /// [`FLUSH_AT`](log::FLUSH_AT) events wait for it.
+    pub(crate) reads_late: bool,
     /// Decisions it is never asked, answered by default
     /// ([`Player::defaults`]): bit `code` of each such decision kind.
     pub(crate) defaulted: u32,
@@ -98,6 +103,13 @@ pub struct Table {
     /// Some box holds an insurance stake this round (so settling it is
     /// skipped in the many rounds none does).
     insured: bool,
+    /// The boxes dealt a card face up (a `CARD` event) the round before,
+    /// one bit each: the key part `OTHERS` (ABI v6), taken from the log at
+    /// each round's start where some player's key names it
+    /// (`tracks_dealt`); `round_from`, where this round's entries begin.
+    dealt_before: u32,
+    tracks_dealt: bool,
+    round_from: usize,
     /// Faults after which a player is disqualified; 0 = never.
     fault_limit: u64,
     /// A balance this large always covers the minimum stake (see
@@ -133,8 +145,10 @@ impl Table {
             .into_iter()
             .map(|player| {
                 let (keys, weights) = declared_keys(player.as_ref(), rules.variant);
+                let told_events = player.wants_events(rules.variant);
                 PlayerState {
-                    told_events: player.wants_events(rules.variant),
+                    told_events,
+                    reads_late: told_events && keys[Decision::Bet as usize].is_some(),
                     defaulted: player.defaults(rules.variant) & pitboss_sdk::abi::DEFAULTABLE_MASK,
                     keys,
                     weights,
@@ -162,7 +176,8 @@ impl Table {
             .collect();
         let divisor = rules.stake_divisor(rules.banker == Banker::House);
         let counting = players.iter().any(|p| p.weights.is_some());
-        let logging = counting || players.iter().any(|p| p.told_events);
+        let tracks_dealt = players.iter().flat_map(|p| p.keys).flatten().any(|parts| parts & key::part::OTHERS != 0);
+        let logging = counting || tracks_dealt || players.iter().any(|p| p.told_events);
         Ok(Table {
             logging,
             shown: Shown::new(rules.block().decks, players.iter().find_map(|p| p.weights)),
@@ -182,6 +197,9 @@ impl Table {
             log: Vec::with_capacity(1024),
             active: Vec::with_capacity(7),
             insured: false,
+            dealt_before: 0,
+            tracks_dealt,
+            round_from: 0,
             fault_limit: 0,
         })
     }
@@ -201,6 +219,7 @@ impl Table {
     pub fn audit_keys(&mut self, p: usize) {
         if let Some(state) = self.players.get_mut(p) {
             let parts = std::mem::replace(&mut state.keys, [None; Decision::ALL.len()]);
+            state.reads_late = false;
             state.audit = Some(Box::new(KeyAudit::new(parts)));
         }
     }
@@ -222,7 +241,8 @@ impl Table {
     }
 
     /// Events kept for players that have not been told them yet (bounded
-    /// by a round's events for every player still playing), and fewer
+    /// by a round's events for every player still playing, and by
+    /// `FLUSH_AT` and a round's for one whose bet is keyed), and fewer
     /// than [`DRAIN_AT`](log::DRAIN_AT) that all have been told.
     pub fn pending_events(&self) -> usize {
         self.log.len()
@@ -296,6 +316,11 @@ impl Table {
     #[inline(always)]
     pub(crate) fn begin_round<R: Recorder>(&mut self, rec: &mut R) {
         self.round += 1;
+        if self.tracks_dealt {
+            // Before the log is tidied: the entries from `round_from` on
+            // are still the last round's.
+            self.dealt_before = self.dealt_since(self.round_from);
+        }
         // An empty log has every cursor at 0 already (none passes its end).
         if !self.log.is_empty() {
             self.tidy_log();
@@ -307,6 +332,7 @@ impl Table {
             self.announce_shuffle(rec);
         }
         self.emit(event_kind::ROUND, self.box_count, 0, Card::ACE);
+        self.round_from = self.log.len();
         rec.record(&TableEvent::RoundStart { round: self.round });
         for s in &mut self.players {
             s.round_start_balance = s.balance;
@@ -376,11 +402,11 @@ impl Table {
 
 /// The keys `player` declares under `variant` that the table honours, and
 /// the weights of its count where one names the true count: none where it
-/// reads events and its bet is keyed or left to the default (a question
-/// answered from a key leaves its events for the next one, and only an
-/// asked bet brings them each round: sdk/ABI.md, "Version 5"), nor any
-/// the contract refuses (`pitboss_sdk::key::problem`), nor a true count
-/// without weights.
+/// reads events and leaves its bet to the default (a question answered
+/// from a key leaves its events for the next one, and a bet, asked or
+/// keyed, is the question that comes every round: sdk/ABI.md, "Version
+/// 6"), nor any the contract refuses (`pitboss_sdk::key::problem`), nor a
+/// true count without weights.
 fn declared_keys(
     player: &(dyn Player + Send),
     variant: Variant,
@@ -392,8 +418,7 @@ fn declared_keys(
                 && (p & key::part::TRUE_COUNT == 0 || weights.is_some())
         })
     });
-    let bet_unasked = keys[Decision::Bet as usize].is_some() || player.defaults(variant) & Decision::Bet.bit() != 0;
-    if player.wants_events(variant) && bet_unasked {
+    if player.wants_events(variant) && player.defaults(variant) & Decision::Bet.bit() != 0 {
         return ([None; Decision::ALL.len()], None);
     }
     let counts = keys.iter().flatten().any(|p| p & key::part::TRUE_COUNT != 0);

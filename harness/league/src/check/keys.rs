@@ -21,7 +21,8 @@ pub struct KeyConflictReport {
     /// The round of the first such answer.
     pub round: u64,
     /// The request it answered: the hand, the up card, the legal actions
-    /// and (where the key names it) the true count, in words.
+    /// and (where the key names them) the true count and whether others
+    /// were dealt the round before, in words.
     pub request: String,
     /// What the bot answered to the key before.
     pub earlier: String,
@@ -111,6 +112,9 @@ fn request_text(c: &KeyConflict) -> String {
     }
     if c.parts & pitboss_sdk::key::part::TRUE_COUNT != 0 {
         parts.push(format!("true count {}", c.count));
+    }
+    if c.parts & pitboss_sdk::key::part::OTHERS != 0 {
+        parts.push(format!("others dealt {}", if c.others { "yes" } else { "no" }));
     }
     parts.join(", ")
 }
