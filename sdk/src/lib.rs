@@ -131,7 +131,7 @@ pub mod __private {
     }
 }
 
-/// Generates the ABI v5 exports for a [`Strategy`] type on `wasm32`:
+/// Generates the ABI v6 exports for a [`Strategy`] type on `wasm32`:
 /// `pitboss_abi_version`, `pitboss_buffer`, `pitboss_decide`,
 /// `pitboss_wants_events` (from [`Strategy::observes`]),
 /// `pitboss_defaults` (from [`Strategy::defaults`]),

@@ -116,7 +116,7 @@ fn several_files_get_one_line_each_and_a_count_and_one_status() {
     // One file: the full report, as before; `--summary` makes it a line.
     let ran = pitboss(&dir, &["check", "student01-basic.wasm"]);
     code(&ran, 0);
-    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v5)\n"), "{}", ran.stdout);
+    assert!(ran.stdout.starts_with("student01-basic.wasm: loads as a bot (ABI v6)\n"), "{}", ran.stdout);
     let defaults = "answers bet, insurance, even-money, side-bet and back-bet by default, unasked";
     let banker = "answers insurance, even-money, side-bet and back-bet by default, unasked";
     assert!(ran.stdout.contains(&format!("norwegian-home: 2000 rounds ({banker})\n")), "{}", ran.stdout);
@@ -158,7 +158,7 @@ fn json_verdicts_name_each_bot_its_refusal_or_its_first_fault() {
     assert_eq!(basic["sha256"], sha("basic.wasm").as_str());
     assert_eq!(basic["passed"], true);
     assert_eq!(basic["refusal"], Value::Null);
-    assert_eq!(basic["abi_version"], 5, "the Rust SDK builds ABI v5 bots");
+    assert_eq!(basic["abi_version"], 6, "the Rust SDK builds ABI v6 bots");
     let rule_sets = basic["rule_sets"].as_array().unwrap();
     let ids: Vec<&str> = rule_sets.iter().map(|r| r["rule_set"].as_str().unwrap()).collect();
     assert_eq!(ids, ["north-american", "swedish", "danish", "norwegian-home"]);
