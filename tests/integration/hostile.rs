@@ -29,7 +29,7 @@ fn load_time_hazards_are_refused_with_one_line_naming_the_problem() {
     for (name, says) in [
         ("loop-start", "has a start function"),
         ("loop-init", "failed to start: wasm trap: all fuel consumed"),
-        ("wrong-version", "speaks bot ABI version 6, this Pitboss speaks versions 1 to 5"),
+        ("wrong-version", "speaks bot ABI version 7, this Pitboss speaks versions 1 to 6"),
         ("defaults-type", "export `pitboss_defaults` has the wrong type"),
         (
             "defaults-act",

@@ -84,13 +84,13 @@ fn an_import_outside_the_abi_is_refused_by_name() {
 
 #[test]
 fn a_wrong_abi_version_asks_for_a_rebuild() {
-    for (version, says) in [(0, "speaks bot ABI version 0"), (6, "speaks bot ABI version 6")] {
+    for (version, says) in [(0, "speaks bot ABI version 0"), (7, "speaks bot ABI version 7")] {
         let wat =
             format!(r#"(module (func (export "pitboss_abi_version") (result i32) i32.const {version}) {EXPORTS})"#);
         let e = refusal(&wat);
         assert!(e.contains(says) && e.contains("rebuild it with pitboss-sdk"), "{e}");
     }
-    for version in [1, 2, 3, 4, 5] {
+    for version in [1, 2, 3, 4, 5, 6] {
         let wat =
             format!(r#"(module (func (export "pitboss_abi_version") (result i32) i32.const {version}) {EXPORTS})"#);
         assert!(sandbox().load("bot.wat", wat.as_bytes()).is_ok(), "version {version} runs");
