@@ -114,6 +114,19 @@ pub const fn true_count(running: i32, shown: u32, decks: u8) -> i32 {
     (running as i64 * 52 / left) as i32
 }
 
+/// The bit of box `seat` in a mask of boxes, one bit a box (none past 31).
+#[inline]
+pub const fn box_bit(seat: u8) -> u32 {
+    if seat < 32 { 1 << seat } else { 0 }
+}
+
+/// Whether a box other than `seat` is among the boxes `dealt` a card the
+/// round before ([`part::OTHERS`]); the host and `bots/hilo` both ask this.
+#[inline]
+pub const fn others_dealt(dealt: u32, seat: u8) -> bool {
+    dealt & !box_bit(seat) != 0
+}
+
 /// The longest key, in bytes.
 pub const KEY_LEN: usize = 1 + 6 + 4 + 8 + 8 + 24 + 33 + 13 + 4 + 4 + 1;
 

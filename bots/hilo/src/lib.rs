@@ -29,7 +29,7 @@
 #![cfg_attr(target_arch = "wasm32", no_std)]
 
 use pitboss_chart::{Basic, Indices, Table, rank};
-use pitboss_sdk::key::{Weights, part};
+use pitboss_sdk::key::{self, Weights, part};
 use pitboss_sdk::{Action, ActionSet, Card, Decision, Event, Strategy, Total, Variant, View, event_kind};
 
 /// Hi-Lo value of a card.
@@ -97,7 +97,7 @@ impl HiLo {
     /// The true count: running count per remaining deck (at least half a
     /// deck), rounded toward zero.
     pub fn true_count(&self, decks: u8) -> i32 {
-        pitboss_sdk::key::true_count(self.running, self.seen, decks)
+        key::true_count(self.running, self.seen, decks)
     }
 
     fn tc(&self, view: &View<'_>) -> i32 {
@@ -202,7 +202,7 @@ impl Strategy for HiLo {
             let new_round = u32::from(e.kind == event_kind::ROUND).wrapping_neg();
             before = before & !new_round | dealt & new_round;
             dealt &= !new_round;
-            dealt |= u32::from(e.kind == event_kind::CARD) * 1u32.checked_shl(u32::from(e.seat)).unwrap_or(0);
+            dealt |= u32::from(e.kind == event_kind::CARD) * key::box_bit(e.seat);
         }
         (self.running, self.seen) = (running, seen);
         (self.dealt, self.dealt_before) = (dealt, before);
@@ -216,7 +216,7 @@ impl Strategy for HiLo {
         let tc = self.tc(view);
         // Sit out at bad counts — but only while others keep dealing cards:
         // alone at the table, sitting out would freeze the count forever.
-        let others_playing = self.dealt_before & !1u32.checked_shl(u32::from(view.seat())).unwrap_or(0) != 0;
+        let others_playing = key::others_dealt(self.dealt_before, view.seat());
         if tc <= -2 && others_playing {
             return 0;
         }

@@ -108,8 +108,7 @@ fn audit_answer(
 /// dealt a card the round before (`dealt_before`, one bit a box).
 #[inline]
 fn derived(parts: u32, (shown, dealt_before): (&Shown, u32), weights: Option<key::Weights>, seat: u8) -> key::Derived {
-    let others = dealt_before & !1u32.checked_shl(u32::from(seat)).unwrap_or(0) != 0;
-    key::Derived { count: shown.count_for(parts, weights), others }
+    key::Derived { count: shown.count_for(parts, weights), others: key::others_dealt(dealt_before, seat) }
 }
 
 /// The answer of a player that left a decision to its default

@@ -3,7 +3,7 @@
 //! round's start (`Table::tidy_log`), which keeps the log bounded.
 
 use pitboss_sdk::abi::event_kind;
-use pitboss_sdk::{Card, Event};
+use pitboss_sdk::{Card, Event, key};
 
 use super::Table;
 use crate::id::{PlayerId, ids};
@@ -38,7 +38,7 @@ impl Table {
     /// `Game::max_boxes`).
     pub(super) fn dealt_since(&self, from: usize) -> u32 {
         let events = self.log.get(from..).unwrap_or_default();
-        events.iter().filter(|e| e.kind == event_kind::CARD).fold(0, |m, e| m | 1 << (e.seat & 31))
+        events.iter().filter(|e| e.kind == event_kind::CARD).fold(0, |m, e| m | key::box_bit(e.seat))
     }
 
     /// Drops log entries every player has seen. One out for good is told
