@@ -383,7 +383,8 @@ impl Capture {
                 self.push(event);
                 self.open = false;
             }
-            _ => self.push(event),
+            _ if self.open => self.push(event),
+            _ => {}
         }
     }
 
@@ -404,21 +405,36 @@ impl Capture {
         }
     }
 
+    /// Keeps an event of the open round: a plain one (almost every event)
+    /// inline, with one length check; one that owns text out of line.
     #[inline(always)]
     fn push(&mut self, event: &TableEvent) {
+        if matches!(event, TableEvent::BotLog { .. } | TableEvent::Fault { .. }) {
+            self.push_text(event);
+        } else if self.events.len() < EVENTS_PER_ROUND {
+            self.events.push(event.copied());
+        } else {
+            self.cut = true;
+        }
+    }
+
+    /// Keeps a bot's log or a fault of the open round, within the round's
+    /// caps.
+    #[cold]
+    #[inline(never)]
+    fn push_text(&mut self, event: &TableEvent) {
         if let TableEvent::BotLog { text, .. } = event {
             // Logs are up to 1 KiB a decision: a round of them could
             // outweigh every other stored hand together.
             self.log_bytes += text.len();
             if self.log_bytes > LOG_BYTES_PER_ROUND {
-                self.cut |= self.open;
+                self.cut = true;
                 return;
             }
         }
-        if !self.open {
-        } else if self.events.len() < EVENTS_PER_ROUND {
-            self.owns_text |= matches!(event, TableEvent::BotLog { .. } | TableEvent::Fault { .. });
-            self.events.push(event.copied());
+        if self.events.len() < EVENTS_PER_ROUND {
+            self.owns_text = true;
+            self.events.push(event.clone());
         } else {
             self.cut = true;
         }
@@ -428,12 +444,15 @@ impl Capture {
 impl Recorder for Capture {
     #[inline(always)]
     fn record(&mut self, event: &TableEvent) {
-        if !self.on {
-            return;
-        }
         match event {
-            TableEvent::RoundStart { .. } | TableEvent::RoundEnd { .. } | TableEvent::Shuffle(_) => self.edge(event),
-            _ => self.push(event),
+            TableEvent::RoundStart { .. } | TableEvent::RoundEnd { .. } | TableEvent::Shuffle(_) if self.on => {
+                self.edge(event);
+            }
+            // Only a capture that is on opens a round (so an edge of one
+            // that is off ends here too).
+            TableEvent::RoundStart { .. } | TableEvent::RoundEnd { .. } | TableEvent::Shuffle(_) => {}
+            _ if self.open => self.push(event),
+            _ => {}
         }
     }
 }
