@@ -114,14 +114,13 @@ pub const fn true_count(running: i32, shown: u32, decks: u8) -> i32 {
     (running as i64 * 52 / left) as i32
 }
 
-/// The bit of box `seat` in a mask of boxes, one bit a box (none past 31).
+/// Box `seat`'s bit in a mask of boxes (none past 31).
 #[inline]
 pub const fn box_bit(seat: u8) -> u32 {
     if seat < 32 { 1 << seat } else { 0 }
 }
 
-/// Whether a box other than `seat` is among the boxes `dealt` a card the
-/// round before ([`part::OTHERS`]); the host and `bots/hilo` both ask this.
+/// Whether a box other than `seat` is among `dealt` ([`part::OTHERS`]).
 #[inline]
 pub const fn others_dealt(dealt: u32, seat: u8) -> bool {
     dealt & !box_bit(seat) != 0
