@@ -11,6 +11,8 @@ mod check;
 mod cli;
 /// `pitboss coach` on a wasm bot: the report, its JSON, reruns, errors.
 mod coach;
+/// Results files an earlier Pitboss wrote still verify, byte for byte.
+mod compat;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
 /// ABI v4: decisions asked once per key.
