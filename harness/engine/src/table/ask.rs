@@ -349,7 +349,9 @@ impl Table {
             variant: self.rules.variant,
             seat: b.0,
             hand_index: 0,
-            hand_count: self.boxes.get(b.index()).map_or(0, |bx| hand_byte(bx.hands.len())),
+            // A banking player's box is past the table's (the banker game
+            // sets its own count).
+            hand_count: if b.0 < self.box_count { hand_byte(self.boxes[b].hands.len()) } else { 0 },
             legal: ActionSet::EMPTY,
             dealer_up: self.dealer.cards().first().copied(),
             round: 0,

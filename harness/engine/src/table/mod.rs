@@ -26,10 +26,10 @@ use pitboss_sdk::{Card, Decision, Event, Variant, key};
 
 use crate::answers::Answers;
 use crate::audit::KeyAudit;
-use crate::id::{BoxId, PlayerId, ids};
+use crate::id::{BoxId, PlayerId};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
-use crate::rules::{Banker, Rules, RulesError};
+use crate::rules::{Banker, Game, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
 use hand::{BoxState, Hand};
@@ -82,9 +82,11 @@ pub struct Table {
     pub(crate) players: Vec<PlayerState>,
     /// `players.len()`, checked to fit the ids.
     pub(crate) player_count: u8,
-    boxes: Vec<BoxState>,
-    /// `boxes.len()`, checked to fit the ids.
-    box_count: u8,
+    /// The boxes, `box_count` of them in use: a fixed array indexed by a
+    /// masked [`BoxId`], so no look-up of a box checks its bounds.
+    boxes: [BoxState; BOX_SLOTS],
+    /// The boxes in use, checked to fit the ids.
+    pub(super) box_count: u8,
     dealer: Hand,
     hole: Option<Card>,
     pub(crate) house: i64,
@@ -164,16 +166,16 @@ impl Table {
                 }
             })
             .collect();
-        let boxes = ids(box_count, BoxId)
-            .map(|b| BoxState {
-                holder: PlayerId(b.0 / per),
-                base_bet: 0,
-                insurance: 0,
-                side: None,
-                hands: Vec::new(),
-                back: Vec::new(),
-            })
-            .collect();
+        // Slots past `box_count` are never dealt to: their holder is only
+        // a placeholder.
+        let boxes = std::array::from_fn(|b| BoxState {
+            holder: PlayerId(u8::try_from(b).map_or(0, |b| b / per)),
+            base_bet: 0,
+            insurance: 0,
+            side: None,
+            hands: Vec::new(),
+            back: Vec::new(),
+        });
         let divisor = rules.stake_divisor(rules.banker == Banker::House);
         let counting = players.iter().any(|p| p.weights.is_some());
         let tracks_dealt = players.iter().flat_map(|p| p.keys).flatten().any(|parts| parts & key::part::OTHERS != 0);
@@ -449,18 +451,31 @@ impl IndexMut<PlayerId> for Vec<PlayerState> {
     }
 }
 
-impl Index<BoxId> for Vec<BoxState> {
+/// Box slots a table has: the most boxes of either game.
+const BOX_SLOTS: usize = 8;
+
+const _: () = assert!(
+    Game::Dealer.max_boxes() as usize <= BOX_SLOTS
+        && Game::Banker.max_boxes() as usize <= BOX_SLOTS
+        && BOX_SLOTS.is_power_of_two()
+);
+
+// A box id is below the table's box count, at most `BOX_SLOTS`: masked, it
+// is the index itself, and the look-up needs no bounds check.
+impl Index<BoxId> for [BoxState; BOX_SLOTS] {
     type Output = BoxState;
     #[inline]
     fn index(&self, b: BoxId) -> &BoxState {
-        &self[b.index()]
+        debug_assert!(b.index() < BOX_SLOTS);
+        &self[b.index() & (BOX_SLOTS - 1)]
     }
 }
 
-impl IndexMut<BoxId> for Vec<BoxState> {
+impl IndexMut<BoxId> for [BoxState; BOX_SLOTS] {
     #[inline]
     fn index_mut(&mut self, b: BoxId) -> &mut BoxState {
-        &mut self[b.index()]
+        debug_assert!(b.index() < BOX_SLOTS);
+        &mut self[b.index() & (BOX_SLOTS - 1)]
     }
 }
 

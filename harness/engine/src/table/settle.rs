@@ -139,7 +139,7 @@ impl Table {
     pub(super) fn open_hands(&self) -> (bool, bool) {
         let mut open = false;
         let mut drawing = false;
-        for bx in &self.boxes {
+        for bx in &self.boxes[..usize::from(self.box_count)] {
             for hand in bx.hands.iter().filter(|hand| hand.state == HandState::Stood) {
                 open = true;
                 drawing |= !hand.is_natural();
