@@ -86,7 +86,7 @@ pub struct Table {
     /// masked [`BoxId`], so no look-up of a box checks its bounds.
     boxes: [BoxState; BOX_SLOTS],
     /// The boxes in use, checked to fit the ids.
-    pub(super) box_count: u8,
+    box_count: u8,
     dealer: Hand,
     hole: Option<Card>,
     pub(crate) house: i64,
