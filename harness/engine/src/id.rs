@@ -36,6 +36,42 @@ impl BoxId {
     }
 }
 
+/// A set of boxes, one bit each (a table has at most 8): the round's
+/// active boxes, walked in box order, which is play order. A copy is a
+/// byte, so a loop over it leaves the table free to change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BoxSet(u8);
+
+impl BoxSet {
+    /// No box.
+    pub(crate) const EMPTY: BoxSet = BoxSet(0);
+
+    /// With box `b` (below 8) too.
+    #[inline]
+    pub(crate) fn insert(&mut self, b: BoxId) {
+        debug_assert!(b.0 < 8);
+        self.0 |= 1 << (b.0 & 7);
+    }
+
+    /// No box at all?
+    #[inline]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl Iterator for BoxSet {
+    type Item = BoxId;
+
+    /// The lowest box left.
+    #[inline]
+    fn next(&mut self) -> Option<BoxId> {
+        let low = u8::try_from(self.0.trailing_zeros()).ok().filter(|_| self.0 != 0)?;
+        self.0 &= self.0 - 1;
+        Some(BoxId(low))
+    }
+}
+
 /// `0..count` as ids: `count` is a table's players or boxes, a `u8` by
 /// construction, so no index is ever narrowed.
 #[inline]
@@ -61,4 +97,20 @@ pub(crate) fn hand_byte(h: usize) -> u8 {
 pub(crate) fn wire_round(round: u64) -> u32 {
     let [a, b, c, d, ..] = round.to_le_bytes();
     u32::from_le_bytes([a, b, c, d])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BoxId, BoxSet};
+
+    #[test]
+    fn a_box_set_yields_its_boxes_in_order_once() {
+        let mut set = BoxSet::EMPTY;
+        assert!(set.is_empty());
+        for b in [5, 0, 7, 2, 5] {
+            set.insert(BoxId(b));
+        }
+        assert!(!set.is_empty());
+        assert_eq!(set.collect::<Vec<_>>(), [0, 2, 5, 7].map(BoxId));
+    }
 }

@@ -5,7 +5,7 @@ use pitboss_sdk::{Decision, SideBet};
 
 use super::Table;
 use super::hand::{BackStake, Hand};
-use crate::id::{BoxId, PlayerId, ids};
+use crate::id::{BoxId, BoxSet, PlayerId, ids};
 use crate::player::{Fault, FaultKind};
 use crate::record::{Recorder, TableEvent};
 
@@ -14,7 +14,7 @@ impl Table {
     /// in box order; a staked box joins the round's active boxes.
     pub(super) fn take_bets<R: Recorder>(&mut self, rec: &mut R) {
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
-        self.active.clear();
+        self.active = BoxSet::EMPTY;
         self.insured = false;
         for b in ids(self.box_count, BoxId) {
             let bx = &mut self.boxes[b];
@@ -39,7 +39,7 @@ impl Table {
             let bx = &mut self.boxes[b];
             bx.base_bet = amount;
             bx.hands.push(Hand::new(amount));
-            self.active.push(b);
+            self.active.insert(b);
             rec.record(&TableEvent::Bet { seat: b.0, amount });
             if self.rules.over_under_13 {
                 self.take_side_bet(b, rec);
@@ -79,8 +79,7 @@ impl Table {
     pub(super) fn take_back_bets<R: Recorder>(&mut self, rec: &mut R) {
         let (min, unit) = (self.rules.min_bet, self.rules.bet_unit);
         for p in ids(self.player_count, PlayerId) {
-            for i in 0..self.active.len() {
-                let b = self.active[i];
+            for b in self.active {
                 if self.boxes[b].holder == p || self.players[p].disqualified {
                     continue;
                 }
@@ -143,7 +142,7 @@ mod tests {
         let mut table = stacked(Rules::north_american(), NINETEEN_BEATS_EIGHTEEN, vec![Script::new(10, &[]).boxed()]);
         table.begin_round(&mut ());
         table.take_bets(&mut ());
-        assert_eq!(table.active, [BoxId(0)]);
+        assert_eq!(table.active.collect::<Vec<_>>(), [BoxId(0)]);
         let hands = &table.boxes[BoxId(0)].hands;
         assert_eq!((hands.len(), hands[0].bet, hands[0].original), (1, 10, 10));
         assert_eq!(balances(&table), [BANKROLL - 10]);
@@ -190,7 +189,7 @@ mod tests {
         table.begin_round(&mut ());
         table.take_bets(&mut ());
         table.take_back_bets(&mut ());
-        assert_eq!(table.active, [BoxId(0)], "the second player sat out its own box");
+        assert_eq!(table.active.collect::<Vec<_>>(), [BoxId(0)], "the second player sat out its own box");
         let back = &table.boxes[BoxId(0)].back;
         assert_eq!(back.len(), 1);
         assert_eq!((back[0].player, back[0].hand, back[0].stake), (PlayerId(1), 0, 6));

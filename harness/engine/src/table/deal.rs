@@ -34,12 +34,12 @@ impl Table {
     }
 
     pub(super) fn deal_and_play<R: Recorder>(&mut self, rec: &mut R) -> Result<(), ShoeExhausted> {
-        for i in 0..self.active.len() {
-            self.deal_to_hand(self.active[i], 0, rec)?;
+        for b in self.active {
+            self.deal_to_hand(b, 0, rec)?;
         }
         self.deal_to_dealer(rec)?;
-        for i in 0..self.active.len() {
-            self.deal_to_hand(self.active[i], 0, rec)?;
+        for b in self.active {
+            self.deal_to_hand(b, 0, rec)?;
         }
         if self.rules.hole_card {
             let hole = self.deal(rec)?;
@@ -77,8 +77,8 @@ impl Table {
             self.pay_naturals(rec);
         }
 
-        for i in 0..self.active.len() {
-            self.play_box(self.active[i], rec)?;
+        for b in self.active {
+            self.play_box(b, rec)?;
         }
         if self.dealer_turn(rec)? {
             self.settle(rec);
@@ -89,8 +89,7 @@ impl Table {
     /// Insurance, for every box still in play: exactly half the bet, or
     /// any amount up to half where the rules allow.
     pub(super) fn offer_insurance<R: Recorder>(&mut self, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             if self.boxes[b].hands[0].state == HandState::Settled {
                 continue; // Took even money: settled, and insurance is its alternative.
             }
@@ -115,8 +114,7 @@ impl Table {
 
     /// A blackjack facing an ace, no hole card: take 1:1 now?
     pub(super) fn offer_even_money<R: Recorder>(&mut self, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             if !self.boxes[b].hands[0].is_natural() {
                 continue;
             }

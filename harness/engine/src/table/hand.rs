@@ -4,7 +4,9 @@
 use pitboss_sdk::abi::MAX_HAND_CARDS;
 use pitboss_sdk::{Card, SideBet, Total};
 
-use crate::id::PlayerId;
+use std::ops::{Index, IndexMut};
+
+use crate::id::{PlayerId, hand_byte};
 
 /// Where a hand stands in the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,12 @@ pub(super) struct Hand {
     /// Every ace counts 1 (after doubling a soft hand in `swedish`).
     pub(super) aces_low: bool,
     pub(super) state: HandState,
+}
+
+impl Default for Hand {
+    fn default() -> Hand {
+        Hand::new(0)
+    }
 }
 
 impl Hand {
@@ -111,13 +119,140 @@ pub(super) struct BoxState {
     pub(super) base_bet: i64,
     pub(super) insurance: i64,
     pub(super) side: Option<(SideBet, i64)>,
-    pub(super) hands: Vec<Hand>,
+    pub(super) hands: Hands,
     pub(super) back: Vec<BackStake>,
+}
+
+/// Hands a box keeps inline: the usual one, and every split where the
+/// rules cap a box at four hands (`north-american`).
+const INLINE_HANDS: usize = 4;
+
+/// A box's hands in play order: the first [`INLINE_HANDS`] inline, the
+/// rest (only where the rules set no split limit: up to 255) in `spill`,
+/// so no round's usual hands touch a `Vec` and none grows or shrinks.
+#[derive(Default)]
+pub(super) struct Hands {
+    inline: [Hand; INLINE_HANDS],
+    len: u8,
+    spill: Vec<Hand>,
+}
+
+impl Hands {
+    /// How many.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// None left: the next round's box.
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        if self.len() > INLINE_HANDS {
+            self.spill.clear();
+        }
+        self.len = 0;
+    }
+
+    /// A hand after the last.
+    #[inline]
+    pub(super) fn push(&mut self, hand: Hand) {
+        let at = self.len();
+        match self.inline.get_mut(at) {
+            Some(slot) => *slot = hand,
+            None => self.spill.push(hand),
+        }
+        self.len = hand_byte(at + 1);
+    }
+
+    /// A hand at `at`, those from `at` on one place later (a split's
+    /// second hand): a few rounds in a hundred, out of line.
+    #[inline(never)]
+    pub(super) fn insert(&mut self, at: usize, hand: Hand) {
+        assert!(at <= self.len(), "a hand is inserted among a box's hands");
+        if at >= INLINE_HANDS {
+            self.spill.insert(at - INLINE_HANDS, hand);
+        } else {
+            if self.len() >= INLINE_HANDS {
+                self.spill.insert(0, self.inline[INLINE_HANDS - 1]);
+            }
+            self.inline.copy_within(at..INLINE_HANDS - 1, at + 1);
+            self.inline[at] = hand;
+        }
+        self.len = hand_byte(self.len() + 1);
+    }
+
+    /// The first hand, if any.
+    #[inline]
+    pub(super) fn first(&self) -> Option<&Hand> {
+        self.inline[..self.len().min(1)].first()
+    }
+}
+
+impl Index<usize> for Hands {
+    type Output = Hand;
+    #[inline]
+    fn index(&self, h: usize) -> &Hand {
+        debug_assert!(h < self.len());
+        match self.inline.get(h) {
+            Some(hand) => hand,
+            None => &self.spill[h - INLINE_HANDS],
+        }
+    }
+}
+
+impl IndexMut<usize> for Hands {
+    #[inline]
+    fn index_mut(&mut self, h: usize) -> &mut Hand {
+        debug_assert!(h < self.len());
+        match self.inline.get_mut(h) {
+            Some(hand) => hand,
+            None => &mut self.spill[h - INLINE_HANDS],
+        }
+    }
+}
+
+#[cfg(test)]
+impl From<Vec<Hand>> for Hands {
+    fn from(hands: Vec<Hand>) -> Hands {
+        let mut list = Hands::default();
+        hands.into_iter().for_each(|hand| list.push(hand));
+        list
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Hand;
+    use super::{Hand, Hands};
+
+    /// A box's hands, inline and spilled, keep the order a `Vec` would:
+    /// splits anywhere, past the inline four and back to none.
+    #[test]
+    fn a_box_keeps_its_hands_in_order_past_the_inline_four() {
+        let mut hands = Hands::default();
+        let mut model: Vec<i64> = Vec::new();
+        for round in 0..3 {
+            hands.clear();
+            model.clear();
+            hands.push(Hand::new(0));
+            model.push(0);
+            // Splits at the first, the last and the middle hand, 11 hands in all.
+            for (i, at) in [1, 1, 3, 2, 5, 0, 6, 4, 9, 10].into_iter().enumerate() {
+                let bet = i64::try_from(i).unwrap() + 1 + 100 * round;
+                hands.insert(at, Hand::new(bet));
+                model.insert(at, bet);
+                let bets: Vec<i64> = (0..hands.len()).map(|h| hands[h].bet).collect();
+                assert_eq!(bets, model, "after inserting at {at}");
+            }
+            hands[7].bet = -1;
+            model[7] = -1;
+            hands.push(Hand::new(99));
+            model.push(99);
+            assert_eq!((0..hands.len()).map(|h| hands[h].bet).collect::<Vec<_>>(), model);
+            assert_eq!(hands.first().map(|h| h.bet), Some(model[0]));
+        }
+        hands.clear();
+        assert!(hands.first().is_none());
+    }
 
     #[test]
     fn a_hand_counts_its_cards_and_its_best_total() {

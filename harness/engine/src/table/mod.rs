@@ -26,13 +26,13 @@ use pitboss_sdk::{Card, Decision, Event, Variant, key};
 
 use crate::answers::Answers;
 use crate::audit::KeyAudit;
-use crate::id::{BoxId, PlayerId};
+use crate::id::{BoxId, BoxSet, PlayerId};
 use crate::player::Player;
 use crate::record::{Recorder, TableEvent};
 use crate::rules::{Banker, Game, Rules, RulesError};
 use crate::shoe::{Shoe, ShoeExhausted, ShuffleKind};
 use crate::stats::Stats;
-use hand::{BoxState, Hand};
+use hand::{BoxState, Hand, Hands};
 pub(crate) use play::illegal_act;
 pub(crate) use shown::Shown;
 
@@ -100,8 +100,8 @@ pub struct Table {
     /// true count (`counting`).
     pub(crate) shown: Shown,
     counting: bool,
-    /// Boxes with a bet this round, in play order.
-    active: Vec<BoxId>,
+    /// Boxes with a bet this round (played in box order).
+    active: BoxSet,
     /// Some box holds an insurance stake this round (so settling it is
     /// skipped in the many rounds none does).
     insured: bool,
@@ -173,7 +173,7 @@ impl Table {
             base_bet: 0,
             insurance: 0,
             side: None,
-            hands: Vec::new(),
+            hands: Hands::default(),
             back: Vec::new(),
         });
         let divisor = rules.stake_divisor(rules.banker == Banker::House);
@@ -197,7 +197,7 @@ impl Table {
             house: 0,
             round: 0,
             log: Vec::with_capacity(1024),
-            active: Vec::with_capacity(7),
+            active: BoxSet::EMPTY,
             insured: false,
             dealt_before: 0,
             tracks_dealt,

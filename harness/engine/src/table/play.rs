@@ -240,7 +240,7 @@ mod tests {
     /// `balance` chips left.
     fn legal(rules: Rules, hands: Vec<Hand>, balance: i64) -> ActionSet {
         let mut table = stacked(rules, "", vec![Script::new(0, &[]).boxed()]);
-        table.boxes[BoxId(0)].hands = hands;
+        table.boxes[BoxId(0)].hands = hands.into();
         table.players[PlayerId(0)].balance = balance;
         table.legal_actions(BoxId(0), 0)
     }
@@ -253,7 +253,7 @@ mod tests {
     fn an_act_outside_the_legal_set_is_a_fault_naming_it_and_the_hand_stands() {
         // Three cards: doubling (answer 2) is not allowed.
         let mut table = stacked(Rules::north_american(), "", vec![Script::new(0, &[Double]).boxed()]);
-        table.boxes[BoxId(0)].hands = vec![Hand::dealt("5 4 2")];
+        table.boxes[BoxId(0)].hands = vec![Hand::dealt("5 4 2")].into();
         let mut messages = Vec::new();
         let mut rec = |e: &TableEvent| {
             if let TableEvent::Fault { fault, .. } = e {

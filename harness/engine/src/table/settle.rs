@@ -14,8 +14,7 @@ impl Table {
     /// Over/Under 13 on each box's first two cards (aces 1): a right guess
     /// pays 1:1, "under" on two aces 1.5×, exactly 13 loses both ways.
     pub(super) fn settle_side_bets<R: Recorder>(&mut self, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             let Some((side, amount)) = self.boxes[b].side else { continue };
             let total = self.boxes[b].hands[0].total.hard;
             let returned = match side {
@@ -42,8 +41,7 @@ impl Table {
 
     #[inline(never)]
     fn settle_insurance_stakes<R: Recorder>(&mut self, dealer_natural: bool, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             let stake = std::mem::take(&mut self.boxes[b].insurance);
             if stake == 0 {
                 continue;
@@ -57,8 +55,7 @@ impl Table {
 
     /// Hole-card game, no dealer blackjack: naturals are paid at once.
     pub(super) fn pay_naturals<R: Recorder>(&mut self, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             if self.boxes[b].hands[0].is_natural() {
                 self.pay(b, 0, Outcome::Blackjack, rec);
             }
@@ -68,8 +65,7 @@ impl Table {
     /// The dealer has a natural: naturals push, every other open hand
     /// loses (only its original stake when `original_bets_only`).
     pub(super) fn settle_against_dealer_natural<R: Recorder>(&mut self, rec: &mut R) {
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             for h in 0..self.boxes[b].hands.len() {
                 let hand = &self.boxes[b].hands[h];
                 if matches!(hand.state, HandState::Playing | HandState::Stood) {
@@ -139,10 +135,14 @@ impl Table {
     pub(super) fn open_hands(&self) -> (bool, bool) {
         let mut open = false;
         let mut drawing = false;
-        for bx in &self.boxes[..usize::from(self.box_count)] {
-            for hand in bx.hands.iter().filter(|hand| hand.state == HandState::Stood) {
-                open = true;
-                drawing |= !hand.is_natural();
+        // Only the active boxes hold hands this round.
+        for b in self.active {
+            let hands = &self.boxes[b].hands;
+            for h in 0..hands.len() {
+                if hands[h].state == HandState::Stood {
+                    open = true;
+                    drawing |= !hands[h].is_natural();
+                }
             }
         }
         (open, drawing)
@@ -183,8 +183,7 @@ impl Table {
 
     pub(super) fn settle<R: Recorder>(&mut self, rec: &mut R) {
         let dealer = self.dealer.total;
-        for i in 0..self.active.len() {
-            let b = self.active[i];
+        for b in self.active {
             for h in 0..self.boxes[b].hands.len() {
                 let hand = &self.boxes[b].hands[h];
                 if hand.state != HandState::Stood {
