@@ -39,7 +39,7 @@ impl BoxId {
 /// A set of boxes, one bit each (a table has at most 8): the round's
 /// active boxes, walked in box order, which is play order. A copy is a
 /// byte, so a loop over it leaves the table free to change.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BoxSet(u8);
 
 impl BoxSet {

@@ -184,7 +184,7 @@ impl Hands {
     /// The first hand, if any.
     #[inline]
     pub(super) fn first(&self) -> Option<&Hand> {
-        self.inline[..self.len().min(1)].first()
+        (self.len > 0).then(|| &self.inline[0])
     }
 }
 
