@@ -7,7 +7,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pitboss_engine::{Fault, Player, Request, Rules, Shoe, Table, TableEvent, parse_stacked};
@@ -26,35 +26,14 @@ pub fn wasm_path(bot: &str) -> PathBuf {
     path
 }
 
-/// The `pitboss` binary of this build profile, built (once per test run)
-/// before its first use, so command tests run what the sources say. A
-/// test binary lives in `target/PROFILE/deps/`; the command sits one up.
+/// The `pitboss` binary Cargo built for this test run: the integration
+/// tests are a target of `harness/cli`, so `cargo test` builds the command
+/// first and names it in `CARGO_BIN_EXE_pitboss` (set while the tests run).
 pub fn pitboss_bin() -> PathBuf {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let exe = std::env::current_exe().expect("the test binary's path");
-            let profile_dir = exe.parent().and_then(Path::parent).expect("target/PROFILE/deps/TEST");
-            let profile = profile_dir.file_name().and_then(|p| p.to_str()).expect("a profile folder");
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let mut build = Command::new(cargo);
-            build.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-            build.args(["build", "--quiet", "--bin", "pitboss", "--target-dir"]);
-            build.arg(profile_dir.parent().expect("a target folder"));
-            match profile {
-                "debug" => {}
-                "release" => {
-                    build.arg("--release");
-                }
-                other => {
-                    build.args(["--profile", other]);
-                }
-            }
-            let status = build.status().expect("run cargo");
-            assert!(status.success(), "cargo build --bin pitboss failed");
-            profile_dir.join("pitboss")
-        })
-        .clone()
+    std::env::var_os("CARGO_BIN_EXE_pitboss").map(PathBuf::from).expect(
+        "CARGO_BIN_EXE_pitboss is not set: run the integration tests through cargo \
+         (cargo test --release -p pitboss-cli --test integration)",
+    )
 }
 
 /// `target/test-artifacts` (or under `$CARGO_TARGET_DIR`), where tests

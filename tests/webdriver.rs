@@ -23,16 +23,12 @@ pub fn unavailable() -> Option<String> {
         .map(|p| format!("{p} is missing (Debian packages chromium and chromium-driver; scripts/setup installs them)"))
 }
 
-/// Whether browser test `test` must skip: Chromium or its driver is
-/// missing here (said loudly). Where `PITBOSS_REQUIRE_BROWSER` is set (CI,
-/// where setup installed them) a missing browser fails the test instead.
-pub fn skip(test: &str) -> bool {
-    let Some(why) = unavailable() else { return false };
-    if std::env::var_os("PITBOSS_REQUIRE_BROWSER").is_some() {
-        panic!("browser test required (PITBOSS_REQUIRE_BROWSER) but {why}");
+/// Fails a browser test (`#[ignore = "needs chromium"]`) where Chromium or
+/// its driver is missing: a test that runs never skips itself.
+pub fn require() {
+    if let Some(why) = unavailable() {
+        panic!("this test needs Chromium, but {why}");
     }
-    eprintln!("\n!!! SKIPPED {test}: {why} !!!\n");
-    true
 }
 
 /// A running chromedriver with one browser session; both end on drop.

@@ -266,14 +266,14 @@ fn the_command_refuses_a_size_cap_out_of_range() {
 fn a_large_modules_compile_is_announced_and_a_cached_one_is_not() {
     // A Python bot's first `check` compiles for seconds: it says so, once.
     let dir = scratch("notice");
-    let minimal = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat")).unwrap();
+    let minimal = std::fs::read_to_string(concat!(tests_dir!(), "/bots/minimal.wat")).unwrap();
     let data = "a".repeat(pitboss_host::COMPILE_NOTICE_BYTES);
     let memory = r#"(memory (export "memory") 1)"#;
     assert!(minimal.contains(memory));
     let big =
         minimal.replace(memory, &format!("(memory (export \"memory\") 20)\n  (data (i32.const 4096) \"{data}\")"));
     std::fs::write(dir.join("big.wat"), big).unwrap();
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat"), dir.join("small.wat")).unwrap();
+    std::fs::copy(concat!(tests_dir!(), "/bots/minimal.wat"), dir.join("small.wat")).unwrap();
     let check = |bot: &str| {
         let out = Command::new(pitboss_tests::pitboss_bin())
             .args(["check", bot])

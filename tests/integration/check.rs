@@ -16,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn hostile(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile")).join(format!("{name}.wat"))
+    PathBuf::from(concat!(tests_dir!(), "/bots/hostile")).join(format!("{name}.wat"))
 }
 
 /// Copies a file into `dir` as `name`.
@@ -344,13 +344,9 @@ fn a_league_reports_every_bot_that_cannot_play_takes_wat_and_names_clashing_file
     let subs = dir.join("subs");
     std::fs::create_dir_all(&subs).unwrap();
     std::fs::copy(pitboss_tests::wasm_path("basic"), subs.join("alice.wasm")).unwrap();
-    std::fs::write(
-        subs.join("bob.wat"),
-        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat")).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(subs.join("bob.wat"), std::fs::read(concat!(tests_dir!(), "/bots/minimal.wat")).unwrap()).unwrap();
     std::fs::write(subs.join("carol.wasm"), b"not a module").unwrap();
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-start.wat"), subs.join("dave.wat")).unwrap();
+    std::fs::copy(concat!(tests_dir!(), "/bots/hostile/loop-start.wat"), subs.join("dave.wat")).unwrap();
     std::fs::write(
         dir.join("class.toml"),
         "name = \"c\"\nvariant = \"north-american\"\nrounds = 50\nseed = 1\nbankroll = 1000\n[[bot]]\nfolder = \"subs\"\n",
@@ -383,7 +379,7 @@ fn a_league_reports_every_bot_that_cannot_play_takes_wat_and_names_clashing_file
 fn play_names_each_bots_first_fault_with_the_command_that_replays_its_round() {
     let dir = std::env::temp_dir().join(format!("pitboss-replay-cmd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/sometimes.wat");
+    let bot = concat!(tests_dir!(), "/bots/hostile/sometimes.wat");
     let ran = pitboss_tests::pitboss(
         &dir,
         &["play", "--bot", bot, "--bot", "builtin:basic", "--rounds", "300", "--seed", "3"],
@@ -452,7 +448,7 @@ fn a_decision_key_that_is_not_true_fails_the_check_with_the_request_and_both_ans
     copy(&wasm_path("hilo"), &dir, "hilo.wasm");
     // Declares one answer to every act, then answers hit once and stand
     // after: played keyed it hits every time, its own answers unheard.
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/keyed.wat"), dir.join("keyed.wat")).unwrap();
+    std::fs::copy(concat!(tests_dir!(), "/bots/keyed.wat"), dir.join("keyed.wat")).unwrap();
 
     let ran = pitboss(&dir, &["check", "basic.wasm", "hilo.wasm", "keyed.wat"]);
     code(&ran, 1);

@@ -54,7 +54,7 @@ fn the_same_seed_gives_byte_identical_results() {
 /// tallies left at zero; with `--json` they are counted as in a league.
 #[test]
 fn play_counts_the_tallies_only_when_they_are_written() {
-    let garbage = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/garbage.wat").display().to_string();
+    let garbage = Path::new(tests_dir!()).join("bots/hostile/garbage.wat").display().to_string();
     let counted = opts(&["builtin:basic", &garbage, "builtin:random"], 3_000, 5);
     let (with, _) = pitboss_league::play(&counted, &mut std::io::sink()).unwrap();
     let (without, _) = pitboss_league::play(&PlayOptions { tally: false, ..counted }, &mut std::io::sink()).unwrap();
@@ -97,7 +97,7 @@ fn a_different_seed_gives_different_cards() {
 fn a_stacked_shoe_file_plays_the_worked_example_then_stops_cleanly() {
     let mut o = opts(&["builtin:basic"], 0, 0);
     o.rounds = None;
-    o.shoe = Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/shoes/double-eleven.shoe")));
+    o.shoe = Some(PathBuf::from(concat!(tests_dir!(), "/shoes/double-eleven.shoe")));
     let (report, _) = pitboss_league::play(&o, &mut std::io::sink()).unwrap();
     assert_eq!(report.table.rounds, 1);
     assert_eq!(report.table.bots[0].net, 4, "basic doubles 11 against a ten: 8 come back");

@@ -8,7 +8,7 @@ use pitboss_tests::pitboss;
 
 #[test]
 fn results_written_before_round_three_verify_byte_for_byte() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("compat");
+    let dir = Path::new(tests_dir!()).join("compat");
     for variant in ["north-american", "swedish", "danish", "norwegian-home"] {
         let file = format!("{variant}.json");
         let ran = pitboss(&dir, &["verify", &file, "--threads", "2"]);

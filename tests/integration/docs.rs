@@ -19,7 +19,7 @@ use pitboss_tests::{boxed, play_stacked};
 const END: &str = "<!-- end -->";
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the repository").to_path_buf()
+    Path::new(tests_dir!()).parent().expect("tests/ sits in the repository").to_path_buf()
 }
 
 fn read(path: &Path) -> String {

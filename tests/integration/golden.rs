@@ -113,7 +113,7 @@ fn play(block: Block) -> String {
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ sits in the repository").to_path_buf()
+    Path::new(tests_dir!()).parent().expect("tests/ sits in the repository").to_path_buf()
 }
 
 /// Compares `actual` with `tests/golden/NAME.txt`, or writes it there

@@ -13,7 +13,7 @@ use pitboss_sdk::Decision;
 use pitboss_tests::{boxed, wasm_path};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile")).join(format!("{name}.wat"))
+    PathBuf::from(concat!(tests_dir!(), "/bots/hostile")).join(format!("{name}.wat"))
 }
 
 fn refusal(name: &str) -> String {

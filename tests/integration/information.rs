@@ -167,7 +167,7 @@ fn events_unread_by_every_player_are_not_kept_and_play_is_unchanged() {
 fn a_wasm_bot_of_abi_v2_is_sent_events_only_under_the_rule_sets_it_reads_them() {
     // The fixture traps (a fault) on any request carrying an event outside
     // norwegian-home; a spy beside it checks the others still see all.
-    let path = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/no-events.wat"));
+    let path = std::path::PathBuf::from(concat!(tests_dir!(), "/bots/no-events.wat"));
     let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
     let module = sandbox.load_file(&path).unwrap();
     for rules in [
@@ -196,7 +196,7 @@ fn an_abi_v2_bot_finds_a_matchs_constant_request_parts_written_once_and_again_af
     // from its buffer, and on purpose in every 64th round. As version 2
     // the host writes those parts once per instance; as version 1 before
     // every request. Both must fault exactly as often: only on purpose.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/keeps-buffer.wat")).unwrap();
+    let text = std::fs::read_to_string(concat!(tests_dir!(), "/bots/keeps-buffer.wat")).unwrap();
     let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
     let faults = |version: &str| {
         let wat = text.replace("(result i32) i32.const 2)", &format!("(result i32) i32.const {version})"));
@@ -287,7 +287,7 @@ fn a_wasm_bot_of_abi_v3_is_never_asked_what_it_leaves_to_the_default() {
     // The fixture leaves its bet, insurance and even money to the default
     // and traps if asked any; as version 2 its `pitboss_defaults` is not
     // read, so it is asked them, and traps.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/defaults.wat")).unwrap();
+    let text = std::fs::read_to_string(concat!(tests_dir!(), "/bots/defaults.wat")).unwrap();
     let sandbox = pitboss_host::Sandbox::new(pitboss_host::Limits::default()).unwrap();
     let play = |version: &str| {
         let wat = text.replace("(result i32) i32.const 3)", &format!("(result i32) i32.const {version})"));

@@ -50,7 +50,7 @@ fn a_league_ranks_by_balance_and_solo_tables_share_the_shoe() {
 
 #[test]
 fn every_league_file_we_ship_runs() {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../leagues"));
+    let dir = PathBuf::from(concat!(tests_dir!(), "/../leagues"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -404,7 +404,7 @@ path = "{}"
 boxes_per_player = 2
 "#,
             wasm_path("basic").display(),
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/garbage.wat").display()
+            Path::new(tests_dir!()).join("bots/hostile/garbage.wat").display()
         ),
     );
     let file = pitboss_league::file::parse(&league).unwrap();

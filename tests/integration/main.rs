@@ -1,4 +1,19 @@
-//! Pitboss integration tests, one module per area.
+//! Pitboss integration tests, one module per area. They are the
+//! `integration` target of `harness/cli` (so Cargo builds the `pitboss`
+//! they run and names it in `CARGO_BIN_EXE_pitboss`); the helpers they
+//! share are the `pitboss-tests` kit in this folder's `lib.rs`.
+//!
+//! Tiers: a test that needs a tool beyond Rust is
+//! `#[ignore = "needs chromium" | "needs slurm" | "needs toolchains"]`, a
+//! long one `#[ignore = "soak"]`; `cargo test --release` runs the rest and
+//! `bash scripts/test` (CI) runs every tier, where a missing tool fails.
+
+/// This folder's parent, `tests/`: where the test data lives.
+macro_rules! tests_dir {
+    () => {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests")
+    };
+}
 
 /// Writing bots: `pitboss new`, and the C, WAT and Zig bots of the guide.
 mod authoring;
@@ -77,6 +92,9 @@ mod slurm;
 mod standings;
 /// `swedish` rules on stacked shoes.
 mod swedish;
+/// The test tiers: every ignored test names its tier, none skips itself,
+/// and `bash scripts/test` runs every tier.
+mod tiers;
 /// Untrusted submissions: load-time caps, cap faults, quoted errors.
 mod untrusted;
 /// The WASI subset: each call, determinism, refusals, hostile WASI bots.

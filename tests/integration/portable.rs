@@ -21,7 +21,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn hostile(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile").join(format!("{name}.wat"))
+    Path::new(tests_dir!()).join("bots/hostile").join(format!("{name}.wat"))
 }
 
 /// A league under `root/leagues/x.toml`: a named bot file, a glob, a
@@ -237,7 +237,7 @@ fn older_results_and_play_output_are_refused_in_one_line() {
 
 #[test]
 fn the_published_schema_is_generated_from_the_types() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results.schema.json");
+    let path = Path::new(tests_dir!()).join("../docs/results.schema.json");
     let generated = pitboss_results::schema_json();
     if std::env::var_os("PITBOSS_BLESS").is_some() {
         std::fs::write(&path, &generated).unwrap();

@@ -62,7 +62,7 @@ path = "{}"
 "#,
         wasm_path("basic").display(),
         wasm_path("hilo").display(),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/hostile/sometimes.wat").display()
+        Path::new(tests_dir!()).join("bots/hostile/sometimes.wat").display()
     );
     std::fs::write(&path, text).unwrap();
     path
@@ -214,7 +214,7 @@ fn a_file_that_is_not_a_results_file_is_refused_in_one_line() {
 /// files, 6 sessions), with fewer rounds.
 fn class_league(d: &Path) -> PathBuf {
     pitboss_tests::class_submissions(d);
-    let class = Path::new(env!("CARGO_MANIFEST_DIR")).join("../leagues/class.toml");
+    let class = Path::new(tests_dir!()).join("../leagues/class.toml");
     let text = std::fs::read_to_string(class).unwrap();
     assert!(text.contains("rounds = 100000") && text.contains(r#"folder = "../target/class/submissions""#));
     let text = text.replace("rounds = 100000", "rounds = 20000").replace("../target/class/submissions", "submissions");
@@ -224,10 +224,9 @@ fn class_league(d: &Path) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs chromium"]
 fn the_class_report_opens_in_chromium_and_its_hand_viewer_steps() {
-    if pitboss_tests::webdriver::skip("the_class_report_opens_in_chromium_and_its_hand_viewer_steps") {
-        return;
-    }
+    pitboss_tests::webdriver::require();
     let d = dir("class");
     let results = run(&class_league(&d));
     let page = d.join("report.html");

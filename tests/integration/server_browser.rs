@@ -40,10 +40,9 @@ fn log_in(browser: &Browser, url: &str, token: &str, heading: &str) {
 }
 
 #[test]
+#[ignore = "needs chromium"]
 fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
-    if pitboss_tests::webdriver::skip("a_season_walked_in_chromium_as_a_student_and_as_the_organiser") {
-        return;
-    }
+    pitboss_tests::webdriver::require();
     let dir = scratch("season-browser");
     let comp = competition(&dir, &["alice", "bob"], 12_000, 10);
     let deadline = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() + 40;

@@ -17,6 +17,7 @@ fn pct(v: &mut [Duration], p: usize) -> u128 {
 }
 
 #[test]
+#[ignore = "soak"]
 fn thirty_entrants_two_leagues_and_ten_scrimmages_at_once() {
     let dir = scratch("season-load");
     let names: Vec<String> = (0..30).map(|i| format!("e{i:02}")).collect();

