@@ -1,7 +1,9 @@
 //! The documents stay true to the code and to the checkout:
 //! `docs/rules.md` shows what `pitboss rules` prints for each rule set,
-//! the worked request in `sdk/ABI.md` is the bytes the engine writes, and
-//! every relative link in a Markdown file resolves inside the repository.
+//! the worked request in `sdk/ABI.md` is the bytes the engine writes,
+//! every relative link in a Markdown file resolves inside the repository,
+//! and every `pitboss …` command the docs show parses with the real
+//! command line definition (`pitboss_cli::Cli`).
 //!
 //! `PITBOSS_BLESS=1` rewrites the generated blocks of `docs/rules.md`
 //! instead of failing; the prose around them is for a person to update.
@@ -327,4 +329,174 @@ fn link_targets_skip_code_and_find_every_form() {
                 ```toml\n[rules]\nx = [1](y)\n```\n\
                 [label]: ../sdk/ABI.md\n[split\ntext](split.md)\n";
     assert_eq!(link_targets(text), ["docs/rules.md#north", "a.png", "split.md", "../sdk/ABI.md"]);
+}
+
+/// The Markdown files whose commands a reader copies: README.md,
+/// leagues/README.md, sdk/README.md and every file under docs/.
+fn command_docs() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> =
+        ["README.md", "leagues/README.md", "sdk/README.md"].iter().map(|f| repo().join(f)).collect();
+    let mut folders = vec![repo().join("docs")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().map(Result::unwrap) {
+            let path = entry.path();
+            if entry.file_type().unwrap().is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|x| x == "md") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The `pitboss` command lines in the fenced code blocks of a Markdown
+/// text, with their line numbers: each line that starts with `pitboss `
+/// after an optional `$ ` prompt, joined with the next while it ends in
+/// `\`.
+fn command_lines(markdown: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut fence: Option<&str> = None;
+    let mut lines = markdown.lines().enumerate();
+    while let Some((at, line)) = lines.next() {
+        let trimmed = line.trim();
+        match fence {
+            Some(f) if trimmed.starts_with(f) => fence = None,
+            None if trimmed.starts_with("```") => fence = Some("```"),
+            None if trimmed.starts_with("~~~") => fence = Some("~~~"),
+            None => {}
+            Some(_) => {
+                let command = trimmed.strip_prefix("$ ").unwrap_or(trimmed);
+                if !command.starts_with("pitboss ") {
+                    continue;
+                }
+                let mut command = command.to_string();
+                while command.ends_with('\\') {
+                    command.pop();
+                    match lines.next() {
+                        Some((_, next)) => command.push_str(next.trim()),
+                        None => break,
+                    }
+                }
+                found.push((at + 1, command));
+            }
+        }
+    }
+    found
+}
+
+/// A command line's words as a shell would split them, up to a `#` that
+/// starts a word (a comment): blanks separate words, `'…'` and `"…"`
+/// quote, `\` escapes the next character. Variables (`$W`) and globs
+/// (`*.wasm`) stay as written, which clap takes as any other value.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => words.extend(word.take()),
+            '#' if word.is_none() => break,
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                w.extend(chars.by_ref().take_while(|&c| c != '\''));
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => w.extend(chars.next()),
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => word.get_or_insert_with(String::new).extend(chars.next()),
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// Whether a command line holds a placeholder for the reader to fill in,
+/// `…` or `<WORD>`: such a line is prose in a code block and is not
+/// parsed. (Prefer a real value, or an upper-case word like `FILE` or a
+/// `$VARIABLE`, which parse as values and so keep the line tested.)
+fn has_placeholder(line: &str) -> bool {
+    line.contains('…')
+        || line.split('<').skip(1).any(|rest| {
+            rest.split_once('>').is_some_and(|(inside, _)| {
+                !inside.is_empty() && inside.chars().all(|c| c.is_alphanumeric() || "_-. ".contains(c))
+            })
+        })
+}
+
+/// Why `pitboss_cli::Cli` refuses a command line, or `None` when it parses.
+fn refusal(words: &[String]) -> Option<String> {
+    use clap::Parser;
+    let error = pitboss_cli::Cli::try_parse_from(words).err()?;
+    // `--help` and `--version` stop the parse with an "error" too: they
+    // are commands a reader may type.
+    use clap::error::ErrorKind;
+    if matches!(error.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        return None;
+    }
+    Some(error.render().to_string().lines().next().unwrap_or("").to_string())
+}
+
+#[test]
+fn every_pitboss_command_in_the_docs_parses() {
+    let mut parsed = 0;
+    let mut broken = Vec::new();
+    let mut readme = 0;
+    for file in command_docs() {
+        let name = file.strip_prefix(repo()).unwrap_or(&file).display().to_string();
+        for (line, command) in command_lines(&read(&file)) {
+            if has_placeholder(&command) {
+                continue;
+            }
+            match refusal(&shell_words(&command)) {
+                Some(why) => broken.push(format!("{name}:{line}: `{command}`: {why}")),
+                None => parsed += 1,
+            }
+            readme += usize::from(name == "README.md");
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "commands in the docs that `pitboss` would refuse (fix the doc, or the command):\n{}",
+        broken.join("\n")
+    );
+    // The docs show a few dozen commands; finding none means this test
+    // stopped looking.
+    assert!(parsed >= 20 && readme >= 3, "found only {parsed} commands ({readme} in README.md)");
+}
+
+#[test]
+fn the_command_check_refuses_what_pitboss_would() {
+    assert_eq!(refusal(&shell_words("pitboss play --bot b.wasm --rounds 20 --transcript")), None);
+    assert_eq!(refusal(&shell_words("pitboss run --help")), None);
+    for wrong in [
+        "pitboss play --bot b.wasm --no-such-flag",
+        "pitboss plya --bot b.wasm",
+        "pitboss play --bot b.wasm --rounds many",
+        "pitboss merge",
+    ] {
+        assert!(refusal(&shell_words(wrong)).is_some(), "`{wrong}` should be refused");
+    }
+    assert_eq!(
+        shell_words(r#"pitboss check 'my bot.wasm' "a \"b\"" c\ d --json - # a comment"#),
+        ["pitboss", "check", "my bot.wasm", "a \"b\"", "c d", "--json", "-"]
+    );
+    let text = "Prose: `pitboss nothing`.\n```sh\n$ pitboss run a.toml \\\n  --json r.json   # both\necho pitboss\n```\n\
+                pitboss outside\n~~~\npitboss rules\n~~~\n";
+    assert_eq!(
+        command_lines(text),
+        [(3, "pitboss run a.toml --json r.json   # both".to_string()), (9, "pitboss rules".to_string())]
+    );
+    assert!(has_placeholder("pitboss play --bot <BOT> --rounds 10"));
+    assert!(has_placeholder("pitboss play --bot x.wasm [--bot …]"));
+    assert!(!has_placeholder("pitboss play --bot $W/basic.wasm --rounds 10"));
 }
