@@ -207,7 +207,75 @@ fn a_league_on_a_real_slurm_gives_the_local_results_and_survives_a_cancelled_sha
         "slurm: 4 shards of 8 × 3,000 rounds on the test cluster in {} ms; cancelled {running}",
         took.as_millis()
     );
+    an_attacker_on_the_shared_storage_can_neither_plant_nor_swap_anything(&cluster, &dir);
     a_server_plays_its_runs_on_slurm_and_resumes_after_a_restart(&cluster, &dir, &work);
+}
+
+/// The second local user the attacks below run as.
+const ATTACKER: &str = "pitboss-attacker";
+
+/// Runs `script` as [`ATTACKER`] (made once, a system user without a home).
+fn as_attacker(script: &str) {
+    let exists = Command::new("id").arg(ATTACKER).output().unwrap().status.success();
+    if !exists {
+        let made = Command::new("useradd")
+            .args(["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", ATTACKER])
+            .status()
+            .unwrap();
+        assert!(made.success(), "useradd {ATTACKER}");
+    }
+    let out = Command::new("runuser").args(["-u", ATTACKER, "--", "sh", "-c", script]).output().unwrap();
+    assert!(out.status.success(), "as {ATTACKER}: {script}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Shared storage (mode 1777, as a cluster's scratch is) where another
+/// user plants what the staging folder's old, predictable name
+/// (`pitboss-` and the SHA-256 of the league's text and bots) would meet:
+/// the binary's place a link to the organiser's file, the shard files
+/// folder full of a forged shard. The organiser's run stages elsewhere,
+/// privately, and gives the local results; the planted file is untouched.
+fn an_attacker_on_the_shared_storage_can_neither_plant_nor_swap_anything(cluster: &Cluster, dir: &Path) {
+    use sha2::{Digest, Sha256};
+    let shared = dir.join("hostile-shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::os::unix::fs::PermissionsExt::from_mode(0o1777)).unwrap();
+    let home = dir.join("organiser");
+    league(&home, 2_000);
+    let (ok, _, err) = finish(pitboss(cluster, &home, &["run", "league.toml", "--json", "local.json"]));
+    assert!(ok, "{err}");
+    // The old name, from public data.
+    let mut hash = Sha256::new();
+    hash.update(std::fs::read(home.join("league.toml")).unwrap());
+    for bot in ["basic", "hilo"] {
+        hash.update(Sha256::digest(std::fs::read(home.join(format!("bots/{bot}.wasm"))).unwrap()));
+    }
+    let id: String = hash.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "9 bytes!\n").unwrap();
+    let planted = shared.join(format!("pitboss-{id}"));
+    as_attacker(&format!(
+        "mkdir -p {p}/bin {p}/out && chmod -R 777 {p} && ln -s {v} {p}/bin/pitboss",
+        p = planted.display(),
+        v = victim.display()
+    ));
+    let s = shared.display().to_string();
+    let args = ["run", "league.toml", "--slurm", "--shards", "2", "--workdir", &s, "--json", "slurm.json"];
+    let (ok, _, err) = finish(pitboss(cluster, &home, &args));
+    assert!(ok, "{err}\n{}", cluster.logs());
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "9 bytes!\n", "the planted link was followed");
+    assert_eq!(std::fs::read(home.join("slurm.json")).unwrap(), std::fs::read(home.join("local.json")).unwrap());
+    assert!(err.contains("slurm: proved:"), "a sample of sessions re-ran before the results were taken: {err}");
+    let staged = err.lines().find_map(|l| l.strip_prefix("slurm: staged in ")).expect("the staged folder is named");
+    let staged = Path::new(staged.trim());
+    assert_ne!(staged, planted, "the staged folder's name cannot be guessed");
+    let meta = std::fs::symlink_metadata(staged).unwrap();
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    assert!(meta.is_dir() && meta.permissions().mode() & 0o777 == 0o700, "{:o}", meta.permissions().mode());
+    assert_eq!(meta.uid(), 0, "the organiser's own folder");
+    // A staged file changed behind the organiser's back is refused on the
+    // node before it runs: the batch script checks every SHA-256.
+    let script = std::fs::read_to_string(staged.join("shards.sbatch")).unwrap();
+    assert!(script.contains("sha256sum --check --strict") && script.contains("bin/pitboss"), "{script}");
 }
 
 /// Counts the array jobs Slurm remembers (`MinJobAge` is an hour here).

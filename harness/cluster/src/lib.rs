@@ -22,12 +22,15 @@ pub mod script;
 pub mod slurm;
 pub mod stage;
 
-pub use stage::{Staged, stage};
+pub use stage::{Staged, reopen, stage};
 
 /// Most shards of one run.
 pub const MAX_SHARDS: u64 = 10_000;
 /// Most times a shard is submitted again.
 pub const MAX_RETRIES: u32 = 10;
+/// Sessions of merged results replayed here, drawn at random, before they
+/// are taken ([`prove`]).
+pub const PROVEN_SESSIONS: u64 = 4;
 
 /// How a league is played on the cluster.
 #[derive(Clone, Debug)]
@@ -113,9 +116,29 @@ pub fn submit(staged: &Staged, options: &Options) -> Result<Submitted> {
 
 /// Plays the staged league on Slurm and merges it; `progress` hears of
 /// every change.
+/// The merged results are proved ([`prove`]) before they are returned.
 pub fn run(staged: &Staged, options: &Options, progress: &dyn Fn(&Progress)) -> Result<(LeagueResult, ResultsFile)> {
     let mut submitted = submit(staged, options)?;
-    follow(staged, options, &mut submitted, &|p, _| progress(p))
+    let merged = follow(staged, options, &mut submitted, &|p, _| progress(p))?;
+    prove(&staged.league, &merged.1)?;
+    Ok(merged)
+}
+
+/// Replays [`PROVEN_SESSIONS`] sessions of `results` drawn at random,
+/// from the league file at `league` and the bots beside it (writing
+/// `results.json` there), and refuses any difference: shards a cluster
+/// played are taken only once a sample of them re-runs here.
+pub fn prove(league: &std::path::Path, results: &ResultsFile) -> Result<()> {
+    let dir = league.parent().unwrap_or(std::path::Path::new("."));
+    let path = dir.join("results.json");
+    pitboss_results::output::write_json(&path, results)?;
+    let wanted = pitboss_league::verify::random_sessions(results.sessions.len() as u64, PROVEN_SESSIONS)?;
+    let request =
+        pitboss_league::verify::VerifyRequest { results: path, bots: None, sessions: Some(wanted), threads: Some(1) };
+    match pitboss_league::verify::verify(&request, &|_| (), &|_| ())? {
+        pitboss_league::verify::Verdict::Identical(_) => Ok(()),
+        pitboss_league::verify::Verdict::Differs(what) => bail!("the cluster's results differ from a replay: {what}"),
+    }
 }
 
 /// Follows `submitted` (just submitted, or picked up after a restart)
@@ -142,7 +165,8 @@ pub fn follow(
                 continue;
             }
             match states.get(&(submitted.jobs[i], index)).map(String::as_str) {
-                Some("COMPLETED") | None if staged.part(index).is_file() => {
+                // A shard file counts only once Slurm says its task completed.
+                Some("COMPLETED") if staged.part(index).is_file() => {
                     submitted.done[i] = true;
                     now.done += 1;
                 }

@@ -30,6 +30,7 @@ pub fn batch_script(staged: &Staged, options: &Options) -> String {
         s += &format!("#SBATCH --time={t}\n");
     }
     s += "set -euo pipefail\n";
+    s += &manifest_check(staged);
     s += &format!("cd {}\n", quoted(&dir));
     s += &format!(
         "exec {} run {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --threads {} --json {}/part-\"$SLURM_ARRAY_TASK_ID\".json\n",
@@ -39,6 +40,19 @@ pub fn batch_script(staged: &Staged, options: &Options) -> String {
         options.threads,
         quoted(&staged.out.display().to_string())
     );
+    s
+}
+
+/// The lines that check, on the node and before anything runs, that the
+/// binary, the league and every bot are byte for byte what was staged
+/// (their SHA-256s, written into the script itself).
+fn manifest_check(staged: &Staged) -> String {
+    let mut s = String::from("if ! sha256sum --check --strict --quiet <<'PITBOSS_MANIFEST'\n");
+    for (path, sha) in &staged.manifest {
+        s += &format!("{sha}  {}\n", path.display());
+    }
+    s += "PITBOSS_MANIFEST\nthen\n";
+    s += "    echo \"pitboss: a staged file differs from what was staged; refusing to run it\" >&2\n    exit 1\nfi\n";
     s
 }
 

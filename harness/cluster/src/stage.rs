@@ -1,20 +1,36 @@
 //! Staging a league on shared storage: its league file and every bot file
-//! it names copied under `WORKDIR/pitboss-ID/tree/`, each at its own
+//! it names copied under `WORKDIR/pitboss-RANDOM/tree/`, each at its own
 //! absolute path below `tree/` (so every relative path in the league
 //! file resolves there exactly as it does here, `..` included, and the
 //! results a shard writes are byte for byte those of a local run), and the
-//! `pitboss` binary under `bin/`. `ID` is the SHA-256 of the league's text
-//! and its bots' bytes: the same league stages to the same folder.
+//! `pitboss` binary under `bin/`.
+//!
+//! Shared storage is hostile: another user may own the work folder's
+//! neighbours, guess names and plant links. So the staged folder is one
+//! this run creates itself, under a name nobody can guess (16 random
+//! bytes), private (0700, created with `mkdir`, which fails on anything
+//! already there, a link included), checked after creation (a folder,
+//! owned by this user, writable by nobody else); every file in it is
+//! created new (`O_EXCL | O_NOFOLLOW`), and the batch script checks the
+//! SHA-256 of the binary, the league and every bot on the node before it
+//! runs them ([`Staged::manifest`]). A folder staged before a restart is
+//! taken again only when it still passes those checks ([`reopen`]).
 
+use std::fs::{DirBuilder, File, OpenOptions};
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use sha2::{Digest, Sha256};
 
+/// The most bytes one staged file may have (the binary is the largest).
+pub const MAX_FILE: u64 = 1 << 30;
+
 /// A staged league.
 #[derive(Clone, Debug)]
 pub struct Staged {
-    /// `WORKDIR/pitboss-ID`.
+    /// `WORKDIR/pitboss-RANDOM`.
     pub dir: PathBuf,
     /// The league file's copy.
     pub league: PathBuf,
@@ -24,6 +40,9 @@ pub struct Staged {
     pub out: PathBuf,
     /// Where shard `I`'s Slurm output goes (`shard-I.out`, `shard-I.err`).
     pub logs: PathBuf,
+    /// Every staged file (binary, league, bots) with its SHA-256 in hex:
+    /// what the batch script checks on the node before running anything.
+    pub manifest: Vec<(PathBuf, String)>,
 }
 
 impl Staged {
@@ -44,53 +63,242 @@ fn mirrored(tree: &Path, path: &Path) -> Result<PathBuf> {
     Ok(tree.join(absolute.strip_prefix("/").unwrap_or(&absolute)))
 }
 
-fn copy(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+/// A private folder: 0700, created new (never an existing one or a link).
+fn private_dir(path: &Path) -> Result<()> {
+    DirBuilder::new().mode(0o700).create(path).with_context(|| format!("cannot create {}", path.display()))
+}
+
+/// `path`'s folders below `root` (which exists), each created private.
+fn private_dirs(root: &Path, path: &Path) -> Result<()> {
+    let below = path.strip_prefix(root).with_context(|| format!("{} is outside {}", path.display(), root.display()))?;
+    let mut at = root.to_path_buf();
+    for part in below.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
+            Ok(_) => bail!("{} is in the way of the staged folder (not a folder of its own)", at.display()),
+            Err(_) => private_dir(&at)?,
+        }
     }
-    std::fs::copy(from, to).with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))?;
     Ok(())
 }
 
-/// Stages the league at `league` (and the `pitboss` binary at `pitboss`)
-/// under `workdir`, which must be storage every node sees. Earlier shard
-/// files of the same league are removed, unless `resuming` (following a
-/// job submitted before a restart, whose shard files they are).
-pub fn stage(league: &Path, workdir: &Path, pitboss: &Path, resuming: bool) -> Result<Staged> {
+/// Hex of a SHA-256.
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads at most [`MAX_FILE`] bytes of `path`.
+fn read(path: &Path) -> Result<Vec<u8>> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > MAX_FILE {
+        bail!("{} is over {} MiB: not staged", path.display(), MAX_FILE >> 20);
+    }
+    Ok(bytes)
+}
+
+/// Copies `from` to the new file `to` (its folders made private first)
+/// with `mode`; returns the SHA-256 of what was written.
+fn copy(root: &Path, from: &Path, to: &Path, mode: u32) -> Result<String> {
+    let bytes = read(from)?;
+    if let Some(parent) = to.parent() {
+        private_dirs(root, parent)?;
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(to)
+        .with_context(|| format!("cannot create {} (it must not exist yet)", to.display()))?;
+    file.write_all(&bytes).and_then(|()| file.sync_all()).with_context(|| format!("cannot write {}", to.display()))?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+/// Checks that `dir` is a private folder of this user: a folder (not a
+/// link), owned by the effective user, writable by nobody else.
+pub fn check_private(dir: &Path) -> Result<()> {
+    let meta = std::fs::symlink_metadata(dir).with_context(|| format!("cannot find {}", dir.display()))?;
+    if meta.file_type().is_symlink() || !meta.is_dir() {
+        bail!("{} is not a folder of its own (a link or a file): refused", dir.display());
+    }
+    let me = effective_uid();
+    if meta.uid() != me {
+        bail!("{} belongs to user {}, not to this user ({me}): refused", dir.display(), meta.uid());
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        bail!(
+            "{} is open to other users (mode {:o}, not 700): refused",
+            dir.display(),
+            meta.permissions().mode() & 0o777
+        );
+    }
+    Ok(())
+}
+
+/// This process's effective user id: the owner of the files it creates.
+fn effective_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// 16 random bytes in hex: a staged folder's name nobody can guess.
+fn random_name() -> Result<String> {
+    let mut bytes = [0u8; 16];
+    File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .context("cannot read /dev/urandom for the staged folder's name")?;
+    Ok(hex(&bytes))
+}
+
+/// The league's file and bots, with their SHA-256s.
+fn inputs(league: &Path) -> Result<Vec<PathBuf>> {
     let file = pitboss_league::file::parse(league)?;
     let base = league.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let bots = pitboss_league::roster::bot_files(&file, base)?;
-    let mut hash = Sha256::new();
-    hash.update(file.text.as_bytes());
-    for bot in &bots {
-        let bytes = std::fs::read(bot).with_context(|| format!("cannot read bot file {}", bot.display()))?;
-        hash.update(Sha256::digest(&bytes));
-    }
-    let id: String = hash.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    pitboss_league::roster::bot_files(&file, base)
+}
+
+/// Stages the league at `league` (and the `pitboss` binary at `pitboss`)
+/// in a new private folder under `workdir`, which must be storage every
+/// node sees.
+pub fn stage(league: &Path, workdir: &Path, pitboss: &Path) -> Result<Staged> {
+    let bots = inputs(league)?;
     if !workdir.is_dir() {
         bail!("--workdir {} is not a folder (it must be storage every node of the cluster sees)", workdir.display());
     }
-    let dir = workdir.canonicalize()?.join(format!("pitboss-{id}"));
+    let dir = workdir.canonicalize()?.join(format!("pitboss-{}", random_name()?));
+    for path in std::iter::once(league).chain(bots.iter().map(PathBuf::as_path)) {
+        if path.canonicalize().is_ok_and(|p| p.to_string_lossy().contains(['\n', '\r', '\\'])) {
+            bail!("{} has a line break or a backslash in its path: it cannot be staged", path.display());
+        }
+    }
+    private_dir(&dir)?;
+    check_private(&dir)?;
     let tree = dir.join("tree");
-    let staged = Staged {
+    let mut staged = Staged {
         league: mirrored(&tree, league)?,
         bin: dir.join("bin").join("pitboss"),
         out: dir.join("out"),
         logs: dir.join("logs"),
         dir,
+        manifest: Vec::new(),
     };
-    copy(league, &staged.league)?;
+    let root = staged.dir.clone();
+    let bin = copy(&root, pitboss, &staged.bin, 0o700)?;
+    staged.manifest.push((staged.bin.clone(), bin));
+    let sha = copy(&root, league, &staged.league, 0o600)?;
+    staged.manifest.push((staged.league.clone(), sha));
     for bot in &bots {
-        copy(bot, &mirrored(&tree, bot)?)?;
-    }
-    if !(resuming && staged.bin.is_file()) {
-        copy(pitboss, &staged.bin)?;
-    }
-    if staged.out.exists() && !resuming {
-        std::fs::remove_dir_all(&staged.out)?;
+        let to = mirrored(&tree, bot)?;
+        if staged.manifest.iter().any(|(p, _)| *p == to) {
+            continue;
+        }
+        let sha = copy(&root, bot, &to, 0o600)?;
+        staged.manifest.push((to, sha));
     }
     for folder in [&staged.out, &staged.logs] {
-        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        private_dir(folder)?;
     }
     Ok(staged)
+}
+
+/// The folder `dir`, staged before a restart for the same league and
+/// binary: taken again only while it is still a private folder of this
+/// user and every staged file is byte for byte the league's, its bots'
+/// and the binary's; anything else is an error (stage anew).
+pub fn reopen(dir: &Path, league: &Path, pitboss: &Path) -> Result<Staged> {
+    check_private(dir)?;
+    for sub in ["tree", "bin", "out", "logs"] {
+        check_private(&dir.join(sub))?;
+    }
+    let tree = dir.join("tree");
+    let mut staged = Staged {
+        league: mirrored(&tree, league)?,
+        bin: dir.join("bin").join("pitboss"),
+        out: dir.join("out"),
+        logs: dir.join("logs"),
+        dir: dir.to_path_buf(),
+        manifest: Vec::new(),
+    };
+    let mut pairs = vec![(pitboss.to_path_buf(), staged.bin.clone()), (league.to_path_buf(), staged.league.clone())];
+    for bot in inputs(league)? {
+        let to = mirrored(&tree, &bot)?;
+        if !pairs.iter().any(|(_, p)| *p == to) {
+            pairs.push((bot, to));
+        }
+    }
+    for (from, to) in pairs {
+        let meta = std::fs::symlink_metadata(&to).with_context(|| format!("cannot find {}", to.display()))?;
+        if !meta.is_file() || meta.uid() != effective_uid() {
+            bail!("{} is not a file this user staged: refused", to.display());
+        }
+        let (want, have) = (hex(&Sha256::digest(read(&from)?)), hex(&Sha256::digest(read(&to)?)));
+        if want != have {
+            bail!("{} differs from {}: refused", to.display(), from.display());
+        }
+        staged.manifest.push((to, have));
+    }
+    Ok(staged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("pitboss-stage-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn league(dir: &Path) -> PathBuf {
+        std::fs::write(dir.join("bot.wat"), "(module)").unwrap();
+        let text = "name = \"L\"\nvariant = \"north-american\"\nrounds = 10\nseed = 1\nbankroll = 1000\n\
+                    [[bot]]\nname = \"b\"\npath = \"bot.wat\"\n[[bot]]\nname = \"c\"\npath = \"bot.wat\"\n";
+        std::fs::write(dir.join("league.toml"), text).unwrap();
+        std::fs::write(dir.join("pitboss"), "#!/bin/sh\n").unwrap();
+        dir.join("league.toml")
+    }
+
+    #[test]
+    fn each_staging_is_a_new_private_folder_with_a_manifest() {
+        let dir = scratch("new");
+        let league = league(&dir);
+        let work = dir.join("work");
+        std::fs::create_dir(&work).unwrap();
+        std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let a = stage(&league, &work, &dir.join("pitboss")).unwrap();
+        let b = stage(&league, &work, &dir.join("pitboss")).unwrap();
+        assert_ne!(a.dir, b.dir, "a name nobody can guess, new each time");
+        for staged in [&a, &b] {
+            check_private(&staged.dir).unwrap();
+            let mode = std::fs::metadata(&staged.bin).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700);
+            assert_eq!(staged.manifest.len(), 3, "binary, league, one bot file: {:?}", staged.manifest);
+            let sha = hex(&Sha256::digest(b"(module)"));
+            assert!(staged.manifest.iter().any(|(p, h)| p.ends_with("bot.wat") && *h == sha));
+        }
+        // Taken again while untouched; refused once a staged file changed.
+        reopen(&a.dir, &league, &dir.join("pitboss")).unwrap();
+        std::fs::write(&a.bin, "#!/bin/sh\nevil\n").unwrap();
+        let err = reopen(&a.dir, &league, &dir.join("pitboss")).unwrap_err().to_string();
+        assert!(err.contains("differs"), "{err}");
+    }
+
+    #[test]
+    fn a_folder_open_to_others_or_a_link_is_refused() {
+        let dir = scratch("open");
+        let open = dir.join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = check_private(&open).unwrap_err().to_string();
+        assert!(err.contains("open to other users"), "{err}");
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&open, &link).unwrap();
+        let err = check_private(&link).unwrap_err().to_string();
+        assert!(err.contains("not a folder of its own"), "{err}");
+    }
 }

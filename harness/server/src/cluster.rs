@@ -19,7 +19,7 @@ use crate::competition::SlurmPolicy;
 use crate::db::Db;
 
 /// Sessions of a merged league replayed before it is recorded.
-pub const PROVEN_SESSIONS: u64 = 4;
+pub use pitboss_cluster::PROVEN_SESSIONS;
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS run_shards (run INTEGER NOT NULL, folder TEXT NOT NULL,
     stage TEXT NOT NULL, submitted TEXT NOT NULL, progress TEXT NOT NULL, PRIMARY KEY (run, folder))";
@@ -94,15 +94,16 @@ pub fn play(
     };
     let earlier = db.submitted(run, folder)?.filter(|(s, _)| s.jobs.len() as u64 == policy.shards);
     let binary = std::env::current_exe()?;
-    let mut staged = pitboss_cluster::stage(league, &policy.workdir, &binary, earlier.is_some()).map_err(league_err)?;
-    let mut submitted = match earlier {
-        // The same inputs, staged before a restart: follow that job.
-        Some((s, stage)) if Path::new(&stage) == staged.dir => s,
-        Some(_) => {
-            staged = pitboss_cluster::stage(league, &policy.workdir, &binary, false).map_err(league_err)?;
-            pitboss_cluster::submit(&staged, &options).map_err(league_err)?
+    // Staged before a restart and untouched since: follow that job.
+    let resumed =
+        earlier.and_then(|(s, stage)| Some((s, pitboss_cluster::reopen(Path::new(&stage), league, &binary).ok()?)));
+    let (staged, mut submitted) = match resumed {
+        Some((s, staged)) => (staged, s),
+        None => {
+            let staged = pitboss_cluster::stage(league, &policy.workdir, &binary).map_err(league_err)?;
+            let submitted = pitboss_cluster::submit(&staged, &options).map_err(league_err)?;
+            (staged, submitted)
         }
-        None => pitboss_cluster::submit(&staged, &options).map_err(league_err)?,
     };
     let at = At { run, folder, stage: &staged.dir };
     db.save_shards(&at, &submitted, &Progress { shards: policy.shards, ..Progress::default() })?;
@@ -120,17 +121,5 @@ pub fn play(
 /// from the league file and bots beside `league`, and refuses any
 /// difference.
 fn prove(league: &Path, results: &ResultsFile) -> Result<(), Error> {
-    let dir = league.parent().unwrap_or(Path::new("."));
-    let path = dir.join("results.json");
-    pitboss_results::output::write_json(&path, results)?;
-    let wanted =
-        pitboss_league::verify::random_sessions(results.sessions.len() as u64, PROVEN_SESSIONS).map_err(league_err)?;
-    let request =
-        pitboss_league::verify::VerifyRequest { results: path, bots: None, sessions: Some(wanted), threads: Some(1) };
-    match pitboss_league::verify::verify(&request, &|_| (), &|_| ()).map_err(league_err)? {
-        pitboss_league::verify::Verdict::Identical(_) => Ok(()),
-        pitboss_league::verify::Verdict::Differs(what) => {
-            Err(Error::League(format!("the cluster's results differ from a replay: {what}")))
-        }
-    }
+    pitboss_cluster::prove(league, results).map_err(league_err)
 }

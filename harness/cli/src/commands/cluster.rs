@@ -72,7 +72,7 @@ pub fn run(league: &Path, args: &ClusterArgs, threads: Option<usize>) -> Result<
     };
     std::fs::create_dir_all(&args.workdir)
         .with_context(|| format!("cannot create --workdir {}", args.workdir.display()))?;
-    let staged = pitboss_cluster::stage(league, &args.workdir, &binary, false)?;
+    let staged = pitboss_cluster::stage(league, &args.workdir, &binary)?;
     if args.slurm_script {
         out_raw!("{}", pitboss_cluster::script::batch_script(&staged, &options));
         return Ok(None);
@@ -91,5 +91,10 @@ pub fn run(league: &Path, args: &ClusterArgs, threads: Option<usize>) -> Result<
             p.done, p.shards, p.running, p.pending, p.retried
         );
     };
-    pitboss_cluster::run(&staged, &options, &shown).map(Some)
+    let merged = pitboss_cluster::run(&staged, &options, &shown)?;
+    eprintln!(
+        "slurm: proved: {} session(s) drawn at random re-ran here byte for byte",
+        pitboss_cluster::PROVEN_SESSIONS.min(merged.1.sessions.len() as u64)
+    );
+    Ok(Some(merged))
 }
