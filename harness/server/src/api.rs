@@ -82,7 +82,7 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
     let (active, own) = app
         .blocking(move |app| {
             let active = app.db.active_submission(who.id)?;
-            Ok((active, crate::mine::latest(&app.dir, &app.db, &who.name)?))
+            Ok((active, crate::mine::latest(&app.dir, &app.db, &who)?))
         })
         .await?;
     let active = active.map(|(id, sha)| json!({"id": id, "sha256": sha}));

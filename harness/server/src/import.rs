@@ -57,7 +57,7 @@ use pitboss_results::{BotResult, ResultsFile, SessionRecord, Standing};
 
 use crate::app::Options;
 use crate::competition::{self, Competition};
-use crate::db::{Db, now};
+use crate::db::{ActiveBot, Db, now};
 use crate::worker::{LeagueStandings, Summary, overall, rows, run_dir};
 use crate::{Error, store};
 
@@ -140,7 +140,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
         std::fs::rename(&stage, &to)?;
         let leagues = vec![standings];
         let overall = overall(&leagues);
-        Ok(serde_json::to_string(&Summary { run: id, finished: now(), bots, leagues, overall, final_run: false })?)
+        Ok(serde_json::to_string(&Summary::new(id, &bots, leagues, overall, false))?)
     });
     if id.is_err() {
         let _ = std::fs::remove_dir_all(&stage);
@@ -159,7 +159,7 @@ fn verify(
     results: &ResultsFile,
     label: &str,
     league: usize,
-) -> Result<(LeagueFile, Vec<(String, String)>), Error> {
+) -> Result<(LeagueFile, Vec<ActiveBot>), Error> {
     let refuse = |why: String| Error::Import(format!("{label}: {why}"));
     let count = competition.leagues.len();
     let Some(template) = league.checked_sub(1).and_then(|i| competition.leagues.get(i)) else {
@@ -168,12 +168,12 @@ fn verify(
     let file = pitboss_league::file::embedded(&results.league, label).map_err(|e| Error::Import(format!("{e:#}")))?;
     let active = db.active_bots()?;
     check_bots(results, &active).map_err(refuse)?;
-    for (name, sha) in &active {
+    for ActiveBot { name, sha256: sha, .. } in &active {
         if !store::module_path(dir, sha).is_file() {
             return Err(refuse(format!("entrant `{name}`'s active module ({}…) is not stored here", &sha[..16])));
         }
     }
-    let paths = active.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm")));
+    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}.wasm", a.sha256)));
     if results.league.text != template.with_bots(paths) {
         let played = &results.league.parsed;
         return Err(refuse(format!(
@@ -199,11 +199,11 @@ fn verify(
 /// Whether the bots of `results` are exactly `active`, the enabled
 /// entrants' active bots (entrant, SHA-256): no one else, no one twice,
 /// each with their own module, and nobody missing.
-fn check_bots(results: &ResultsFile, active: &[(String, String)]) -> Result<(), String> {
+fn check_bots(results: &ResultsFile, active: &[ActiveBot]) -> Result<(), String> {
     let short = |sha: Option<&str>| sha.map_or_else(|| "no module".to_string(), |s| excerpt(s, 16));
     for (i, bot) in results.bots.iter().enumerate() {
         let name = excerpt(&bot.name, 40);
-        let Some((_, sha)) = active.iter().find(|(n, _)| *n == bot.name) else {
+        let Some(sha) = active.iter().find(|a| a.name == bot.name).map(|a| &a.sha256) else {
             return Err(format!("bot `{name}` is not an enabled entrant with an active bot here"));
         };
         if bot.sha256.as_deref() != Some(sha.as_str()) {
@@ -217,7 +217,7 @@ fn check_bots(results: &ResultsFile, active: &[(String, String)]) -> Result<(), 
             return Err(format!("bot `{name}` is listed twice"));
         }
     }
-    if let Some((name, _)) = active.iter().find(|(n, _)| !results.bots.iter().any(|b| b.name == *n)) {
+    if let Some(name) = active.iter().map(|a| &a.name).find(|n| !results.bots.iter().any(|b| b.name == **n)) {
         return Err(format!(
             "entrant `{name}`'s active bot did not play: an imported run must hold every active entrant's bot ({} here)",
             active.len()

@@ -42,8 +42,11 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             Ok((rows, runs, latest_and_runs(app, 1)?.0))
         })
         .await?;
-    let latest = |name: &str| -> Vec<String> {
+    let latest = |e: &crate::db::Entrant| -> Vec<String> {
         let Some(summary) = &latest else { return Vec::new() };
+        // By the entrant's id: a name removed and registered again is
+        // not the bot that played.
+        let Some(name) = summary.name_of(e) else { return Vec::new() };
         let row = |l: &crate::worker::LeagueStandings| {
             let r = l.rows.iter().find(|r| r.name == name)?;
             let out = if r.status.is_empty() { String::new() } else { format!(" {}", r.status) };
@@ -77,7 +80,7 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
             td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
-            td { @for line in latest(&e.name) { (line) br; } }
+            td { @for line in latest(e) { (line) br; } }
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }

@@ -22,7 +22,7 @@ use pitboss_results::{Standing, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
-use crate::db::{Db, now};
+use crate::db::{ActiveBot, Db, Entrant, now};
 use crate::scrimmage::{Scrimmage, scrimmage_dir};
 use crate::{Error, store};
 
@@ -123,11 +123,50 @@ pub struct Summary {
     pub finished: u64,
     /// The bots that played: entrant and SHA-256.
     pub bots: Vec<(String, String)>,
+    /// The entrants' ids, in the order of `bots`: who played under each
+    /// name (empty in runs from before ids were recorded).
+    #[serde(default)]
+    pub entrants: Vec<i64>,
     pub leagues: Vec<LeagueStandings>,
     pub overall: Vec<OverallRow>,
     /// The competition's final run: the standings are frozen.
     #[serde(default)]
     pub final_run: bool,
+}
+
+impl Summary {
+    /// The summary of run `run`, just finished, with these bots.
+    pub fn new(
+        run: i64,
+        bots: &[ActiveBot],
+        leagues: Vec<LeagueStandings>,
+        overall: Vec<OverallRow>,
+        final_run: bool,
+    ) -> Summary {
+        Summary {
+            run,
+            finished: now(),
+            bots: bots.iter().map(|b| (b.name.clone(), b.sha256.clone())).collect(),
+            entrants: bots.iter().map(|b| b.entrant).collect(),
+            leagues,
+            overall,
+            final_run,
+        }
+    }
+
+    /// The name `entrant`'s bot played under in this run, if it played:
+    /// found by the entrant's id, never by the name alone, so an entrant
+    /// registered under a removed entrant's name finds none of theirs. A
+    /// run from before ids were recorded is matched by name, but only if
+    /// the entrant was registered before it finished.
+    pub fn name_of(&self, entrant: &Entrant) -> Option<&str> {
+        if self.entrants.is_empty() {
+            let legacy = entrant.created <= self.finished;
+            return self.bots.iter().map(|(name, _)| name.as_str()).find(|n| legacy && *n == entrant.name);
+        }
+        let at = self.entrants.iter().position(|&id| id == entrant.id)?;
+        self.bots.get(at).map(|(name, _)| name.as_str())
+    }
 }
 
 /// What the worker needs.
@@ -243,16 +282,17 @@ impl Work {
             let folder = format!("league-{}", i + 1);
             let dir = run_dir.join(&folder);
             std::fs::create_dir_all(dir.join("bots"))?;
-            for (_, sha) in &bots {
+            for bot in &bots {
+                let sha = &bot.sha256;
                 store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
             }
-            let text = template.with_bots(bots.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm"))));
+            let text = template.with_bots(bots.iter().map(|b| (b.name.as_str(), format!("bots/{}.wasm", b.sha256))));
             let (name, variant, standings, rounds, sessions) = self.play_league(&dir, &text, Some((id, &folder)))?;
             leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
         }
         let overall = overall(&leagues);
         let final_run = self.db.final_run()? == Some(id);
-        Ok(Summary { run: id, finished: now(), bots, leagues, overall, final_run })
+        Ok(Summary::new(id, &bots, leagues, overall, final_run))
     }
 
     /// Plays scrimmage `s` in its folder and records how it ended (a
