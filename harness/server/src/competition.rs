@@ -78,12 +78,15 @@ pub struct ServerPolicy {
     /// Uploads received or checked at once, all entrants together (503
     /// past it); each entrant has one at a time (429 past it).
     pub uploads_at_once: u64,
-    /// Registrations per client address per hour.
+    /// Registrations with the right invite code per client address per
+    /// hour.
     pub registrations_per_hour: u64,
-    /// Login attempts per client address per minute.
+    /// Failed login attempts per client address per minute (a right
+    /// token always logs in).
     pub logins_per_minute: u64,
-    /// Wrong tokens, invite codes or session cookies per client address
-    /// per minute before the address is refused for a while.
+    /// Wrong tokens or invite codes per client address per minute before
+    /// its wrong ones are refused for a while (a right token never is; an
+    /// unknown session cookie is no guess).
     pub bad_tokens_per_minute: u64,
     /// Requests per entrant per minute.
     pub requests_per_minute: u64,

@@ -1,9 +1,16 @@
 //! What one client, one entrant and everyone may do at once or in a
 //! while: rate limits per client address and per entrant (`governor`'s
-//! keyed GCRA limiters), the addresses refused for a while after too many
-//! wrong tokens, and the upload and check slots. Every refusal is a 429
-//! or 503 with `Retry-After`. Limits come from the competition file's
-//! `[server]` ([`ServerPolicy`]).
+//! keyed GCRA limiters), the addresses whose guesses are refused for a
+//! while after too many wrong tokens, and the upload and check slots.
+//! Every refusal is a 429 or 503 with `Retry-After`. Limits come from the
+//! competition file's `[server]` ([`ServerPolicy`]).
+//!
+//! **Invariant:** a limit keyed by address counts only what fails (a wrong
+//! token, invite code or form) or what a right invite code creates; a
+//! right token or session is never refused for its address's guesses,
+//! since many people may share one address (a school's NAT, a proxy).
+//! Guessing stays bounded where it matters: tokens and session ids are
+//! 256-bit random, and every wrong guess past the limit is a 429.
 //!
 //! **Invariant:** memory here is bounded: the keyed limiters and the
 //! refused addresses are pruned every minute ([`Guards::prune`]), and an
@@ -78,14 +85,16 @@ impl Guards {
         }
     }
 
-    /// A registration from `client`.
+    /// A registration from `client` with the right invite code (wrong
+    /// codes are guesses: [`Guards::wrong_secret`]).
     pub fn register(&self, client: IpAddr) -> Result<(), Failure> {
         check(&self.register, &client).map_err(|secs| {
             Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many registrations from your address; try later", secs)
         })
     }
 
-    /// A login attempt from `client`.
+    /// A login attempt from `client` that did not log in (a right token
+    /// always does).
     pub fn login(&self, client: IpAddr) -> Result<(), Failure> {
         check(&self.login, &client).map_err(|secs| {
             Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many login attempts from your address; try later", secs)
@@ -98,8 +107,9 @@ impl Guards {
             .map_err(|secs| Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many requests; slow down", secs))
     }
 
-    /// Refuses `client` if it sent too many wrong tokens lately.
-    pub fn not_refused(&self, client: IpAddr) -> Result<(), Failure> {
+    /// Refuses `client`'s guesses if it sent too many wrong tokens lately
+    /// (asked only once a guess is known to be wrong).
+    fn not_refused(&self, client: IpAddr) -> Result<(), Failure> {
         let now = Instant::now();
         match lock(&self.refused).get(&client) {
             Some(&until) if until > now => Err(Failure::busy(
@@ -111,10 +121,14 @@ impl Guards {
         }
     }
 
-    /// Records a wrong token, invite code or password from `client`;
-    /// returns the answer: `wrong` (401/403), or 429 once it sent more
-    /// than its share, after which it is refused for a while.
+    /// Records a wrong token or invite code from `client`; returns the
+    /// answer: `wrong` (401/403), or 429 once it sent more than its share,
+    /// after which its wrong guesses are 429 for a while (its right ones
+    /// are still let in).
     pub fn wrong_secret(&self, client: IpAddr, wrong: Failure) -> Failure {
+        if let Err(refused) = self.not_refused(client) {
+            return refused;
+        }
         match check(&self.bad_tokens, &client) {
             Ok(()) => wrong,
             Err(secs) => {
