@@ -125,3 +125,41 @@ fn an_entrant_scrimmages_against_who_allows_it_behind_the_official_runs() {
     let (status, why) = ask(&alice, vs(json!(["builtin:basic"])));
     assert_eq!(status, 429, "three an hour: {why}");
 }
+
+#[test]
+fn asks_at_once_queue_one_scrimmage_an_entrant() {
+    let dir = scratch("scrimmage-race");
+    let names = ["ann", "ben", "cat", "dan"];
+    let comp = competition(&dir, &names, 1_000, 10);
+    let text = std::fs::read_to_string(&comp).unwrap() + "[scrimmages]\nmax_rounds = 1000000\nper_hour = 20\n";
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let url = server.url.clone();
+    let tokens: Vec<String> = names.iter().map(|n| server.token(n)).collect();
+    for token in &tokens {
+        let bot = pitboss_tests::wasm_path("basic");
+        let (status, v) =
+            call("POST", &format!("{url}/api/submissions"), Some(token), Some(&std::fs::read(bot).unwrap()));
+        assert_eq!(status, 201, "{v}");
+    }
+    // Ten asks at once from each entrant, all forty together: long
+    // scrimmages, so the first is still queued or playing when the rest
+    // arrive.
+    let body = json!({ "league": 1, "rounds": 1_000_000, "opponents": ["builtin:basic"] });
+    let asks: Vec<_> = tokens
+        .iter()
+        .flat_map(|t| std::iter::repeat_n(t.clone(), 10))
+        .map(|token| {
+            let (url, body) = (url.clone(), body.clone());
+            std::thread::spawn(move || (token.clone(), post_json(&format!("{url}/api/scrimmages"), &token, &body)))
+        })
+        .collect();
+    let answers: Vec<(String, (u16, Value))> = asks.into_iter().map(|h| h.join().unwrap()).collect();
+    for token in &tokens {
+        let mine: Vec<u16> = answers.iter().filter(|(t, _)| t == token).map(|(_, (s, _))| *s).collect();
+        assert_eq!(mine.iter().filter(|&&s| s == 202).count(), 1, "one scrimmage at a time: {mine:?}");
+        assert!(mine.iter().all(|&s| s == 202 || s == 409), "the rest are 409: {mine:?}");
+        let (_, list) = call("GET", &format!("{url}/api/scrimmages"), Some(token), None);
+        assert_eq!(list.as_array().unwrap().len(), 1, "one queued: {list}");
+    }
+}
