@@ -130,6 +130,13 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
         rows: rows(&r.standings),
     };
     let n_bots = bots.len();
+    let proved = crate::verification::Verification {
+        folder: standings.folder.clone(),
+        sessions: file.sessions,
+        replayed: replayed.clone(),
+        state: "proved".into(),
+        note: None,
+    };
     let file_name = path.file_name().map_or_else(|| label.clone(), |n| n.to_string_lossy().into_owned());
     let reason = format!("imported {file_name} (league {league})");
     let id = db.add_done_run(&reason, |id| {
@@ -144,6 +151,11 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
     });
     if id.is_err() {
         let _ = std::fs::remove_dir_all(&stage);
+    }
+    // What the replay proved, for the organiser's page (which can ask for
+    // more); the run is recorded already, whatever happens to this line.
+    if let Ok(id) = id {
+        db.set_verification(id, &proved)?;
     }
     Ok(Imported { run: id?, league: r.name.clone(), bots: n_bots, sessions: file.sessions, replayed })
 }
@@ -380,6 +392,28 @@ fn replay_sessions(staged: &Path, results: &ResultsFile, replay: Replay, label: 
     };
     replay_sample(staged, results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
     Ok(sessions)
+}
+
+/// Replays `more` of the sessions of a stored run's results file at
+/// `path` not among `done` (chosen at random; all of them, and the whole
+/// file byte for byte, for [`Replay::All`] or a sample as large as
+/// what is left); returns the sessions replayed, or the first
+/// difference.
+pub(crate) fn replay_stored(path: &Path, done: &[u64], more: Replay) -> Result<Vec<u64>, Error> {
+    let label = "the stored results";
+    let results = pitboss_results::read(path).map_err(|e| Error::Import(format!("{label}: {e:#}")))?;
+    let count = results.sessions.len() as u64;
+    let left: Vec<u64> = (0..count).filter(|s| !done.contains(s)).collect();
+    if let Replay::Sample(k) = more
+        && k < left.len() as u64
+    {
+        let picks = pitboss_league::verify::random_sessions(left.len() as u64, k.max(1))
+            .map_err(|e| Error::Import(format!("{e:#}")))?;
+        let sessions: Vec<u64> = picks.iter().filter_map(|&i| left.get(i as usize).copied()).collect();
+        replay_sample(path, &results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
+        return Ok(sessions);
+    }
+    replay_all(path, count, label)
 }
 
 /// Replays every session with `pitboss verify`'s engine and compares the
