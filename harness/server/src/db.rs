@@ -572,6 +572,12 @@ impl Db {
         Ok(ids)
     }
 
+    /// Whether a run is queued (a playing scrimmage gives way to it).
+    pub fn has_queued_run(&self) -> Result<bool, Error> {
+        let sql = "SELECT EXISTS (SELECT 1 FROM runs WHERE state = 'queued')";
+        Ok(self.lock().query_row(sql, [], |r| r.get::<_, i64>(0))? != 0)
+    }
+
     /// Takes the oldest queued run, marking it running.
     pub fn start_next_run(&self) -> Result<Option<i64>, Error> {
         let conn = self.lock();

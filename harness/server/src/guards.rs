@@ -51,6 +51,12 @@ pub struct Guards {
     replaying: Arc<Mutex<BTreeSet<i64>>>,
     /// Checks and replays running at once (one per core); FIFO, so fair.
     pub checks: Arc<Semaphore>,
+    /// Replays, comparisons and coachings that may hold or wait for a
+    /// check slot at once: one fewer than the check slots (at least one),
+    /// so an upload always finds a slot free or about to be, whatever
+    /// others compare; each entrant has one in flight, and the queue is
+    /// first come first served, so the rest is shared per entrant.
+    work: Arc<Semaphore>,
 }
 
 fn quota(per: Duration, n: u64) -> Quota {
@@ -82,6 +88,7 @@ impl Guards {
             uploading: Mutex::new(BTreeSet::new()),
             replaying: Arc::new(Mutex::new(BTreeSet::new())),
             checks: Arc::new(Semaphore::new(cores.max(1))),
+            work: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
         }
     }
 
@@ -200,10 +207,14 @@ impl Guards {
     }
 
     /// What a replay, comparison or coaching holds while it plays: the
-    /// entrant's one mark (none for the organiser), then a check slot.
-    pub async fn work_slot(&self, entrant: Option<i64>) -> Result<(Option<Mark>, OwnedSemaphorePermit), Failure> {
+    /// entrant's one mark (none for the organiser), then one of the
+    /// places for such work (fewer than the check slots: uploads come
+    /// first), then a check slot.
+    pub async fn work_slot(&self, entrant: Option<i64>) -> Result<WorkSlot, Failure> {
         let mark = entrant.map(|id| self.work_mark(id)).transpose()?;
-        Ok((mark, self.check_slot().await?))
+        let place = (self.work.clone().acquire_owned().await)
+            .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+        Ok((mark, place, self.check_slot().await?))
     }
 
     /// Forgets what no longer limits anyone (run every minute).
@@ -218,6 +229,9 @@ impl Guards {
         lock(&self.refused).retain(|_, until| *until > now);
     }
 }
+
+/// What a replay, comparison or coaching holds while it plays.
+pub type WorkSlot = (Option<Mark>, OwnedSemaphorePermit, OwnedSemaphorePermit);
 
 /// An upload in flight: its entrant's one slot and one of everyone's.
 pub struct UploadSlot {
