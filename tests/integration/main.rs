@@ -72,6 +72,8 @@ mod server;
 mod server_attacks;
 /// A season walked in headless Chromium at 1280 and 390 px.
 mod server_browser;
+/// `pitboss serve`: a name removed and registered again inherits nothing.
+mod server_identities;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;

@@ -291,7 +291,50 @@ fn a_registration_flood_meets_the_cap_and_guessing_meets_429() {
         .collect();
     assert_eq!(guesses, [401, 401, 401, 401, 429], "the 5th wrong token in a minute");
     let (status, _) = call("GET", &format!("{url}/api/me"), Some(&new), None);
-    assert_eq!(status, 429, "the guessing address is refused a while, right tokens too");
+    assert_eq!(status, 200, "a right token is let in whatever its address guessed");
+}
+
+/// `(status, body)` of `GET path` with a `Cookie` header.
+fn get_with_cookie(url: &str, path: &str, cookie: &str) -> (u16, String) {
+    let mut answer = agent().get(&format!("{url}{path}")).header("Cookie", cookie).call().unwrap();
+    (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap_or_default())
+}
+
+#[test]
+fn wrong_tokens_never_lock_out_right_ones_and_stale_cookies_are_no_guesses() {
+    let dir = scratch("lockout");
+    let comp = competition_with(&dir, &["alice", "bob"], 300, "", "[server]\nbad_tokens_per_minute = 3\n");
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, alice, bob) = (server.url.clone(), server.token("alice"), server.token("bob"));
+    let me = |token: &str| call("GET", &format!("{url}/api/me"), Some(token), None).0;
+
+    // A stale session cookie (logged out) sent again and again is no
+    // guess: the page is shown as to anyone, never 429.
+    let cookie = login(&url, &bob);
+    let (_, page) = get_with_cookie(&url, "/me", &cookie);
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let out = agent().post(&format!("{url}/logout")).header("Cookie", &cookie).send_form([("csrf", csrf.as_str())]);
+    assert_eq!(out.unwrap().status().as_u16(), 303);
+    for _ in 0..10 {
+        let (status, page) = get_with_cookie(&url, "/", &cookie);
+        assert_eq!(status, 200, "a stale cookie shows the page as to anyone: {page}");
+        assert_eq!(get_with_cookie(&url, "/me", &cookie).0, 303, "and /me sends to the login");
+    }
+    assert_eq!(me("pbe_wrong"), 401, "ten stale cookies counted as no guess");
+
+    // A flood of wrong tokens from the address: its guesses meet 429...
+    let guesses: Vec<u16> = (0..10).map(|_| me("pbe_wrong")).collect();
+    assert_eq!(guesses.iter().filter(|&&s| s == 429).count(), 8, "{guesses:?}");
+    // ...but a right token from the same address is let in, by the API,
+    // by the login form and by its session cookie.
+    assert_eq!(me(&alice), 200, "a right token after the flood");
+    let cookie = login(&url, &alice);
+    let (status, page) = get_with_cookie(&url, "/me", &cookie);
+    assert_eq!(status, 200, "a right session after the flood: {page}");
+    assert!(page.contains("alice"), "{page}");
+    let (status, upload) = call("POST", &format!("{url}/api/submissions"), Some(&alice), Some(&bytes("basic")));
+    assert_eq!(status, 201, "an upload with a right token after the flood: {upload}");
+    assert_eq!(me("pbe_wrong"), 429, "while wrong tokens are still refused");
 }
 
 #[test]

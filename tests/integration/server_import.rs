@@ -249,3 +249,42 @@ fn anyone_with_the_invite_code_registers_by_the_api_or_the_page_and_gets_a_token
     let (status, page) = post(&csrf, "yann", "letmein-2026");
     assert!(status == 409 && page.contains("already an entrant named"), "{status} {page}");
 }
+
+#[test]
+fn an_import_says_what_its_sample_proved_and_the_organiser_replays_the_rest_on_the_page() {
+    let dir = scratch("import-sample");
+    let (server, first, league) = played_as_shards(&dir);
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let results = league.join("results.json").display().to_string();
+    let ran = import(&dir, &results, "1", &["--verify-sessions", "1"]);
+    assert_eq!(ran.code, Some(0), "{}{}", ran.stdout, ran.stderr);
+    let id = first + 1;
+    let said = "(1 of 2, chosen at random) replayed, identical: a forgery of 1 session would have been missed \
+                with probability 0.50; replay more with --verify-sessions N or --verify-all";
+    assert!(ran.stdout.contains(said), "{}", ran.stdout);
+
+    // The organiser's page says the same and replays the rest when asked.
+    let cookie = login(&url, &admin);
+    let page = html(&url, &cookie, "/admin");
+    let line = "1 of 2 sessions replayed: a forgery of 1 session would have been missed with probability 0.50.";
+    assert!(page.contains(line), "{page}");
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let ask = |sessions: &str| {
+        let form = [("csrf", csrf.as_str()), ("sessions", sessions)];
+        let answer = agent().post(&format!("{url}/admin/runs/{id}/verify")).header("Cookie", &cookie).send_form(form);
+        answer.unwrap().status().as_u16()
+    };
+    assert_eq!(ask("lots"), 400, "a number or `all`");
+    assert_eq!(ask("all"), 303);
+    let start = std::time::Instant::now();
+    loop {
+        let page = html(&url, &cookie, "/admin");
+        if page.contains("every one of the 2 session(s) was replayed: no forged session was missed") {
+            assert!(!page.contains(&format!("action=\"/admin/runs/{id}/verify\"")), "nothing left to ask for");
+            break;
+        }
+        assert!(!page.contains("then: "), "a genuine run replays identical: {page}");
+        assert!(start.elapsed().as_secs() < 120, "never replayed: {page}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}

@@ -10,8 +10,9 @@ fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
-/// The batch script: submitted with `sbatch --array=0-(J-1)` (or one
-/// index, to run a failed shard again).
+/// The batch script: it carries `#SBATCH --array=0-(J-1)`, so `sbatch
+/// FILE` alone plays every shard; `--array` on the command line (one
+/// index, to run a failed shard again) overrides it.
 pub fn batch_script(staged: &Staged, options: &Options) -> String {
     let league = staged.league.display().to_string();
     let dir = staged.league.parent().map(|p| p.display().to_string()).unwrap_or_default();
@@ -22,6 +23,7 @@ pub fn batch_script(staged: &Staged, options: &Options) -> String {
     );
     s += &format!("#SBATCH --output={}/shard-%a.out\n", staged.logs.display());
     s += &format!("#SBATCH --error={}/shard-%a.err\n", staged.logs.display());
+    s += &format!("#SBATCH --array=0-{}\n", options.shards.saturating_sub(1));
     s += &format!("#SBATCH --cpus-per-task={}\n", options.threads);
     if let Some(p) = &options.partition {
         s += &format!("#SBATCH --partition={p}\n");

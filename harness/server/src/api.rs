@@ -82,7 +82,7 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
     let (active, own) = app
         .blocking(move |app| {
             let active = app.db.active_submission(who.id)?;
-            Ok((active, crate::mine::latest(&app.dir, &app.db, &who.name)?))
+            Ok((active, crate::mine::latest(&app.dir, &app.db, &who)?))
         })
         .await?;
     let active = active.map(|(id, sha)| json!({"id": id, "sha256": sha}));
@@ -247,16 +247,15 @@ pub async fn add_entrant(State(app): State<Shared>, _: AdminCaller, Json(body): 
 
 /// `POST /api/register {"name": …, "invite_code": …}`: self-registration
 /// with the competition's invite code, at most `registrations_per_hour`
-/// an address; wrong codes count as wrong tokens.
+/// an address (with the right code); wrong codes count as wrong tokens.
 pub async fn register(State(app): State<Shared>, Client(ip): Client, Json(body): Json<NewEntrant>) -> Answer {
     let Some(code) = &app.competition.invite_code else {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition has no self-registration"));
     };
-    app.guards.not_refused(ip)?;
-    app.guards.register(ip)?;
     if !body.invite_code.as_deref().is_some_and(|c| auth::same(c, code)) {
         return Err(app.guards.wrong_secret(ip, Failure::new(StatusCode::FORBIDDEN, "wrong invite code")));
     }
+    app.guards.register(ip)?;
     register_name(&app, body.name).await
 }
 

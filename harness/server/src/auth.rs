@@ -10,7 +10,9 @@
 //! Tokens are random secrets shown once and stored only as their
 //! SHA-256; a session is a cookie (HttpOnly, SameSite=Strict) whose every
 //! form carries the session's CSRF token. A wrong token counts against
-//! its address ([`crate::guards::Guards::wrong_secret`]).
+//! its address ([`crate::guards::Guards::wrong_secret`]); a right one is
+//! let in whatever its address did, and an unknown session cookie (most
+//! often a stale one) is no guess: the page is shown as to anyone.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -39,6 +41,18 @@ pub fn session_cookie(header: &str) -> Option<&str> {
     header.split(';').map(str::trim).find_map(|kv| kv.strip_prefix(COOKIE)?.strip_prefix('='))
 }
 
+/// The last entry of the request's `X-Forwarded-For` headers: the one
+/// the reverse proxy in front added (whatever the client sent before it,
+/// in the same header or an earlier one).
+pub fn last_forwarded(headers: &HeaderMap) -> Option<IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?.to_str().ok()?;
+    last.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Set once the log has said that requests come through a proxy while
+/// `forwarded_for` is off.
+static WARNED_PROXY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The client's address: the peer's, or with `forwarded_for` the last
 /// `X-Forwarded-For` entry (the one the reverse proxy added).
 #[derive(Clone, Copy, Debug)]
@@ -49,12 +63,25 @@ impl FromRequestParts<Shared> for Client {
 
     async fn from_request_parts(parts: &mut Parts, app: &Shared) -> Result<Self, Failure> {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
-        let forwarded = app
-            .competition
-            .server
-            .forwarded_for
-            .then(|| parts.headers.get("x-forwarded-for")?.to_str().ok()?.rsplit(',').next()?.trim().parse().ok())
-            .flatten();
+        let forwarded = match app.competition.server.forwarded_for {
+            true => last_forwarded(&parts.headers),
+            false => {
+                // Behind a proxy without `forwarded_for`, every client
+                // has the proxy's address and shares its limits: say so
+                // once.
+                if parts.headers.contains_key("x-forwarded-for")
+                    && peer.is_some_and(|p| p.is_loopback())
+                    && !WARNED_PROXY.swap(true, std::sync::atomic::Ordering::Relaxed)
+                {
+                    eprintln!(
+                        "pitboss serve: warning: requests come through a proxy (X-Forwarded-For) but [server] \
+                         forwarded_for is false: every client shares the proxy's address and its limits; set \
+                         forwarded_for = true"
+                    );
+                }
+                None
+            }
+        };
         forwarded
             .or(peer)
             .map(Client)
@@ -76,7 +103,7 @@ async fn bearer(parts: &mut Parts, app: &Shared) -> Result<Option<Who>, Failure>
     };
     let token = token.to_string();
     let Client(ip) = Client::from_request_parts(parts, app).await?;
-    app.guards.not_refused(ip)?;
+    // Looked up first: a right token is let in whatever its address did.
     match app.blocking(move |app| app.token_owner(&token)).await? {
         None => Err(app.guards.wrong_secret(ip, unauthorized())),
         Some(Who::Entrant(e)) if e.disabled => {
@@ -151,18 +178,12 @@ impl FromRequestParts<Shared> for Visitor {
 
     async fn from_request_parts(parts: &mut Parts, app: &Shared) -> Result<Self, Failure> {
         let Some(id) = cookie_session(&parts.headers).map(str::to_string) else { return Ok(Visitor(None)) };
-        let Client(ip) = Client::from_request_parts(parts, app).await?;
-        app.guards.not_refused(ip)?;
         let lookup = id.clone();
+        // An unknown session id is most often a stale cookie (expired,
+        // logged out, its entrant removed), and a guess of a 256-bit id
+        // gains nothing: the page is shown as to anyone, and nothing is
+        // counted against the address.
         let found = app.blocking(move |app| app.session(&lookup)).await?;
-        if found.is_none() {
-            // An unknown session id is a guess, or a stale cookie: the
-            // page is shown as to anyone, but guessing meets 429.
-            let counted = app.guards.wrong_secret(ip, Failure::new(StatusCode::OK, ""));
-            if counted.status == StatusCode::TOO_MANY_REQUESTS {
-                return Err(counted);
-            }
-        }
         if let Some((Who::Entrant(e), _)) = &found {
             app.guards.request(e.id)?;
         }

@@ -70,17 +70,34 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
     Ok(Ok(json))
 }
 
+/// Whose bot is coached.
+enum Who {
+    /// The entrant asking.
+    Entrant(crate::db::Entrant),
+    /// The bot the organiser names.
+    Named(String),
+}
+
 /// Coaches off the async threads after a check slot and the entrant's
 /// one mark.
 async fn coaching(app: &Shared, reader: Reader, run: i64, folder: String, whose: Whose) -> Result<Value, Failure> {
-    let (name, entrant) = match (&reader, whose.bot) {
-        (Reader::Entrant(e), _) => (e.name.clone(), Some(e.id)),
-        (Reader::Organiser, Some(bot)) => (bot, None),
+    let (who, entrant) = match (&reader, whose.bot) {
+        (Reader::Entrant(e), _) => (Who::Entrant(e.clone()), Some(e.id)),
+        (Reader::Organiser, Some(bot)) => (Who::Named(bot), None),
         (Reader::Organiser, None) => return Err(Failure::new(StatusCode::BAD_REQUEST, "name the bot: ?bot=NAME")),
     };
     let held = app.guards.work_slot(entrant).await?;
     app.blocking(move |app| {
         let _held = held;
+        // An entrant's bot is found by their id, not their name: one
+        // registered under a removed entrant's name has none of theirs.
+        let name = match who {
+            Who::Named(name) => name,
+            Who::Entrant(e) => match crate::mine::name_in_run(&app.db, &e, run)? {
+                Some(name) => name,
+                None => return Ok(Err(Failure::new(StatusCode::NOT_FOUND, "your bot did not play in this run"))),
+            },
+        };
         coached(app, run, &folder, &name)
     })
     .await?

@@ -78,12 +78,15 @@ pub struct ServerPolicy {
     /// Uploads received or checked at once, all entrants together (503
     /// past it); each entrant has one at a time (429 past it).
     pub uploads_at_once: u64,
-    /// Registrations per client address per hour.
+    /// Registrations with the right invite code per client address per
+    /// hour.
     pub registrations_per_hour: u64,
-    /// Login attempts per client address per minute.
+    /// Failed login attempts per client address per minute (a right
+    /// token always logs in).
     pub logins_per_minute: u64,
-    /// Wrong tokens, invite codes or session cookies per client address
-    /// per minute before the address is refused for a while.
+    /// Wrong tokens or invite codes per client address per minute before
+    /// its wrong ones are refused for a while (a right token never is; an
+    /// unknown session cookie is no guess).
     pub bad_tokens_per_minute: u64,
     /// Requests per entrant per minute.
     pub requests_per_minute: u64,
@@ -308,6 +311,9 @@ fn slurm_policy(raw: &Raw, at: At<'_>, number: Number<'_>) -> Result<Option<Slur
     let Some(workdir) = &slurm.workdir else {
         return Err(at(0, "[slurm] needs workdir, a folder every node sees".into()));
     };
+    if workdir.get_ref().trim().is_empty() {
+        return Err(at(workdir.span().start, "[slurm] workdir is empty: name a folder every node sees".into()));
+    }
     if let Some(t) = &slurm.time {
         pitboss_cluster::check_time(t).map_err(|e| at(0, format!("[slurm] {e}")))?;
     }
@@ -562,6 +568,22 @@ mod tests {
         assert!(parse(&bad, "c.toml").unwrap_err().to_string().contains("over [entrants] max = 1"));
         let bad = GOOD.replace("[[league]]", "[entrants]\nnames = [\"Ann\", \"ann\"]\n[[league]]");
         assert!(parse(&bad, "c.toml").is_err(), "names differing only in letter case");
+    }
+
+    #[test]
+    fn an_empty_slurm_workdir_is_refused_in_one_line() {
+        let slurm = |workdir: &str| {
+            let text = GOOD.replace(
+                "[[league]]",
+                &format!("[runs]\nexecutor = \"slurm\"\n[slurm]\nworkdir = \"{workdir}\"\n[[league]]"),
+            );
+            parse(&text, "c.toml").map(|c| c.slurm.map(|s| s.workdir))
+        };
+        assert_eq!(slurm("/shared/pitboss").unwrap(), Some("/shared/pitboss".into()));
+        for empty in ["", "  "] {
+            let e = slurm(empty).unwrap_err().to_string();
+            assert_eq!(e, "c.toml:5: [slurm] workdir is empty: name a folder every node sees", "{empty:?}");
+        }
     }
 
     #[test]

@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS scrimmages (id INTEGER PRIMARY KEY, entrant INTEGER N
     league INTEGER NOT NULL, rounds INTEGER NOT NULL, seats TEXT NOT NULL, state TEXT NOT NULL, started INTEGER,
     error TEXT, standings TEXT);
 CREATE TABLE IF NOT EXISTS scrimmage_settings (entrant INTEGER PRIMARY KEY, allow INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS verifications (run INTEGER PRIMARY KEY, folder TEXT NOT NULL,
+    sessions INTEGER NOT NULL, replayed TEXT NOT NULL, state TEXT NOT NULL, note TEXT);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     state TEXT NOT NULL,
@@ -105,16 +107,39 @@ pub struct Entrant {
     /// Disabled by the organiser: their token is refused and their bot
     /// plays in no run until re-enabled.
     pub disabled: bool,
+    /// Unix seconds of registration (a run finished before it cannot
+    /// hold their bot).
+    #[serde(skip)]
+    pub created: u64,
+}
+
+/// An entrant's active bot, as a run plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveBot {
+    /// The entrant's id: who the bot is, whatever the name.
+    pub entrant: i64,
+    pub name: String,
+    pub sha256: String,
 }
 
 /// The `meta` key of the final run's id.
 const FINAL_RUN: &str = "final_run";
 
+/// The `meta` key of the highest entrant id ever given: ids are never
+/// given twice, so a name removed and registered again is a new
+/// entrant, and nothing stored under the old id is theirs.
+const LAST_ENTRANT_ID: &str = "last_entrant_id";
+
 /// The columns [`entrant_row`] reads, in its order.
-const ENTRANT: &str = "id, name, disabled";
+const ENTRANT: &str = "id, name, disabled, created";
 
 fn entrant_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Entrant> {
-    Ok(Entrant { id: r.get(0)?, name: r.get(1)?, disabled: r.get::<_, i64>(2)? != 0 })
+    Ok(Entrant {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        disabled: r.get::<_, i64>(2)? != 0,
+        created: r.get::<_, i64>(3)?.max(0) as u64,
+    })
 }
 
 /// Why an entrant could not be added.
@@ -221,7 +246,9 @@ impl Db {
 
     /// Adds an entrant unless the name is taken (letter case aside) or
     /// the competition already has `max` entrants; one transaction, so
-    /// registrations at once cannot pass the cap together.
+    /// registrations at once cannot pass the cap together. The id is new
+    /// (above every id ever given, removed entrants' included): a name
+    /// removed may be registered again, as someone else.
     pub fn add_entrant(&self, name: &str, token_hash: &str, max: u64) -> Result<Result<i64, NotAdded>, Error> {
         let mut conn = self.lock();
         let tx = conn.transaction()?;
@@ -234,11 +261,20 @@ impl Db {
         if count as u64 >= max {
             return Ok(Err(NotAdded::Full));
         }
-        tx.execute(
-            "INSERT INTO entrants (name, token_hash, created) VALUES (?1, ?2, ?3)",
-            params![name, token_hash, now() as i64],
+        let id: i64 = tx.query_row(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM entrants), 0),
+                        COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), 0)) + 1",
+            [LAST_ENTRANT_ID],
+            |r| r.get(0),
         )?;
-        let id = tx.last_insert_rowid();
+        tx.execute(
+            "INSERT INTO entrants (id, name, token_hash, created) VALUES (?1, ?2, ?3, ?4)",
+            params![id, name, token_hash, now() as i64],
+        )?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            params![LAST_ENTRANT_ID, id.to_string()],
+        )?;
         tx.commit()?;
         Ok(Ok(id))
     }
@@ -282,7 +318,9 @@ impl Db {
     }
 
     /// Removes an entrant, their submissions and sessions (finished runs
-    /// keep their files); returns the SHA-256 of their modules.
+    /// keep their files, which stay theirs: a later entrant of the same
+    /// name has another id and sees none of them); returns the SHA-256
+    /// of their modules.
     pub fn remove_entrant(&self, id: i64) -> Result<Vec<String>, Error> {
         let mut conn = self.lock();
         let tx = conn.transaction()?;
@@ -298,6 +336,12 @@ impl Db {
         for table in ["scrimmages", "scrimmage_settings"] {
             tx.execute(&format!("DELETE FROM {table} WHERE entrant = ?1"), [id])?;
         }
+        // Its id is never given again (see [`LAST_ENTRANT_ID`]).
+        tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, CAST(MAX(?2,
+                COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), 0)) AS TEXT))",
+            params![LAST_ENTRANT_ID, id],
+        )?;
         tx.execute("DELETE FROM entrants WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(shas)
@@ -413,13 +457,12 @@ impl Db {
         Ok(done == 1)
     }
 
-    /// Every entrant with an active bot, but the disabled:
-    /// `(name, sha256)`, by name.
-    pub fn active_bots(&self) -> Result<Vec<(String, String)>, Error> {
+    /// Every entrant with an active bot, but the disabled, by name.
+    pub fn active_bots(&self) -> Result<Vec<ActiveBot>, Error> {
         let mut out = Vec::new();
         for e in self.entrants()?.into_iter().filter(|e| !e.disabled) {
-            if let Some((_, sha)) = self.active_submission(e.id)? {
-                out.push((e.name, sha));
+            if let Some((_, sha256)) = self.active_submission(e.id)? {
+                out.push(ActiveBot { entrant: e.id, name: e.name, sha256 });
             }
         }
         Ok(out)
@@ -527,6 +570,12 @@ impl Db {
         let ids: Vec<i64> = stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
         conn.execute("UPDATE runs SET state = 'queued', started = NULL WHERE state = 'running'", [])?;
         Ok(ids)
+    }
+
+    /// Whether a run is queued (a playing scrimmage gives way to it).
+    pub fn has_queued_run(&self) -> Result<bool, Error> {
+        let sql = "SELECT EXISTS (SELECT 1 FROM runs WHERE state = 'queued')";
+        Ok(self.lock().query_row(sql, [], |r| r.get::<_, i64>(0))? != 0)
     }
 
     /// Takes the oldest queued run, marking it running.

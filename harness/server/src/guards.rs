@@ -1,9 +1,16 @@
 //! What one client, one entrant and everyone may do at once or in a
 //! while: rate limits per client address and per entrant (`governor`'s
-//! keyed GCRA limiters), the addresses refused for a while after too many
-//! wrong tokens, and the upload and check slots. Every refusal is a 429
-//! or 503 with `Retry-After`. Limits come from the competition file's
-//! `[server]` ([`ServerPolicy`]).
+//! keyed GCRA limiters), the addresses whose guesses are refused for a
+//! while after too many wrong tokens, and the upload and check slots.
+//! Every refusal is a 429 or 503 with `Retry-After`. Limits come from the
+//! competition file's `[server]` ([`ServerPolicy`]).
+//!
+//! **Invariant:** a limit keyed by address counts only what fails (a wrong
+//! token, invite code or form) or what a right invite code creates; a
+//! right token or session is never refused for its address's guesses,
+//! since many people may share one address (a school's NAT, a proxy).
+//! Guessing stays bounded where it matters: tokens and session ids are
+//! 256-bit random, and every wrong guess past the limit is a 429.
 //!
 //! **Invariant:** memory here is bounded: the keyed limiters and the
 //! refused addresses are pruned every minute ([`Guards::prune`]), and an
@@ -44,6 +51,12 @@ pub struct Guards {
     replaying: Arc<Mutex<BTreeSet<i64>>>,
     /// Checks and replays running at once (one per core); FIFO, so fair.
     pub checks: Arc<Semaphore>,
+    /// Replays, comparisons and coachings that may hold or wait for a
+    /// check slot at once: one fewer than the check slots (at least one),
+    /// so an upload always finds a slot free or about to be, whatever
+    /// others compare; each entrant has one in flight, and the queue is
+    /// first come first served, so the rest is shared per entrant.
+    work: Arc<Semaphore>,
 }
 
 fn quota(per: Duration, n: u64) -> Quota {
@@ -75,17 +88,20 @@ impl Guards {
             uploading: Mutex::new(BTreeSet::new()),
             replaying: Arc::new(Mutex::new(BTreeSet::new())),
             checks: Arc::new(Semaphore::new(cores.max(1))),
+            work: Arc::new(Semaphore::new(cores.saturating_sub(1).max(1))),
         }
     }
 
-    /// A registration from `client`.
+    /// A registration from `client` with the right invite code (wrong
+    /// codes are guesses: [`Guards::wrong_secret`]).
     pub fn register(&self, client: IpAddr) -> Result<(), Failure> {
         check(&self.register, &client).map_err(|secs| {
             Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many registrations from your address; try later", secs)
         })
     }
 
-    /// A login attempt from `client`.
+    /// A login attempt from `client` that did not log in (a right token
+    /// always does).
     pub fn login(&self, client: IpAddr) -> Result<(), Failure> {
         check(&self.login, &client).map_err(|secs| {
             Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many login attempts from your address; try later", secs)
@@ -98,8 +114,9 @@ impl Guards {
             .map_err(|secs| Failure::busy(StatusCode::TOO_MANY_REQUESTS, "too many requests; slow down", secs))
     }
 
-    /// Refuses `client` if it sent too many wrong tokens lately.
-    pub fn not_refused(&self, client: IpAddr) -> Result<(), Failure> {
+    /// Refuses `client`'s guesses if it sent too many wrong tokens lately
+    /// (asked only once a guess is known to be wrong).
+    fn not_refused(&self, client: IpAddr) -> Result<(), Failure> {
         let now = Instant::now();
         match lock(&self.refused).get(&client) {
             Some(&until) if until > now => Err(Failure::busy(
@@ -111,10 +128,14 @@ impl Guards {
         }
     }
 
-    /// Records a wrong token, invite code or password from `client`;
-    /// returns the answer: `wrong` (401/403), or 429 once it sent more
-    /// than its share, after which it is refused for a while.
+    /// Records a wrong token or invite code from `client`; returns the
+    /// answer: `wrong` (401/403), or 429 once it sent more than its share,
+    /// after which its wrong guesses are 429 for a while (its right ones
+    /// are still let in).
     pub fn wrong_secret(&self, client: IpAddr, wrong: Failure) -> Failure {
+        if let Err(refused) = self.not_refused(client) {
+            return refused;
+        }
         match check(&self.bad_tokens, &client) {
             Ok(()) => wrong,
             Err(secs) => {
@@ -186,10 +207,14 @@ impl Guards {
     }
 
     /// What a replay, comparison or coaching holds while it plays: the
-    /// entrant's one mark (none for the organiser), then a check slot.
-    pub async fn work_slot(&self, entrant: Option<i64>) -> Result<(Option<Mark>, OwnedSemaphorePermit), Failure> {
+    /// entrant's one mark (none for the organiser), then one of the
+    /// places for such work (fewer than the check slots: uploads come
+    /// first), then a check slot.
+    pub async fn work_slot(&self, entrant: Option<i64>) -> Result<WorkSlot, Failure> {
         let mark = entrant.map(|id| self.work_mark(id)).transpose()?;
-        Ok((mark, self.check_slot().await?))
+        let place = (self.work.clone().acquire_owned().await)
+            .map_err(|_| Failure::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+        Ok((mark, place, self.check_slot().await?))
     }
 
     /// Forgets what no longer limits anyone (run every minute).
@@ -204,6 +229,9 @@ impl Guards {
         lock(&self.refused).retain(|_, until| *until > now);
     }
 }
+
+/// What a replay, comparison or coaching holds while it plays.
+pub type WorkSlot = (Option<Mark>, OwnedSemaphorePermit, OwnedSemaphorePermit);
 
 /// An upload in flight: its entrant's one slot and one of everyone's.
 pub struct UploadSlot {

@@ -57,7 +57,7 @@ use pitboss_results::{BotResult, ResultsFile, SessionRecord, Standing};
 
 use crate::app::Options;
 use crate::competition::{self, Competition};
-use crate::db::{Db, now};
+use crate::db::{ActiveBot, Db, now};
 use crate::worker::{LeagueStandings, Summary, overall, rows, run_dir};
 use crate::{Error, store};
 
@@ -130,6 +130,13 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
         rows: rows(&r.standings),
     };
     let n_bots = bots.len();
+    let proved = crate::verification::Verification {
+        folder: standings.folder.clone(),
+        sessions: file.sessions,
+        replayed: replayed.clone(),
+        state: "proved".into(),
+        note: None,
+    };
     let file_name = path.file_name().map_or_else(|| label.clone(), |n| n.to_string_lossy().into_owned());
     let reason = format!("imported {file_name} (league {league})");
     let id = db.add_done_run(&reason, |id| {
@@ -140,10 +147,15 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
         std::fs::rename(&stage, &to)?;
         let leagues = vec![standings];
         let overall = overall(&leagues);
-        Ok(serde_json::to_string(&Summary { run: id, finished: now(), bots, leagues, overall, final_run: false })?)
+        Ok(serde_json::to_string(&Summary::new(id, &bots, leagues, overall, false))?)
     });
     if id.is_err() {
         let _ = std::fs::remove_dir_all(&stage);
+    }
+    // What the replay proved, for the organiser's page (which can ask for
+    // more); the run is recorded already, whatever happens to this line.
+    if let Ok(id) = id {
+        db.set_verification(id, &proved)?;
     }
     Ok(Imported { run: id?, league: r.name.clone(), bots: n_bots, sessions: file.sessions, replayed })
 }
@@ -159,7 +171,7 @@ fn verify(
     results: &ResultsFile,
     label: &str,
     league: usize,
-) -> Result<(LeagueFile, Vec<(String, String)>), Error> {
+) -> Result<(LeagueFile, Vec<ActiveBot>), Error> {
     let refuse = |why: String| Error::Import(format!("{label}: {why}"));
     let count = competition.leagues.len();
     let Some(template) = league.checked_sub(1).and_then(|i| competition.leagues.get(i)) else {
@@ -168,12 +180,12 @@ fn verify(
     let file = pitboss_league::file::embedded(&results.league, label).map_err(|e| Error::Import(format!("{e:#}")))?;
     let active = db.active_bots()?;
     check_bots(results, &active).map_err(refuse)?;
-    for (name, sha) in &active {
+    for ActiveBot { name, sha256: sha, .. } in &active {
         if !store::module_path(dir, sha).is_file() {
             return Err(refuse(format!("entrant `{name}`'s active module ({}…) is not stored here", &sha[..16])));
         }
     }
-    let paths = active.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm")));
+    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}.wasm", a.sha256)));
     if results.league.text != template.with_bots(paths) {
         let played = &results.league.parsed;
         return Err(refuse(format!(
@@ -199,11 +211,11 @@ fn verify(
 /// Whether the bots of `results` are exactly `active`, the enabled
 /// entrants' active bots (entrant, SHA-256): no one else, no one twice,
 /// each with their own module, and nobody missing.
-fn check_bots(results: &ResultsFile, active: &[(String, String)]) -> Result<(), String> {
+fn check_bots(results: &ResultsFile, active: &[ActiveBot]) -> Result<(), String> {
     let short = |sha: Option<&str>| sha.map_or_else(|| "no module".to_string(), |s| excerpt(s, 16));
     for (i, bot) in results.bots.iter().enumerate() {
         let name = excerpt(&bot.name, 40);
-        let Some((_, sha)) = active.iter().find(|(n, _)| *n == bot.name) else {
+        let Some(sha) = active.iter().find(|a| a.name == bot.name).map(|a| &a.sha256) else {
             return Err(format!("bot `{name}` is not an enabled entrant with an active bot here"));
         };
         if bot.sha256.as_deref() != Some(sha.as_str()) {
@@ -217,7 +229,7 @@ fn check_bots(results: &ResultsFile, active: &[(String, String)]) -> Result<(), 
             return Err(format!("bot `{name}` is listed twice"));
         }
     }
-    if let Some((name, _)) = active.iter().find(|(n, _)| !results.bots.iter().any(|b| b.name == *n)) {
+    if let Some(name) = active.iter().map(|a| &a.name).find(|n| !results.bots.iter().any(|b| b.name == **n)) {
         return Err(format!(
             "entrant `{name}`'s active bot did not play: an imported run must hold every active entrant's bot ({} here)",
             active.len()
@@ -380,6 +392,28 @@ fn replay_sessions(staged: &Path, results: &ResultsFile, replay: Replay, label: 
     };
     replay_sample(staged, results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
     Ok(sessions)
+}
+
+/// Replays `more` of the sessions of a stored run's results file at
+/// `path` not among `done` (chosen at random; all of them, and the whole
+/// file byte for byte, for [`Replay::All`] or a sample as large as
+/// what is left); returns the sessions replayed, or the first
+/// difference.
+pub(crate) fn replay_stored(path: &Path, done: &[u64], more: Replay) -> Result<Vec<u64>, Error> {
+    let label = "the stored results";
+    let results = pitboss_results::read(path).map_err(|e| Error::Import(format!("{label}: {e:#}")))?;
+    let count = results.sessions.len() as u64;
+    let left: Vec<u64> = (0..count).filter(|s| !done.contains(s)).collect();
+    if let Replay::Sample(k) = more
+        && k < left.len() as u64
+    {
+        let picks = pitboss_league::verify::random_sessions(left.len() as u64, k.max(1))
+            .map_err(|e| Error::Import(format!("{e:#}")))?;
+        let sessions: Vec<u64> = picks.iter().filter_map(|&i| left.get(i as usize).copied()).collect();
+        replay_sample(path, &results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
+        return Ok(sessions);
+    }
+    replay_all(path, count, label)
 }
 
 /// Replays every session with `pitboss verify`'s engine and compares the

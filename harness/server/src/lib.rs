@@ -61,6 +61,7 @@ pub mod state;
 pub mod store;
 pub mod uploads;
 pub mod verdict;
+pub mod verification;
 pub mod worker;
 
 use std::path::PathBuf;

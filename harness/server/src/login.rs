@@ -2,8 +2,10 @@
 //! session cookie (HttpOnly, SameSite=Strict). The login and registration
 //! forms have no session yet, so they carry a CSRF token that must match
 //! a cookie set with the form (double submit), and their posts must come
-//! from this server's own pages (`Origin`); attempts are rate-limited per
-//! address and a wrong token or invite code counts against it.
+//! from this server's own pages (`Origin`); failed attempts are
+//! rate-limited per address and a wrong token or invite code counts
+//! against it; a right token or code is never refused for what others at
+//! the address did (registrations with the right code are counted).
 
 use std::net::IpAddr;
 
@@ -79,14 +81,18 @@ pub async fn login(
     headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Answer {
-    app.guards.not_refused(ip)?;
-    app.guards.login(ip)?;
+    // Only attempts that fail count against the address: a right token
+    // logs in whatever others at the address did.
     if !form_ok(&headers, &form.csrf) {
+        app.guards.login(ip)?;
         return Ok(bad_csrf());
     }
     let token = form.token.trim().to_string();
     let who = match app.blocking(move |app| app.token_owner(&token)).await? {
-        None => return Ok(wrong(&app, ip, StatusCode::UNAUTHORIZED, "That token is not known here.")),
+        None => {
+            app.guards.login(ip)?;
+            return Ok(wrong(&app, ip, StatusCode::UNAUTHORIZED, "That token is not known here."));
+        }
         Some(Who::Entrant(e)) if e.disabled => {
             return Ok(refuse(StatusCode::FORBIDDEN, "The organiser has disabled this entrant."));
         }
@@ -180,14 +186,14 @@ pub async fn register(
     let Some(code) = &app.competition.invite_code else {
         return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
     };
-    app.guards.not_refused(ip)?;
-    app.guards.register(ip)?;
     if !form_ok(&headers, &form.csrf) {
+        app.guards.login(ip)?;
         return Ok(bad_csrf());
     }
     if !auth::same(form.invite_code.trim(), code) {
         return Ok(wrong(&app, ip, StatusCode::FORBIDDEN, "Wrong invite code."));
     }
+    app.guards.register(ip)?;
     let name = form.name.trim().to_string();
     let shown = name.clone();
     let max = app.competition.max_entrants;

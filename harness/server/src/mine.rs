@@ -13,7 +13,7 @@ use pitboss_results::ResultsFile;
 use serde_json::{Value, json};
 
 use crate::Error;
-use crate::db::Db;
+use crate::db::{Db, Entrant};
 use crate::worker::{Summary, run_dir};
 
 /// Most faults shown per league.
@@ -41,27 +41,38 @@ pub struct Own {
     pub chips: Vec<Value>,
 }
 
-/// The entrant `name`'s bot's faults and log lines in the latest finished
-/// run of the data folder `dir` (a league whose results cannot be read is
+/// The entrant's bot's faults and log lines in the latest finished run
+/// of the data folder `dir` (a league whose results cannot be read is
 /// left out). Blocking: reads the run's results files.
-pub fn latest(dir: &Path, db: &Db, name: &str) -> Result<Own, Error> {
-    of_run(dir, db, name, None)
+pub fn latest(dir: &Path, db: &Db, entrant: &Entrant) -> Result<Own, Error> {
+    of_run(dir, db, entrant, None)
+}
+
+/// The name `entrant`'s bot played under in finished run `run`, if it
+/// played there ([`Summary::name_of`]: by the entrant's id, not the name).
+pub fn name_in_run(db: &Db, entrant: &Entrant, run: i64) -> Result<Option<String>, Error> {
+    let Some(summary) = db.done_summary(run)? else { return Ok(None) };
+    let summary: Summary = serde_json::from_str(&summary)?;
+    Ok(summary.name_of(entrant).map(str::to_string))
 }
 
 /// [`latest`] for finished run `run` (`None`: the latest; a run that is
 /// not finished: nothing).
-pub fn of_run(dir: &Path, db: &Db, name: &str, run: Option<i64>) -> Result<Own, Error> {
+pub fn of_run(dir: &Path, db: &Db, entrant: &Entrant, run: Option<i64>) -> Result<Own, Error> {
     let found = match run {
         None => db.latest_done()?,
         Some(id) => db.done_summary(id)?.map(|s| (id, s)),
     };
     let Some((id, summary)) = found else { return Ok(Own::default()) };
     let summary: Summary = serde_json::from_str(&summary)?;
+    // The run's name of this entrant's bot: none when they did not play,
+    // even if someone of their name did.
+    let name = summary.name_of(entrant).unwrap_or_default();
     let mut own = Own::default();
     for league in &summary.leagues {
         let path = run_dir(dir, id).join(&league.folder).join("results.json");
         let Ok(results) = pitboss_results::read(&path) else { continue };
-        let Some(bot) = results.result.standings.iter().find(|s| s.result.name == name) else {
+        let Some(bot) = results.result.standings.iter().find(|s| !name.is_empty() && s.result.name == name) else {
             own.status
                 .push(json!({ "league": league.name, "run": id, "folder": league.folder, "state": "not in the run" }));
             continue;

@@ -23,7 +23,7 @@ pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisito
 }
 
 async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
-    let (entrants, runs, latest) = app
+    let (entrants, runs, latest, verified) = app
         .blocking(move |app| {
             let mut rows = Vec::new();
             let seen = app.db.last_seen()?;
@@ -39,11 +39,14 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
                 let shards = if app.competition.slurm.is_some() { app.db.shard_progress(r.id)? } else { Vec::new() };
                 runs.push((r, reports, shards));
             }
-            Ok((rows, runs, latest_and_runs(app, 1)?.0))
+            Ok((rows, runs, latest_and_runs(app, 1)?.0, app.db.verifications()?))
         })
         .await?;
-    let latest = |name: &str| -> Vec<String> {
+    let latest = |e: &crate::db::Entrant| -> Vec<String> {
         let Some(summary) = &latest else { return Vec::new() };
+        // By the entrant's id: a name removed and registered again is
+        // not the bot that played.
+        let Some(name) = summary.name_of(e) else { return Vec::new() };
         let row = |l: &crate::worker::LeagueStandings| {
             let r = l.rows.iter().find(|r| r.name == name)?;
             let out = if r.status.is_empty() { String::new() } else { format!(" {}", r.status) };
@@ -77,13 +80,19 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
             td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
-            td { @for line in latest(&e.name) { (line) br; } }
+            td { @for line in latest(e) { (line) br; } }
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
             tbody { @for (r, reports, shards) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
                 @for (folder, p) in shards { br; span.shards { (folder) " on Slurm: shards done " (p.done) "/" (p.shards) ", running " (p.running)
-                    ", pending " (p.pending) ", resubmitted " (p.retried) } } } td { (r.reason) }
+                    ", pending " (p.pending) ", resubmitted " (p.retried) } } } td { (r.reason)
+                @if let Some(v) = verified.get(&r.id) { br; span.verified id=(format!("verified-{}", r.id)) { (v.line()) }
+                    @if v.state != "replaying" && (v.replayed.len() as u64) < v.sessions {
+                        form.inline method="post" action=(format!("/admin/runs/{}/verify", r.id)) {
+                            input type="hidden" name="csrf" value=(csrf);
+                            label { "Replay " input name="sessions" value="all" size="5" aria-label="sessions to replay"; " more session(s) " }
+                            button { "Replay" } } } } }
                 td { @if r.state == "done" { a href=(format!("/api/runs/{}/bundle.tar", r.id)) { "bundle" } }
                     @for l in reports { " · " a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } } } } } } } }
     };

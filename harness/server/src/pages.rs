@@ -166,7 +166,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
     let who = visitor.entrant.clone();
     let (subs, own, runs) = app
         .blocking(move |app| {
-            let own = crate::mine::of_run(&app.dir, &app.db, &who.name, q.run)?;
+            let own = crate::mine::of_run(&app.dir, &app.db, &who, q.run)?;
             let runs: Vec<i64> = app.db.runs(50)?.into_iter().filter(|r| r.state == "done").map(|r| r.id).collect();
             Ok((app.db.submissions(who.id)?, own, runs))
         })

@@ -31,6 +31,7 @@ use serde_json::{Value, json};
 use crate::Error;
 use crate::answer::REPORT_POLICY;
 use crate::auth::Reader;
+use crate::db::Entrant;
 use crate::pages::Answer;
 use crate::state::{App, Failure, Shared};
 use crate::worker::{PUBLIC, run_dir};
@@ -101,13 +102,19 @@ fn finished_results(app: &App, run: i64, folder: &str) -> Result<Result<PathBuf,
     Ok(if path.is_file() { Ok(path) } else { Err(missing()) })
 }
 
-/// The league-order index of `reader`'s bot in `results` (`None` for
-/// the organiser or an entrant who did not play).
-fn own_bot(results: &ResultsFile, reader: &Reader) -> Option<usize> {
-    match reader {
-        Reader::Organiser => None,
-        Reader::Entrant(e) => results.bots.iter().position(|b| b.name == e.name),
-    }
+/// The league-order index of `reader`'s bot in `results` of `source`
+/// (`None` for the organiser or an entrant who did not play). In a run,
+/// found by the entrant's id ([`crate::mine::name_in_run`]), not by the
+/// name: an entrant registered under a removed entrant's name owns none
+/// of their bot.
+fn own_bot(app: &App, results: &ResultsFile, reader: &Reader, source: &Source) -> Result<Option<usize>, Error> {
+    let Reader::Entrant(e) = reader else { return Ok(None) };
+    let name = match source {
+        Source::Run(run, _) => crate::mine::name_in_run(&app.db, e, *run)?,
+        // One's own scrimmage (`Source::locate` checked): seated by name.
+        Source::Scrimmage(_) => Some(e.name.clone()),
+    };
+    Ok(name.and_then(|name| results.bots.iter().position(|b| b.name == name)))
 }
 
 /// The bots at `spot`'s table, or why the spot is not in the league.
@@ -136,7 +143,7 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         Ok(seats) => seats,
         Err(f) => return Ok(Err(f)),
     };
-    let own = own_bot(&results, reader);
+    let own = own_bot(app, &results, reader, source)?;
     if matches!(reader, Reader::Entrant(_)) && private && !own.is_some_and(|b| seats.contains(&b)) {
         return Ok(Err(Failure::new(
             StatusCode::FORBIDDEN,
@@ -299,21 +306,22 @@ pub async fn mine_tar(
         ));
     };
     let name = format!("run-{run}-{folder}-{}.tar", entrant.name);
-    let tar = app.blocking(move |app| own_files(app, &entrant.name, run, &folder)).await??;
+    let tar = app.blocking(move |app| own_files(app, &entrant, run, &folder)).await??;
     let disposition = format!("attachment; filename=\"{name}\"");
     Ok(([(header::CONTENT_TYPE, "application/x-tar".to_string()), (header::CONTENT_DISPOSITION, disposition)], tar)
         .into_response())
 }
 
 /// The tar of [`mine_tar`] (blocking).
-fn own_files(app: &App, name: &str, run: i64, folder: &str) -> Result<Result<Vec<u8>, Failure>, Error> {
+fn own_files(app: &App, entrant: &Entrant, run: i64, folder: &str) -> Result<Result<Vec<u8>, Failure>, Error> {
     let path = match finished_results(app, run, folder)? {
         Ok(path) => path,
         Err(f) => return Ok(Err(f)),
     };
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut results = pitboss_results::read(&dir.join(PUBLIC).join("results.json"))?;
-    let Some(bot) = results.bots.iter().position(|b| b.name == name) else {
+    let name = crate::mine::name_in_run(&app.db, entrant, run)?;
+    let Some(bot) = name.and_then(|name| results.bots.iter().position(|b| b.name == name)) else {
         return Ok(Err(Failure::new(StatusCode::NOT_FOUND, "your bot did not play in this league of the run")));
     };
     if !app.competition.public_reports {

@@ -77,6 +77,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
         .route("/admin/final", post(organiser::admin_final))
+        .route("/admin/runs/{id}/verify", post(crate::verification::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {

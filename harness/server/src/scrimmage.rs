@@ -106,18 +106,35 @@ pub fn ask(app: &App, who: &Entrant, ask: &Ask) -> Result<Result<i64, Failure>, 
         }
         seats.push(seat);
     }
-    let (pending, lately) = app.db.scrimmages_pending(who.id, now().saturating_sub(3600))?;
-    if pending > 0 {
-        return refuse(StatusCode::CONFLICT, "your previous scrimmage has not finished yet".into());
-    }
-    if lately >= policy.per_hour {
-        return Ok(Err(Failure::busy(
+    let asked = Asked { entrant: who.id, league: ask.league, rounds: ask.rounds, seats: &seats };
+    Ok(match app.db.queue_scrimmage(&asked, policy.per_hour)? {
+        Ok(id) => Ok(id),
+        Err(NotQueued::Pending) => {
+            Err(Failure::new(StatusCode::CONFLICT, "your previous scrimmage has not finished yet"))
+        }
+        Err(NotQueued::Hourly) => Err(Failure::busy(
             StatusCode::TOO_MANY_REQUESTS,
             format!("at most {} scrimmages an hour; try later", policy.per_hour),
             600,
-        )));
-    }
-    Ok(Ok(app.db.queue_scrimmage(who.id, ask.league, ask.rounds, &seats)?))
+        )),
+    })
+}
+
+/// A scrimmage to queue.
+struct Asked<'a> {
+    entrant: i64,
+    league: usize,
+    rounds: u64,
+    seats: &'a [Seat],
+}
+
+/// Why a scrimmage was not queued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NotQueued {
+    /// The entrant has one queued or playing.
+    Pending,
+    /// The entrant asked for `per_hour` in the last hour.
+    Hourly,
 }
 
 /// The opponent `name` names for `who`: a built-in bot, or an enabled
@@ -193,25 +210,32 @@ impl Db {
         Ok(out)
     }
 
-    /// Entrant `id`'s scrimmages queued or playing, and those asked for
-    /// since `since`.
-    fn scrimmages_pending(&self, id: i64, since: u64) -> Result<(u64, u64), Error> {
-        let conn = self.lock();
-        let count = |sql: &str, p: &[&dyn rusqlite::ToSql]| conn.query_row(sql, p, |r| r.get::<_, i64>(0));
+    /// Queues `asked` unless its entrant has a scrimmage queued or
+    /// playing, or asked for `per_hour` in the last hour: the checks and
+    /// the insert in one transaction under the connection's lock, so asks
+    /// at once cannot pass the checks together.
+    fn queue_scrimmage(&self, asked: &Asked<'_>, per_hour: u64) -> Result<Result<i64, NotQueued>, Error> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let id = asked.entrant;
+        let count = |sql: &str, p: &[&dyn rusqlite::ToSql]| tx.query_row(sql, p, |r| r.get::<_, i64>(0));
         let pending =
             count("SELECT COUNT(*) FROM scrimmages WHERE entrant = ?1 AND state IN ('queued', 'running')", &[&id])?;
-        let lately =
-            count("SELECT COUNT(*) FROM scrimmages WHERE entrant = ?1 AND created >= ?2", &[&id, &(since as i64)])?;
-        Ok((pending.max(0) as u64, lately.max(0) as u64))
-    }
-
-    fn queue_scrimmage(&self, id: i64, league: usize, rounds: u64, seats: &[Seat]) -> Result<i64, Error> {
-        let conn = self.lock();
-        conn.execute(
+        let since = now().saturating_sub(3600) as i64;
+        let lately = count("SELECT COUNT(*) FROM scrimmages WHERE entrant = ?1 AND created >= ?2", &[&id, &since])?;
+        if pending > 0 {
+            return Ok(Err(NotQueued::Pending));
+        }
+        if lately.max(0) as u64 >= per_hour {
+            return Ok(Err(NotQueued::Hourly));
+        }
+        tx.execute(
             "INSERT INTO scrimmages (entrant, created, league, rounds, seats, state) VALUES (?1, ?2, ?3, ?4, ?5, 'queued')",
-            params![id, now() as i64, league as i64, rounds as i64, serde_json::to_string(seats)?],
+            params![id, now() as i64, asked.league as i64, asked.rounds as i64, serde_json::to_string(asked.seats)?],
         )?;
-        Ok(conn.last_insert_rowid())
+        let queued = tx.last_insert_rowid();
+        tx.commit()?;
+        Ok(Ok(queued))
     }
 
     /// Scrimmage `id` as its entrant `entrant` (or, with `None`, the

@@ -58,14 +58,17 @@ pub async fn judge_upload(
     file_name: String,
     bytes: Bytes,
 ) -> Result<Verdict, Failure> {
+    let asked = std::time::Instant::now();
     let permit = app.guards.check_slot().await?;
-    let verdict = app
+    let waited_ms = u64::try_from(asked.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let mut verdict = app
         .blocking(move |app| {
             let _held = (slot, permit);
             let up = Upload { entrant: &who, file_name: &file_name, bytes: &bytes };
             judge(app, &up)
         })
         .await?;
+    verdict.waited_ms = waited_ms;
     if verdict.outcome == Outcome::Passed {
         app.changed();
     }

@@ -34,6 +34,9 @@ pub struct Verdict {
     /// A passing submission's score ([`crate::scores`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<serde_json::Value>,
+    /// Milliseconds the upload waited for a check slot before its check
+    /// began (uploads go before replays, comparisons and coachings).
+    pub waited_ms: u64,
 }
 
 /// An upload to judge.
@@ -65,6 +68,7 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
             verdict: verdict.into(),
             report: report.into(),
             score: None,
+            waited_ms: 0,
         })
     };
     if let Some(why) = refusal(db, &app.competition, up)? {

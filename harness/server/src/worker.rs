@@ -8,7 +8,11 @@
 //! lines), which are all anyone but the organiser may read.
 //!
 //! Between runs it plays the queued scrimmages one at a time
-//! (`crate::scrimmage`), each after every queued run.
+//! (`crate::scrimmage`), each after every queued run. A scrimmage gives
+//! way: when a run is queued while it plays, it stops within a block of
+//! rounds and goes back to the queue (played again from the start after
+//! the runs), and one that plays longer than [`SCRIMMAGE_MAX_SECS`] is
+//! stopped and fails saying so.
 //!
 //! **Invariant:** a run is marked `done` only after every file of it is
 //! written; a run found `running` at start (the server was killed) is
@@ -22,9 +26,24 @@ use pitboss_results::{Standing, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
-use crate::db::{Db, now};
+use crate::db::{ActiveBot, Db, Entrant, now};
 use crate::scrimmage::{Scrimmage, scrimmage_dir};
 use crate::{Error, store};
+
+/// Longest a scrimmage plays before it is stopped.
+pub const SCRIMMAGE_MAX_SECS: u64 = 300;
+
+/// How often a playing scrimmage looks for a queued run.
+const LOOK_EVERY: Duration = Duration::from_millis(250);
+
+/// Why a scrimmage stopped early (the payload it unwinds with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GaveWay {
+    /// A run was queued: it goes back to the queue.
+    RunQueued,
+    /// It played [`SCRIMMAGE_MAX_SECS`].
+    TimeUp,
+}
 
 /// What wakes the worker.
 #[derive(Default)]
@@ -123,11 +142,50 @@ pub struct Summary {
     pub finished: u64,
     /// The bots that played: entrant and SHA-256.
     pub bots: Vec<(String, String)>,
+    /// The entrants' ids, in the order of `bots`: who played under each
+    /// name (empty in runs from before ids were recorded).
+    #[serde(default)]
+    pub entrants: Vec<i64>,
     pub leagues: Vec<LeagueStandings>,
     pub overall: Vec<OverallRow>,
     /// The competition's final run: the standings are frozen.
     #[serde(default)]
     pub final_run: bool,
+}
+
+impl Summary {
+    /// The summary of run `run`, just finished, with these bots.
+    pub fn new(
+        run: i64,
+        bots: &[ActiveBot],
+        leagues: Vec<LeagueStandings>,
+        overall: Vec<OverallRow>,
+        final_run: bool,
+    ) -> Summary {
+        Summary {
+            run,
+            finished: now(),
+            bots: bots.iter().map(|b| (b.name.clone(), b.sha256.clone())).collect(),
+            entrants: bots.iter().map(|b| b.entrant).collect(),
+            leagues,
+            overall,
+            final_run,
+        }
+    }
+
+    /// The name `entrant`'s bot played under in this run, if it played:
+    /// found by the entrant's id, never by the name alone, so an entrant
+    /// registered under a removed entrant's name finds none of theirs. A
+    /// run from before ids were recorded is matched by name, but only if
+    /// the entrant was registered before it finished.
+    pub fn name_of(&self, entrant: &Entrant) -> Option<&str> {
+        if self.entrants.is_empty() {
+            let legacy = entrant.created <= self.finished;
+            return self.bots.iter().map(|(name, _)| name.as_str()).find(|n| legacy && *n == entrant.name);
+        }
+        let at = self.entrants.iter().position(|&id| id == entrant.id)?;
+        self.bots.get(at).map(|(name, _)| name.as_str())
+    }
 }
 
 /// What the worker needs.
@@ -243,23 +301,59 @@ impl Work {
             let folder = format!("league-{}", i + 1);
             let dir = run_dir.join(&folder);
             std::fs::create_dir_all(dir.join("bots"))?;
-            for (_, sha) in &bots {
+            for bot in &bots {
+                let sha = &bot.sha256;
                 store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
             }
-            let text = template.with_bots(bots.iter().map(|(name, sha)| (name.as_str(), format!("bots/{sha}.wasm"))));
-            let (name, variant, standings, rounds, sessions) = self.play_league(&dir, &text, Some((id, &folder)))?;
+            let text = template.with_bots(bots.iter().map(|b| (b.name.as_str(), format!("bots/{}.wasm", b.sha256))));
+            let (name, variant, standings, rounds, sessions) =
+                self.play_league(&dir, &text, Some((id, &folder)), &|_| ())?;
             leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
         }
         let overall = overall(&leagues);
         let final_run = self.db.final_run()? == Some(id);
-        Ok(Summary { run: id, finished: now(), bots, leagues, overall, final_run })
+        Ok(Summary::new(id, &bots, leagues, overall, final_run))
     }
 
     /// Plays scrimmage `s` in its folder and records how it ended (a
     /// failed one leaves no folder).
     fn play_scrimmage(&self, s: &Scrimmage) {
         let dir = scrimmage_dir(&self.dir, s.id);
-        let outcome = self.scrimmage_standings(s, &dir);
+        let started = Instant::now();
+        let last_look = Mutex::new(Instant::now());
+        // Called between blocks of rounds: unwinds out of the league
+        // (caught below) when a run waits or the time is up.
+        let give_way = |_: u64| {
+            if started.elapsed() >= Duration::from_secs(SCRIMMAGE_MAX_SECS) {
+                std::panic::resume_unwind(Box::new(GaveWay::TimeUp));
+            }
+            let mut last = last_look.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed() >= LOOK_EVERY {
+                *last = Instant::now();
+                drop(last);
+                if self.db.has_queued_run().unwrap_or(false) {
+                    std::panic::resume_unwind(Box::new(GaveWay::RunQueued));
+                }
+            }
+        };
+        let played =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.scrimmage_standings(s, &dir, &give_way)));
+        let outcome = match played {
+            Ok(outcome) => outcome,
+            Err(payload) => match payload.downcast_ref::<GaveWay>() {
+                Some(GaveWay::RunQueued) => {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    if let Err(e) = self.db.requeue_scrimmages() {
+                        eprintln!("pitboss serve: scrimmage {}: {e}", s.id);
+                    }
+                    return;
+                }
+                Some(GaveWay::TimeUp) => {
+                    Err(Error::League(format!("stopped after {SCRIMMAGE_MAX_SECS} s of play: ask for fewer rounds")))
+                }
+                None => std::panic::resume_unwind(payload),
+            },
+        };
         if outcome.is_err() {
             let _ = std::fs::remove_dir_all(&dir);
         }
@@ -276,7 +370,12 @@ impl Work {
     /// Writes scrimmage `s`'s league (its league's keys, `s.rounds`
     /// rounds, one session, its seats) and bots to `dir` and plays it;
     /// returns its standings rows.
-    fn scrimmage_standings(&self, s: &Scrimmage, dir: &Path) -> Result<serde_json::Value, Error> {
+    fn scrimmage_standings(
+        &self,
+        s: &Scrimmage,
+        dir: &Path,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<serde_json::Value, Error> {
         let template = (s.league.checked_sub(1).and_then(|k| self.competition.leagues.get(k)))
             .ok_or_else(|| Error::League(format!("league {} is no longer in the competition", s.league)))?;
         if dir.exists() {
@@ -300,12 +399,12 @@ impl Work {
                 }
             }
         }
-        let (_, _, standings, _, _) = self.play_league(dir, &text, None)?;
+        let (_, _, standings, _, _) = self.play_league(dir, &text, None, progress)?;
         Ok(serde_json::to_value(rows(&standings))?)
     }
 
-    /// Plays one league file written to `dir`; writes its results and
-    /// report beside it.
+    /// Plays one league file written to `dir` (`progress` hears of every
+    /// block of rounds); writes its results and report beside it.
     /// A league of run `on` (its id and folder) goes to Slurm when the
     /// competition says so (`crate::cluster`); scrimmages never do.
     fn play_league(
@@ -313,6 +412,7 @@ impl Work {
         dir: &Path,
         text: &str,
         on: Option<(i64, &str)>,
+        progress: &(dyn Fn(u64) + Sync),
     ) -> Result<(String, String, Vec<Standing>, u64, u64), Error> {
         let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
         let path = dir.join("league.toml");
@@ -326,7 +426,9 @@ impl Work {
             .or_else(|| Some(std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))));
         let (result, results_file) = match (on, &self.competition.slurm) {
             (Some((run, folder)), Some(policy)) => crate::cluster::play(&self.db, run, folder, &path, policy)?,
-            _ => pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, &|_| ()).map_err(league_err)?,
+            _ => {
+                pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, progress).map_err(league_err)?
+            }
         };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
         write_reports(dir, &results_file)?;

@@ -72,7 +72,8 @@ pub fn run(args: Args) -> Result<()> {
 
 /// What an import replayed: "all 2 session(s) replayed, identical byte
 /// for byte" or "session(s) 3, 17 (2 of 100, chosen at random) replayed,
-/// identical".
+/// identical: a forgery of 1 session would have been missed with
+/// probability 0.98, …".
 fn replayed(done: &Imported) -> String {
     let n = done.replayed.len() as u64;
     if n == done.sessions {
@@ -82,5 +83,11 @@ fn replayed(done: &Imported) -> String {
     if n > 16 {
         list.push("…".into());
     }
-    format!("session(s) {} ({n} of {}, chosen at random) replayed, identical", list.join(", "), done.sessions)
+    format!(
+        "session(s) {} ({n} of {}, chosen at random) replayed, identical: {}; replay more with --verify-sessions N \
+         or --verify-all, or on the organiser's page",
+        list.join(", "),
+        done.sessions,
+        pitboss_server::verification::odds(done.sessions, n)
+    )
 }
