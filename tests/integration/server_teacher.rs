@@ -1,0 +1,162 @@
+//! A class competition from its defaults, as a teacher sets one up: a
+//! relative data folder (the default `pitboss-data`), scores after a
+//! restart, and answers that say what went wrong and whose it is.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use pitboss_tests::pitboss_bin;
+use serde_json::Value;
+
+use crate::server::{bytes, call, scratch};
+
+/// `pitboss serve` started in `dir` as a teacher types it (paths
+/// relative to `dir`), its errors and warnings kept in `dir/serve.log`;
+/// killed when dropped.
+struct Served {
+    child: Child,
+    url: String,
+    printed: Vec<String>,
+    log: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    fn start(dir: &Path, competition: &str, data: &str) -> Served {
+        let log = dir.join("serve.log");
+        let err = std::fs::OpenOptions::new().create(true).append(true).open(&log).unwrap();
+        let child = Command::new(pitboss_bin())
+            .args(["serve", competition, "--data", data, "--listen", "127.0.0.1:0"])
+            .current_dir(dir)
+            .env("PITBOSS_CACHE_DIR", "off")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(err)
+            .spawn()
+            .expect("spawn pitboss serve");
+        let mut served = Served { child, url: String::new(), printed: Vec::new(), log };
+        let (tx, rx) = mpsc::channel();
+        let stdout = served.child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = rx.recv_timeout(left).expect("pitboss serve printed its address within 60 s");
+            if let Some(url) = line.strip_prefix("listening on ") {
+                served.url = url.to_string();
+                return served;
+            }
+            served.printed.push(line);
+        }
+    }
+
+    fn token(&self, who: &str) -> String {
+        let prefix = if who == "admin" { "admin token: ".to_string() } else { format!("entrant {who}: ") };
+        self.printed.iter().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_else(|| panic!("no token for {who}")).into()
+    }
+
+    /// What the server wrote to its log so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Stops the server with SIGTERM and waits for it.
+    fn stop(mut self) {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(20), "the server ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// A class's competition file in `dir`: one league with no `[limits]`,
+/// `extra` lines in `[uploads]`.
+fn class_competition(dir: &Path, uploads: &str) {
+    let text = format!(
+        "name = \"Class\"\n[uploads]\nmax_kib = 512\n{uploads}\n[entrants]\nnames = [\"ann\", \"ben\"]\n\
+         [[league]]\nname = \"Main\"\nvariant = \"north-american\"\nrounds = 1000\nsessions = 2\nseed = 5\n\
+         bankroll = 1000000\n"
+    );
+    std::fs::write(dir.join("competition.toml"), text).unwrap();
+}
+
+/// ann's submissions, waiting up to `secs` until `done` says they are
+/// as expected.
+fn submissions_until(url: &str, token: &str, secs: u64, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    let start = Instant::now();
+    loop {
+        let (status, subs) = call("GET", &format!("{url}/api/submissions"), Some(token), None);
+        assert_eq!(status, 200, "{subs}");
+        let subs = subs.as_array().cloned().unwrap_or_default();
+        if done(&subs) || start.elapsed() > Duration::from_secs(secs) {
+            return subs;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_relative_data_folder_scores_and_compares_and_what_is_unscored_is_scored_at_start() {
+    let dir = scratch("teacher-data");
+    // Scores off at first: two submissions pass and have none.
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "pitboss-data");
+    let (url, ann) = (server.url.clone(), server.token("ann"));
+    let mut passed = Vec::new();
+    for bot in ["basic", "random"] {
+        let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+        assert!(verdict.get("score").is_none(), "{verdict}");
+        passed.push(verdict);
+    }
+    server.stop();
+    // random's module lost from the server's disk: the server's fault.
+    let data = dir.join("pitboss-data").canonicalize().unwrap();
+    let lost = data.join("modules").join(format!("{}.wasm", passed[1]["sha256"].as_str().unwrap()));
+    std::fs::remove_file(&lost).unwrap();
+
+    // Scores on, started again from the same folder: both are scored at
+    // start. basic's is a score; random's says the server could not, not
+    // that its author should build anything, and the organiser's log
+    // names the file.
+    class_competition(&dir, "score_rounds = 4000");
+    let server = Served::start(&dir, "competition.toml", "pitboss-data");
+    let url = server.url.clone();
+    let subs = submissions_until(&url, &ann, 60, |subs| subs.iter().all(|s| s["score"].is_object()));
+    let score = |id: &Value| subs.iter().find(|s| s["id"] == *id).map(|s| s["score"].clone()).unwrap();
+    let basic = score(&passed[0]["id"]);
+    assert!(basic["error"].is_null() && basic["rounds"] == 4000, "scored at start: {subs:?}");
+    assert_eq!(basic["vs_basic_per_100_rounds"].as_f64(), Some(0.0), "{basic}");
+    let why = score(&passed[1]["id"])["error"].as_str().unwrap_or_default().to_string();
+    assert!(why.contains("could not score") && why.contains("organiser"), "{why}");
+    let shown: String = subs.iter().map(Value::to_string).collect();
+    assert!(!shown.contains("build it") && !shown.contains("pitboss-data"), "{shown}");
+    let log = server.log();
+    assert!(log.contains(&format!("scoring submission #{}", passed[1]["id"])), "{log}");
+    assert!(log.contains(&lost.display().to_string()), "the organiser sees the file: {log}");
+
+    // A new upload is scored at once, and two compare on the same cards.
+    let (status, third) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&bytes("hilo")));
+    assert_eq!(status, 201, "{third}");
+    assert!(third["score"]["ev_pct"].is_f64(), "a relative --data scores an upload: {third}");
+    let (a, b) = (&passed[0]["id"], &third["id"]);
+    let (status, duel) = call("GET", &format!("{url}/api/submissions/compare?a={a}&b={b}"), Some(&ann), None);
+    assert_eq!(status, 200, "a relative --data compares: {duel}");
+    assert_eq!(duel["rounds"], 4000);
+}
