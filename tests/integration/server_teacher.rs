@@ -160,3 +160,66 @@ fn a_relative_data_folder_scores_and_compares_and_what_is_unscored_is_scored_at_
     assert_eq!(status, 200, "a relative --data compares: {duel}");
     assert_eq!(duel["rounds"], 4000);
 }
+
+/// A wasm header padded to `size` bytes.
+fn padded_module(size: usize) -> Vec<u8> {
+    let mut module = b"\0asm\x01\0\0\0".to_vec();
+    module.resize(size, 0);
+    module
+}
+
+#[test]
+fn an_upload_over_max_kib_is_answered_with_its_size_and_the_limit_in_the_terminal_the_page_and_the_log() {
+    let dir = scratch("teacher-size");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, ann, admin) = (server.url.clone(), server.token("ann"), server.token("admin"));
+    std::fs::write(dir.join("big.wasm"), padded_module(3 << 20)).unwrap();
+
+    // The terminal: the server's answer, not a broken pipe.
+    let ran = pitboss_tests::pitboss(&dir, &["submit", "big.wasm", "--server", &url, "--token", &ann]);
+    assert_eq!(ran.code, Some(1), "{}", ran.stdout);
+    let said = ran.stderr;
+    assert!(!said.contains("Broken pipe") && !said.contains("cannot reach"), "{said}");
+    assert!(said.contains("3072 KiB") && said.contains("max_kib = 512") && said.contains("413"), "{said}");
+
+    // The browser's form: a page of the site saying the same, with a way
+    // back to one's page.
+    let cookie = crate::server::login(&url, &ann);
+    let me = crate::server::html(&url, &cookie, "/me");
+    let csrf = me.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
+    let mut form = format!(
+        "--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n--XyZ\r\nContent-Disposition: \
+         form-data; name=\"bot\"; filename=\"big.wasm\"\r\nContent-Type: application/wasm\r\n\r\n"
+    )
+    .into_bytes();
+    form.extend(padded_module(1 << 20));
+    form.extend(b"\r\n--XyZ--\r\n");
+    let mut answer = crate::server::agent()
+        .post(&format!("{url}/me/upload"))
+        .header("Cookie", &cookie)
+        .header("Content-Type", "multipart/form-data; boundary=XyZ")
+        .send(&form[..])
+        .expect("the server answers, not a broken connection");
+    assert_eq!(answer.status().as_u16(), 413);
+    let page = answer.body_mut().read_to_string().unwrap();
+    assert!(page.contains("<nav>") && page.contains("Upload refused"), "inside the site's layout: {page}");
+    assert!(page.contains("max_kib = 512") && page.contains("KiB (1048"), "{page}");
+    assert!(page.contains("href=\"/me#sub-"), "a way back: {page}");
+
+    // Both are in the submission log, and in the organiser's log.
+    let (_, subs) = call("GET", &format!("{url}/api/submissions"), Some(&ann), None);
+    let subs = subs.as_array().unwrap().clone();
+    assert_eq!(subs.len(), 2, "{subs:?}");
+    for s in &subs {
+        assert_eq!(s["outcome"], "refused");
+        assert!(s["verdict"].as_str().unwrap().contains("max_kib = 512"), "{s}");
+    }
+    assert_eq!(subs[1]["file_name"], "big.wasm", "{subs:?}");
+    let log = server.log();
+    assert_eq!(log.matches("upload refused: ann sent").count(), 2, "{log}");
+    assert!(log.contains("over [uploads] max_kib = 512"), "{log}");
+    let cookie = crate::server::login(&url, &admin);
+    let organiser = crate::server::html(&url, &cookie, "/admin/submissions");
+    assert_eq!(organiser.matches("max_kib = 512").count(), 2, "{organiser}");
+}

@@ -133,7 +133,7 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     }
     let max = competition.uploads.max_bytes;
     if up.bytes.len() > max {
-        return Ok(Some(format!("refused: {} bytes is over this competition's limit of {max} bytes", up.bytes.len())));
+        return Ok(Some(format!("refused: {}", crate::oversize::too_big(up.bytes.len() as u64, max))));
     }
     if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
