@@ -223,3 +223,78 @@ fn an_upload_over_max_kib_is_answered_with_its_size_and_the_limit_in_the_termina
     let organiser = crate::server::html(&url, &cookie, "/admin/submissions");
     assert_eq!(organiser.matches("max_kib = 512").count(), 2, "{organiser}");
 }
+
+/// A bot that starts as a language runtime does: its `_initialize` spins
+/// 5 million turns (some 25 million fuel: over the sandbox's default
+/// start-up fuel, as CPython's 180 million are), then it bets the minimum
+/// and stands.
+fn runtime_like_bot() -> Vec<u8> {
+    wat::parse_str(
+        r#"(module
+  (memory (export "memory") 1)
+  (func (export "_initialize") (local $n i32)
+    (loop $spin
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (br_if $spin (i32.lt_u (local.get $n) (i32.const 5000000)))))
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0)))))"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_named_at_start_and_in_the_verdict() {
+    let dir = scratch("teacher-limits");
+    let league = |name: &str, seed: u32| {
+        format!(
+            "[[league]]\nname = \"{name}\"\nvariant = \"north-american\"\nrounds = 500\nseed = {seed}\n\
+             bankroll = 1000000\n"
+        )
+    };
+    let text = format!(
+        "name = \"Class\"\n[uploads]\nscore_rounds = 0\n[entrants]\nnames = [\"ann\"]\n{}{}[league.limits]\n\
+         fuel_for_startup = 10000000\n",
+        league("Main", 5),
+        league("Strict", 6)
+    );
+    std::fs::write(dir.join("competition.toml"), text).unwrap();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, ann, admin) = (server.url.clone(), server.token("ann"), server.token("admin"));
+
+    // At start, the organiser hears which league refuses which language.
+    let log = server.log();
+    let warned: Vec<&str> = log.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warned.len(), 1, "{log}");
+    assert!(
+        warned[0].contains("league `Strict`: [limits] fuel_for_startup = 10000000")
+            && warned[0].contains("Python bots need 1000000000"),
+        "{log}"
+    );
+
+    // The league with default limits admits it; the one that does not is
+    // named on the verdict's first line.
+    std::fs::write(dir.join("runtime.wasm"), runtime_like_bot()).unwrap();
+    let (status, verdict) =
+        call("POST", &format!("{url}/api/submissions?name=runtime.wasm"), Some(&ann), Some(&runtime_like_bot()));
+    assert_eq!((status, verdict["outcome"].as_str()), (422, Some("failed")), "{verdict}");
+    let lines: Vec<&str> = verdict["verdict"].as_str().unwrap().lines().collect();
+    assert!(lines[0].starts_with("FAIL in 1 of 2 leagues (`Strict`)"), "{lines:?}");
+    assert!(lines[1].starts_with("Main: OK") && lines[2].starts_with("Strict: FAIL"), "{lines:?}");
+    assert!(lines[2].contains("fuel_for_startup"), "{lines:?}");
+
+    // That one line is what the terminal's list and the organiser's log show.
+    let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &ann]);
+    assert!(ran.stdout.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{}", ran.stdout);
+    let cookie = crate::server::login(&url, &admin);
+    let organiser = crate::server::html(&url, &cookie, "/admin/submissions");
+    assert!(organiser.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{organiser}");
+
+    // A module the size of a Python bot's is within the default upload
+    // limit (it is refused for what it is, not for its size).
+    let (_, big) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&padded_module(7 << 20)));
+    assert!(!big["verdict"].as_str().unwrap().contains("max_kib"), "{big}");
+}

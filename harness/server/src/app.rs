@@ -177,6 +177,9 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     let options = &Options { data: data_folder(&options.data)?, ..options.clone() };
     let competition = Arc::new(competition::read(&options.competition)?);
     enough_files(competition.server.max_connections)?;
+    for warning in competition.language_warnings() {
+        eprintln!("pitboss serve: warning: {warning}");
+    }
     let (db, admin_hash) = open(options, &competition)?;
     clean(&options.data, &db)?;
     let db = Arc::new(db);

@@ -72,9 +72,9 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
     }
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
     let path = app.modules.start(dir, &sha, up.bytes)?;
-    let verdict = check_all(checker, &path, &file_name);
-    let mut recorded = record(verdict.0, Some(&sha), &verdict.1, &verdict.2);
-    app.modules.finish(dir, db, &sha, verdict.0 == Outcome::Passed && recorded.is_ok())?;
+    let (outcome, lines, reports) = check_all(checker, &path, &file_name);
+    let mut recorded = record(outcome, Some(&sha), &lines, &reports);
+    app.modules.finish(dir, db, &sha, outcome == Outcome::Passed && recorded.is_ok())?;
     if let Ok(v) = &mut recorded
         && v.outcome == Outcome::Passed
     {
@@ -84,20 +84,35 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
 }
 
 /// Checks the module at `path` against every league's plan: the
-/// outcome, one line per league, and the full reports.
+/// outcome, the verdict (with more than one league, a first line that
+/// names the leagues that refuse it, then one line per league), and the
+/// full reports.
 fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
     let mut lines = Vec::new();
     let mut reports = Vec::new();
-    let mut passed = true;
+    let mut failing = Vec::new();
     for (name, plan) in &checker.plans {
         let mut report: CheckReport = check::check(path, plan);
         report.file = file_name.to_string();
-        passed &= report.passed;
+        if !report.passed {
+            failing.push(format!("`{name}`"));
+        }
         let prefix = if checker.plans.len() > 1 { format!("{name}: ") } else { String::new() };
         lines.push(format!("{prefix}{}", report.line(0)));
         reports.push(format!("{prefix}{}", report.render()));
     }
-    let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
+    let leagues = checker.plans.len();
+    if leagues > 1 {
+        let first = match failing.len() {
+            0 => format!("OK in all {leagues} leagues"),
+            n => format!(
+                "FAIL in {n} of {leagues} leagues ({}): a bot plays only if every league admits it",
+                failing.join(", ")
+            ),
+        };
+        lines.insert(0, first);
+    }
+    let outcome = if failing.is_empty() { Outcome::Passed } else { Outcome::Failed };
     (outcome, for_entrants(&lines.join("\n")), for_entrants(&reports.join("\n")))
 }
 
