@@ -298,3 +298,37 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     let (_, big) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&padded_module(7 << 20)));
     assert!(!big["verdict"].as_str().unwrap().contains("max_kib"), "{big}");
 }
+
+#[test]
+fn a_verdicts_replay_command_names_the_entrants_file_and_runs_where_they_are() {
+    let dir = scratch("teacher-replay");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "pitboss-data");
+    let (url, ann) = (server.url.clone(), server.token("ann"));
+    // ann's bot traps at every decision; she submits it from her folder.
+    let mine = dir.join("ann");
+    std::fs::create_dir_all(&mine).unwrap();
+    let trap = r#"(module
+  (memory (export "memory") 1)
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64) unreachable))"#;
+    std::fs::write(mine.join("trap-bot.wasm"), wat::parse_str(trap).unwrap()).unwrap();
+    let ran = pitboss_tests::pitboss(&mine, &["submit", "trap-bot.wasm", "--server", &url, "--token", &ann]);
+    assert_eq!(ran.code, Some(1), "{}{}", ran.stdout, ran.stderr);
+
+    // No path of the server's anywhere in what she reads.
+    let data = dir.join("pitboss-data").canonicalize().unwrap().display().to_string();
+    let (_, subs) = call("GET", &format!("{url}/api/submissions"), Some(&ann), None);
+    for text in [ran.stdout.clone(), subs.to_string()] {
+        assert!(!text.contains(&data) && !text.contains("modules/") && !text.contains("leagues/"), "{text}");
+    }
+    // The command she is given plays her own file, under the league's
+    // limits, to the fault.
+    let command = ran.stdout.lines().find_map(|l| l.trim().strip_prefix("replay: ")).expect("a replay command");
+    assert!(command.contains("--bot trap-bot.wasm") && !command.contains("--league"), "{command}");
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let replayed = pitboss_tests::pitboss(&mine, &args);
+    assert_eq!(replayed.code, Some(0), "{command}: {}", replayed.stderr);
+    assert!(replayed.stdout.contains("FAULT in") && replayed.stdout.contains("(trap)"), "{}", replayed.stdout);
+}

@@ -73,6 +73,8 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
     let path = app.modules.start(dir, &sha, up.bytes)?;
     let (outcome, lines, reports) = check_all(checker, &path, &file_name);
+    // What the entrant reads names no file of the server's.
+    let (lines, reports) = (app.public_text(&lines), app.public_text(&reports));
     let mut recorded = record(outcome, Some(&sha), &lines, &reports);
     app.modules.finish(dir, db, &sha, outcome == Outcome::Passed && recorded.is_ok())?;
     if let Ok(v) = &mut recorded
@@ -86,7 +88,8 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
 /// Checks the module at `path` against every league's plan: the
 /// outcome, the verdict (with more than one league, a first line that
 /// names the leagues that refuse it, then one line per league), and the
-/// full reports.
+/// full reports. The module's stored path is shown as the file the
+/// entrant uploaded, so a fault's replay command is one they can run.
 fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
     let mut lines = Vec::new();
     let mut reports = Vec::new();
@@ -113,7 +116,18 @@ fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, Strin
         lines.insert(0, first);
     }
     let outcome = if failing.is_empty() { Outcome::Passed } else { Outcome::Failed };
-    (outcome, for_entrants(&lines.join("\n")), for_entrants(&reports.join("\n")))
+    let own = |text: String| for_entrants(&text.replace(&check::shown(path), &shell_word(file_name)));
+    (outcome, own(lines.join("\n")), own(reports.join("\n")))
+}
+
+/// `name` as one word of a shell command: as it is when it needs no
+/// quoting, else in single quotes.
+fn shell_word(name: &str) -> String {
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-/+".contains(&b)) {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
 }
 
 /// A check's text as an entrant reads it: the flags and league keys that
