@@ -332,3 +332,43 @@ fn a_verdicts_replay_command_names_the_entrants_file_and_runs_where_they_are() {
     assert_eq!(replayed.code, Some(0), "{command}: {}", replayed.stderr);
     assert!(replayed.stdout.contains("FAULT in") && replayed.stdout.contains("(trap)"), "{}", replayed.stdout);
 }
+
+#[test]
+fn removing_an_entrant_asks_first_and_its_button_is_not_disables() {
+    let dir = scratch("teacher-remove");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    let cookie = crate::server::login(&url, &admin);
+    let page = crate::server::html(&url, &cookie, "/admin");
+    let row = page.split("id=\"entrant-ben\"").nth(1).unwrap().split("</tr>").next().unwrap();
+    assert!(
+        row.contains("<button>Disable</button>") && row.contains("<button class=\"danger\">Remove…</button>"),
+        "{row}"
+    );
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    let post = |fields: &[(&str, &str)]| {
+        let mut answer = crate::server::agent()
+            .post(&format!("{url}/admin/entrant"))
+            .header("Cookie", &cookie)
+            .send_form(fields.iter().copied())
+            .unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap())
+    };
+    let entrants = || call("GET", &format!("{url}/api/entrants"), Some(&admin), None).1.as_array().unwrap().len();
+
+    // The first press asks, saying what goes and what to do instead.
+    let (status, asked) = post(&[("csrf", &csrf), ("name", "ben"), ("action", "remove")]);
+    assert_eq!(status, 200);
+    assert!(
+        asked.contains("Remove ben?") && asked.contains("cannot be undone") && asked.contains("disable them"),
+        "{asked}"
+    );
+    assert!(asked.contains("name=\"confirm\" value=\"yes\"") && asked.contains("href=\"/admin\""), "{asked}");
+    assert_eq!(entrants(), 2, "nothing removed yet");
+    // The second removes.
+    let (status, done) = post(&[("csrf", &csrf), ("name", "ben"), ("action", "remove"), ("confirm", "yes")]);
+    assert_eq!(status, 200);
+    assert!(done.contains("Entrant ben: remove done."), "{done}");
+    assert_eq!(entrants(), 1);
+}

@@ -182,6 +182,7 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     }
     let (db, admin_hash) = open(options, &competition)?;
     clean(&options.data, &db)?;
+    crate::verdict::STARTED.get_or_init(crate::db::now);
     let db = Arc::new(db);
     let sandbox = pitboss_league::sandbox().map_err(|e| Error::League(format!("{e:#}")))?;
     if let Some(why) = pitboss_league::cache_warning(&sandbox) {

@@ -44,6 +44,25 @@ pub struct Upload<'a> {
     pub bytes: &'a [u8],
 }
 
+/// When this server started checking (Unix seconds): a failed check
+/// since then stands for the same bytes, since the leagues' limits are
+/// what they were; one from before a restart is checked again.
+pub static STARTED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+impl Db {
+    /// `entrant`'s latest submission of the module `sha256` that failed
+    /// its check at or after `since`: its id and verdict.
+    pub fn failed_before(&self, entrant: i64, sha256: &str, since: u64) -> Result<Option<(i64, String)>, Error> {
+        use rusqlite::OptionalExtension;
+        let sql = "SELECT id, verdict FROM submissions WHERE entrant = ?1 AND sha256 = ?2 AND outcome = 'failed'
+                   AND created >= ?3 ORDER BY id DESC LIMIT 1";
+        let found = self
+            .lock()
+            .query_row(sql, rusqlite::params![entrant, sha256, since as i64], |r| Ok((r.get(0)?, r.get(1)?)));
+        Ok(found.optional()?)
+    }
+}
+
 /// Judges and records an upload (blocking: the check plays bots).
 pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
     let (dir, db, checker) = (app.dir.as_path(), app.db.as_ref(), &app.checker);
@@ -71,6 +90,13 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
         return record(Outcome::Refused, None, &why, "");
     }
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
+    if let Some((id, verdict)) = db.failed_before(up.entrant.id, &sha, *STARTED.get_or_init(now))? {
+        let first = verdict.lines().next().unwrap_or_default();
+        let why = format!(
+            "refused: you already uploaded this exact file (#{id}): it failed, and was not checked again ({first})"
+        );
+        return record(Outcome::Refused, Some(&sha), &why, "");
+    }
     let path = app.modules.start(dir, &sha, up.bytes)?;
     let (outcome, lines, reports) = check_all(checker, &path, &file_name);
     // What the entrant reads names no file of the server's.
