@@ -657,6 +657,35 @@ mod tests {
     }
 
     #[test]
+    fn a_league_admits_every_language_from_its_defaults_and_a_lower_limit_is_warned_of() {
+        let c = parse(GOOD, "c.toml").unwrap();
+        let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
+        let limits = text["limits"].as_table().unwrap();
+        let needs = language_needs();
+        assert!(needs.len() >= 2, "Python and Go need more than the defaults: {needs:?}");
+        for (lang, needs) in &needs {
+            for (key, need) in needs {
+                assert!(limits[key].as_integer() >= need.as_integer(), "{lang:?} needs {key} = {need}: {limits:?}");
+            }
+            if let Some(mib) = needs.get("module_mib").and_then(toml::Value::as_integer) {
+                assert!(c.uploads.max_bytes as i64 >= mib << 20, "{lang:?}'s module fits under max_kib");
+            }
+        }
+        assert!(c.language_warnings().is_empty(), "{:?}", c.language_warnings());
+        let set = GOOD.replace("bankroll = 1000\n", "bankroll = 1000\n[league.limits]\ncode_kib = 1024\n");
+        let c = parse(&set, "c.toml").unwrap();
+        let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
+        assert_eq!(text["limits"]["code_kib"].as_integer(), Some(1024), "a key the file sets is kept");
+        let warned = c.language_warnings();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(
+            warned[0].starts_with("league `Main`: [limits] code_kib = 1024 refuses")
+                && warned[0].contains("Python bots need 4096, Go bots need 2048"),
+            "{warned:?}"
+        );
+    }
+
+    #[test]
     fn times_round_trip() {
         let t = parse_time("2026-06-30T23:59:07Z").unwrap();
         assert_eq!(format_time(t), "2026-06-30 23:59:07 UTC");
