@@ -291,7 +291,9 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     assert!(ran.stdout.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{}", ran.stdout);
     let cookie = crate::server::login(&url, &admin);
     let organiser = crate::server::html(&url, &cookie, "/admin/submissions");
-    assert!(organiser.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{organiser}");
+    assert!(organiser.contains("<summary>FAIL in 1 of 2 leagues (`Strict`)"), "{organiser}");
+    let opened = organiser.split("<summary>FAIL in 1 of 2").nth(1).unwrap().split("</details>").next().unwrap();
+    assert!(opened.contains("Main: OK") && opened.contains("Strict: FAIL"), "the whole verdict opens: {opened}");
 
     // A module the size of a Python bot's is within the default upload
     // limit (it is refused for what it is, not for its size).

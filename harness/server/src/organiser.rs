@@ -228,7 +228,9 @@ pub async fn submission_log(
         div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
             tbody { @for r in &rows { tr {
                 td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { (excerpt(&r.file_name, 100)) } td { (r.outcome) }
-                td.message { (excerpt(&r.verdict, 300)) }
+                td.message { @if r.full_verdict.contains('\n') {
+                    details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, crate::pages::SHOWN_TEXT)) } }
+                } @else { (excerpt(&r.verdict, 300)) } }
             } } } } }
     };
     Ok(page("Submission log", Some(&session), body))
