@@ -374,3 +374,40 @@ fn removing_an_entrant_asks_first_and_its_button_is_not_disables() {
     assert!(done.contains("Entrant ben: remove done."), "{done}");
     assert_eq!(entrants(), 1);
 }
+
+#[test]
+fn pitboss_submit_says_what_a_bare_413_or_a_connection_closed_mid_upload_most_likely_means() {
+    use std::io::{Read, Write};
+    // A proxy that refuses by the length alone, as nginx does past its
+    // client_max_body_size: it answers 413 in HTML and closes without
+    // reading (the client then sees the answer or a broken connection,
+    // as the timing falls: both are explained).
+    let dir = scratch("teacher-proxy");
+    std::fs::write(dir.join("big.wasm"), padded_module(3 << 20)).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let proxy = std::thread::spawn(move || {
+        let (mut socket, _) = listener.accept().unwrap();
+        let (mut head, mut byte) = (Vec::new(), [0u8; 1]);
+        while !head.ends_with(b"\r\n\r\n") && socket.read(&mut byte).unwrap() == 1 {
+            head.push(byte[0]);
+        }
+        let page = "<html><body><h1>413 Request Entity Too Large</h1></body></html>";
+        let answer = format!(
+            "HTTP/1.1 413 Request Entity Too Large\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+            page.len()
+        );
+        let _ = socket.write_all(answer.as_bytes());
+    });
+    let ran = pitboss_tests::pitboss(&dir, &["submit", "big.wasm", "--server", &url, "--token", "pbe_x"]);
+    proxy.join().unwrap();
+    assert_eq!(ran.code, Some(1), "{}", ran.stdout);
+    assert!(
+        ran.stderr.contains("big.wasm (3072 KiB)")
+            && ran.stderr.contains("most likely the upload is over a size limit")
+            && ran.stderr.contains("`max_kib`")
+            && ran.stderr.contains("client_max_body_size"),
+        "{}",
+        ran.stderr
+    );
+}
