@@ -87,6 +87,9 @@ mod server_scores;
 mod server_scrimmage;
 mod server_soak;
 mod server_status;
+/// A class competition from its defaults: a relative data folder, scores
+/// at start, uploads over the size limit, answers without server paths.
+mod server_teacher;
 /// `pitboss run --slurm` on a real single-node Slurm started by the test.
 mod slurm;
 /// Honest standings: EV over own rounds, bots out of play, league-wide

@@ -227,7 +227,11 @@ fn entrants_upload_get_verdicts_see_only_their_own_and_a_run_is_verified() {
     let (status, bad) = upload(&alice, EMPTY_MODULE);
     assert_eq!((status, bad["outcome"].as_str()), (422, Some("failed")), "{bad}");
     assert!(bad["verdict"].as_str().unwrap().starts_with("FAIL"), "{bad}");
-    let (_, _) = upload(&alice, EMPTY_MODULE);
+    // The same failing file again is not checked again (nor counted).
+    let (_, again) = upload(&alice, EMPTY_MODULE);
+    let said = format!("you already uploaded this exact file (#{}): it failed", bad["id"]);
+    assert!(again["verdict"].as_str().unwrap().contains(&said), "{again}");
+    let (_, _) = upload(&alice, b"\0asm\x01\0\0\0\0\x02\x01x");
     let (_, bad) = upload(&alice, &bytes("basic"));
     assert!(bad["verdict"].as_str().unwrap().contains("uploads an hour"), "the rate: {bad}");
 
@@ -245,7 +249,7 @@ fn entrants_upload_get_verdicts_see_only_their_own_and_a_run_is_verified() {
 
     // Every upload recorded; nobody sees or changes another's.
     let (_, mine) = call("GET", &format!("{url}/api/submissions"), Some(&alice), None);
-    assert_eq!(mine.as_array().unwrap().len(), 6, "{mine}");
+    assert_eq!(mine.as_array().unwrap().len(), 7, "{mine}");
     let alice_good = good["id"].as_i64().unwrap();
     let (status, _) = call("GET", &format!("{url}/api/submissions/{alice_good}"), Some(&bob), None);
     assert_eq!(status, 404, "bob cannot read alice's submission");

@@ -140,7 +140,7 @@ pub struct LimitOverrides {
 
 impl LimitOverrides {
     /// Each limit with its value in the file, if it sets one.
-    fn values(&self) -> [(Raisable, Option<&Spanned<u64>>); Raisable::ALL.len()] {
+    pub(crate) fn values(&self) -> [(Raisable, Option<&Spanned<u64>>); Raisable::ALL.len()] {
         Raisable::ALL.map(|limit| {
             let value = match limit {
                 Raisable::FuelPerDecision => &self.fuel_per_decision,

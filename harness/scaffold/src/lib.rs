@@ -53,6 +53,18 @@ impl Lang {
         }
     }
 
+    /// The `[limits]` its bot needs beyond the sandbox's defaults, as its
+    /// practice league writes them (TOML with comments; empty when the
+    /// defaults do). A competition server's leagues admit every
+    /// language's from their defaults by reading these.
+    pub const fn league_limits(self) -> &'static str {
+        match self {
+            Lang::Python => include_str!("../templates/limits-python.toml.in"),
+            Lang::Go => include_str!("../templates/limits-go.toml.in"),
+            _ => "",
+        }
+    }
+
     /// The language's name in prose.
     pub const fn title(self) -> &'static str {
         match self {
@@ -382,11 +394,7 @@ fn readme(name: &str, lang: Lang) -> String {
 /// A practice league: the new bot and two of Pitboss's own, built in, each
 /// alone against the dealer on the same cards.
 fn league(name: &str, lang: Lang) -> String {
-    let limits = match lang {
-        Lang::Python => include_str!("../templates/limits-python.toml.in"),
-        Lang::Go => include_str!("../templates/limits-go.toml.in"),
-        _ => "",
-    };
+    let limits = lang.league_limits();
     fill(include_str!("../templates/league.toml.in"), &[("name", name), ("file", &bot_file(name, lang))]) + limits
 }
 

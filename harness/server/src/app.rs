@@ -86,6 +86,16 @@ pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, 
     Ok((db, admin_hash))
 }
 
+/// The data folder, made if missing, as one absolute, canonical path,
+/// resolved once at start: the server writes it into league files whose
+/// bot paths are read relative to the league file's own folder, so a
+/// relative one (the default `pitboss-data`) would be joined twice.
+fn data_folder(data: &Path) -> Result<PathBuf, Error> {
+    private_umask();
+    std::fs::create_dir_all(data).map_err(|e| Error::Data(data.to_path_buf(), e.to_string()))?;
+    data.canonicalize().map_err(|e| Error::Data(data.to_path_buf(), e.to_string()))
+}
+
 /// Prints a line to stdout at once (a supervisor or test reads it).
 pub(crate) fn say(line: &str) {
     use std::io::Write as _;
@@ -97,6 +107,7 @@ pub(crate) fn say(line: &str) {
 /// `pitboss serve --add-entrant NAME`: registers an entrant in the data
 /// folder and returns their token.
 pub fn add_entrant(options: &Options, name: &str) -> Result<String, Error> {
+    let options = &Options { data: data_folder(&options.data)?, ..options.clone() };
     let competition = competition::read(&options.competition)?;
     let (db, _) = open(options, &competition)?;
     entrants::register(&db, name, competition.max_entrants)
@@ -163,10 +174,15 @@ fn enough_files(max_connections: u64) -> Result<(), Error> {
 
 /// Runs the server until SIGTERM or Ctrl-C.
 pub fn serve(options: &Options) -> Result<(), Error> {
+    let options = &Options { data: data_folder(&options.data)?, ..options.clone() };
     let competition = Arc::new(competition::read(&options.competition)?);
     enough_files(competition.server.max_connections)?;
+    for warning in competition.language_warnings() {
+        eprintln!("pitboss serve: warning: {warning}");
+    }
     let (db, admin_hash) = open(options, &competition)?;
     clean(&options.data, &db)?;
+    crate::verdict::STARTED.get_or_init(crate::db::now);
     let db = Arc::new(db);
     let sandbox = pitboss_league::sandbox().map_err(|e| Error::League(format!("{e:#}")))?;
     if let Some(why) = pitboss_league::cache_warning(&sandbox) {
@@ -195,6 +211,7 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let worker = worker::start(work)?;
+    runtime.spawn(crate::scores::score_unscored(app.clone()));
     let served = runtime.block_on(listen(app, &options.listen));
     bell.stop();
     // A run in progress is not waited for: it is redone at the next start.

@@ -19,6 +19,10 @@ pub const MAX_EVERY_MINUTES: u64 = 10_080;
 /// Largest upload a competition may allow, in KiB (the host's cap on a
 /// bot file is the other bound).
 pub const MAX_UPLOAD_KIB: u64 = 16 << 10;
+/// The upload size limit when the file sets none, in KiB: a module as
+/// large as any language's league allows (`module_mib`; a Python bot is
+/// about 7 MiB), so every language the SDK offers can be uploaded.
+pub const DEFAULT_MAX_KIB: u64 = 16 << 10;
 /// Most uploads per entrant per hour a competition may allow.
 pub const MAX_UPLOADS_PER_HOUR: u64 = 1_000;
 /// Most rounds of a score or a comparison (`[uploads] score_rounds`).
@@ -350,7 +354,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
         threads: (threads > 0).then_some(threads as usize),
     };
     let slurm = slurm_policy(&raw, &at, &number)?;
-    let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, 1024)?;
+    let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, DEFAULT_MAX_KIB)?;
     let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
     let score_rounds = number(&raw.uploads.score_rounds, "score_rounds", 0..=MAX_SCORE_ROUNDS, 20_000)?;
     let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour, score_rounds };
@@ -454,7 +458,9 @@ fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec
         if table.get_ref().contains_key("bot") {
             return Err(at(start, "a [[league]] has no [[league.bot]]: every entrant's active bot plays".into()));
         }
-        let league_text = toml::to_string(table.get_ref()).map_err(|e| at(start, e.to_string()))?;
+        let mut league = table.get_ref().clone();
+        with_default_limits(&mut league);
+        let league_text = toml::to_string(&league).map_err(|e| at(start, e.to_string()))?;
         let template = LeagueTemplate { name: String::new(), text: league_text };
         let probe = template.with_bots([("placeholder", String::new())]).replace("path = \"\"", "builtin = \"basic\"");
         let parsed = pitboss_league::file::parse_text(&probe, "league.toml", "league")
@@ -469,6 +475,92 @@ fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec
         out.push(LeagueTemplate { name: parsed.name, text: template.text });
     }
     Ok(out)
+}
+
+/// What each language the SDK offers needs under a league's `[limits]`,
+/// as its `pitboss new` practice league sets it (none: the sandbox's
+/// defaults do).
+pub fn language_needs() -> Vec<(pitboss_scaffold::Lang, toml::Table)> {
+    let needs = |lang: pitboss_scaffold::Lang| {
+        let table: toml::Table = toml::from_str(lang.league_limits()).ok()?;
+        Some((lang, table.get("limits")?.as_table()?.clone()))
+    };
+    pitboss_scaffold::Lang::ALL.into_iter().filter_map(needs).collect()
+}
+
+/// A competition's league with every `[limits]` key that some language
+/// needs and the file leaves out set to the most any language needs: a
+/// class league admits every language from its defaults, and the league
+/// file the server writes says so.
+fn with_default_limits(league: &mut toml::Table) {
+    let mut most = toml::Table::new();
+    for (_, needs) in language_needs() {
+        for (key, need) in needs {
+            let higher = match (need.as_integer(), most.get(&key).and_then(toml::Value::as_integer)) {
+                (Some(need), Some(had)) => need > had,
+                (need, None) => need.is_some(),
+                _ => false,
+            };
+            if higher {
+                most.insert(key, need);
+            }
+        }
+    }
+    let limits = league.entry("limits").or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let Some(limits) = limits.as_table_mut() {
+        for (key, need) in most {
+            limits.entry(key).or_insert(need);
+        }
+    }
+}
+
+impl Competition {
+    /// What a teacher should hear at start: each league limit, and the
+    /// upload limit, that refuses the bot `pitboss new` scaffolds in some
+    /// language, naming the league, the key and what the language needs.
+    pub fn language_warnings(&self) -> Vec<String> {
+        let needs = language_needs();
+        let mut out = Vec::new();
+        for league in &self.leagues {
+            let table: toml::Table = toml::from_str(&league.text).unwrap_or_default();
+            let limits = table.get("limits").and_then(toml::Value::as_table);
+            let mut keys: Vec<&String> = needs.iter().flat_map(|(_, n)| n.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                let Some(set) = limits.and_then(|l| l.get(key.as_str())).and_then(toml::Value::as_integer) else {
+                    continue;
+                };
+                let refused: Vec<String> = needs
+                    .iter()
+                    .filter_map(|(lang, n)| Some((lang, n.get(key.as_str())?.as_integer()?)))
+                    .filter(|&(_, need)| set < need)
+                    .map(|(lang, need)| format!("{} bots need {need}", lang.title()))
+                    .collect();
+                if !refused.is_empty() {
+                    out.push(format!(
+                        "league `{}`: [limits] {key} = {set} refuses every bot `pitboss new` writes in some languages \
+                         ({}); raise it, or leave it out for a default that admits every language",
+                        league.name,
+                        refused.join(", ")
+                    ));
+                }
+            }
+        }
+        let kib = (self.uploads.max_bytes >> 10) as i64;
+        for (lang, n) in &needs {
+            if let Some(mib) = n.get("module_mib").and_then(toml::Value::as_integer)
+                && kib < mib << 10
+            {
+                out.push(format!(
+                    "[uploads] max_kib = {kib} is under the module_mib = {mib} a {} bot's league allows: \
+                     such uploads may be refused as too big (leave max_kib out for {DEFAULT_MAX_KIB})",
+                    lang.title()
+                ));
+            }
+        }
+        out
+    }
 }
 
 /// A league error without its `league:LINE:COL: ` prefix: the line is of
@@ -584,6 +676,35 @@ mod tests {
             let e = slurm(empty).unwrap_err().to_string();
             assert_eq!(e, "c.toml:5: [slurm] workdir is empty: name a folder every node sees", "{empty:?}");
         }
+    }
+
+    #[test]
+    fn a_league_admits_every_language_from_its_defaults_and_a_lower_limit_is_warned_of() {
+        let c = parse(GOOD, "c.toml").unwrap();
+        let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
+        let limits = text["limits"].as_table().unwrap();
+        let needs = language_needs();
+        assert!(needs.len() >= 2, "Python and Go need more than the defaults: {needs:?}");
+        for (lang, needs) in &needs {
+            for (key, need) in needs {
+                assert!(limits[key].as_integer() >= need.as_integer(), "{lang:?} needs {key} = {need}: {limits:?}");
+            }
+            if let Some(mib) = needs.get("module_mib").and_then(toml::Value::as_integer) {
+                assert!(c.uploads.max_bytes as i64 >= mib << 20, "{lang:?}'s module fits under max_kib");
+            }
+        }
+        assert!(c.language_warnings().is_empty(), "{:?}", c.language_warnings());
+        let set = GOOD.replace("bankroll = 1000\n", "bankroll = 1000\n[league.limits]\ncode_kib = 1024\n");
+        let c = parse(&set, "c.toml").unwrap();
+        let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
+        assert_eq!(text["limits"]["code_kib"].as_integer(), Some(1024), "a key the file sets is kept");
+        let warned = c.language_warnings();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(
+            warned[0].starts_with("league `Main`: [limits] code_kib = 1024 refuses")
+                && warned[0].contains("Python bots need 4096, Go bots need 2048"),
+            "{warned:?}"
+        );
     }
 
     #[test]

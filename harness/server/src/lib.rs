@@ -48,6 +48,7 @@ pub mod login;
 pub mod mine;
 pub mod net;
 pub mod organiser;
+pub mod oversize;
 pub mod pages;
 pub mod plans;
 pub mod replays;

@@ -19,6 +19,8 @@ pub struct LogRow {
     pub outcome: String,
     /// The verdict's first line.
     pub verdict: String,
+    /// The whole verdict (with several leagues, a line for each).
+    pub full_verdict: String,
 }
 
 impl Db {
@@ -46,6 +48,7 @@ impl Db {
                 file_name: r.get(3)?,
                 outcome: r.get(4)?,
                 verdict: verdict.lines().next().unwrap_or("").to_string(),
+                full_verdict: verdict,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

@@ -58,7 +58,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
     let manage = |name: &str, action: &str, label: &str| {
         html! { form.inline method="post" action="/admin/entrant" {
         input type="hidden" name="csrf" value=(csrf); input type="hidden" name="name" value=(name);
-        input type="hidden" name="action" value=(action); button { (label) } } }
+        input type="hidden" name="action" value=(action);
+        button class=[(action == "remove").then_some("danger")] { (label) } } }
     };
     let body = html! {
         h1 { "Organiser" }
@@ -75,7 +76,7 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
                 div.actions {
                     @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
-                    (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove"))
+                    (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove…"))
                 } }
             td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
@@ -133,6 +134,9 @@ pub async fn admin_entrant(
         return Ok(refuse(StatusCode::BAD_REQUEST, "No such action: disable, enable, remove or token."));
     };
     let name = form.name.unwrap_or_default();
+    if action == Action::Remove && form.confirm.as_deref() != Some("yes") {
+        return Ok(confirm_removal(&session, &name));
+    }
     let note = match app.blocking(move |app| entrants::manage(app, &name, action)).await? {
         None => html! { p.error { "No such entrant." } },
         Some((e, Some(token))) => {
@@ -141,6 +145,23 @@ pub async fn admin_entrant(
         Some((e, None)) => html! { p { "Entrant " (e.name) ": " (format!("{action:?}").to_lowercase()) " done." } },
     };
     admin_page(&app, &session, Some(note)).await
+}
+
+/// Removing cannot be undone, so the button asks first: this page says
+/// what goes, and its own form sends `confirm=yes`.
+fn confirm_removal(session: &Session, name: &str) -> axum::response::Response {
+    let body = html! {
+        h1 { "Remove " (name) "?" }
+        p.error #confirm-remove { "Removing " strong { (name) } " deletes their token, their sessions, every submission and \
+            its verdict, and their modules. It cannot be undone. To keep all that but stop them taking part, disable them instead." }
+        form method="post" action="/admin/entrant" {
+            input type="hidden" name="csrf" value=(session.csrf); input type="hidden" name="name" value=(name);
+            input type="hidden" name="action" value="remove"; input type="hidden" name="confirm" value="yes";
+            button.danger #remove-for-good { "Remove " (name) " for good" }
+            a href="/admin" { "Cancel" }
+        }
+    };
+    page("Remove an entrant?", Some(session), body)
 }
 
 /// `POST /admin/runs` (`csrf`): queue a run now.
@@ -216,7 +237,9 @@ pub async fn submission_log(
         div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
             tbody { @for r in &rows { tr {
                 td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { (excerpt(&r.file_name, 100)) } td { (r.outcome) }
-                td.message { (excerpt(&r.verdict, 300)) }
+                td.message { @if r.full_verdict.contains('\n') {
+                    details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, crate::pages::SHOWN_TEXT)) } }
+                } @else { (excerpt(&r.verdict, 300)) } }
             } } } } }
     };
     Ok(page("Submission log", Some(&session), body))

@@ -151,6 +151,9 @@ pub struct CsrfForm {
     pub name: Option<String>,
     #[serde(default)]
     pub action: Option<String>,
+    /// `yes` on the second step of an action that asks first (removing).
+    #[serde(default)]
+    pub confirm: Option<String>,
 }
 
 /// Which finished run `/me` shows (`?run=N`; the latest without).

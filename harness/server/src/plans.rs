@@ -29,7 +29,11 @@ impl Checker {
             let path: PathBuf = folder.join(format!("league-{}.toml", i + 1));
             let text = league.with_bots([("placeholder", String::new())]).replace("path = \"\"", "builtin = \"basic\"");
             std::fs::write(&path, text)?;
-            let plan = Plan::league(&path, sandbox).map_err(|e| Error::League(format!("{e:#}")))?;
+            // A fault's replay command is read by the entrant, who has
+            // no copy of this file: its limits go in as flags.
+            let plan = Plan::league(&path, sandbox)
+                .and_then(Plan::limits_as_flags)
+                .map_err(|e| Error::League(format!("{e:#}")))?;
             plans.push((league.name.clone(), plan));
         }
         Ok(Checker { plans, sandbox: sandbox.clone() })

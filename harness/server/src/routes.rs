@@ -22,10 +22,10 @@ use crate::{api, coaching, compare, login, organiser, pages, replays, scrimmage_
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
 
-/// The largest upload body: the module (a little over the limit still
-/// gets a recorded refusal, not a bare 413) and the form's framing.
+/// The largest upload body: the module and the form's framing (a larger
+/// one is refused in words by [`crate::oversize`]).
 pub fn upload_limit(max_bytes: usize) -> usize {
-    max_bytes * 2 + (64 << 10)
+    max_bytes + (64 << 10)
 }
 
 /// Every route of `app`, with its layers.
@@ -35,7 +35,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/submissions", post(api::upload).get(api::submissions))
         .route("/me/upload", post(pages::upload))
         .layer(RequestBodyLimitLayer::new(upload_limit(app.competition.uploads.max_bytes)))
-        .layer(DefaultBodyLimit::disable());
+        .layer(DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn_with_state(app.clone(), crate::oversize::refuse));
     let small = Router::new()
         .route("/api/submissions/compare", get(compare::compare_json))
         .route("/me/compare", get(compare::compare_page))

@@ -37,6 +37,19 @@ impl Db {
         Ok(())
     }
 
+    /// Passing submissions without a score, or whose scoring failed:
+    /// `(entrant, id, sha256)`, oldest first.
+    pub fn unscored(&self) -> Result<Vec<(i64, i64, String)>, Error> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT s.entrant, s.id, s.sha256 FROM submissions s LEFT JOIN scores c ON c.submission = s.id
+             WHERE s.outcome = 'passed' AND s.sha256 IS NOT NULL AND (c.json IS NULL OR c.json LIKE '{\"error\":%')
+             ORDER BY s.id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The SHA-256 of `entrant`'s passing submission `id`, if it is one.
     pub fn passed_module(&self, entrant: i64, id: i64) -> Result<Option<String>, Error> {
         use rusqlite::OptionalExtension;
@@ -101,10 +114,55 @@ pub fn score(app: &App, entrant: &Entrant, id: i64, sha: &str) -> Result<Value, 
                 "of": of,
             })
         }
-        Err(e) => json!({ "error": app.public_text(&e.to_string()) }),
+        // The module passed its check and every path is the server's
+        // own: the cause is the organiser's to see, not the author's.
+        Err(e) => {
+            eprintln!(
+                "pitboss serve: error: scoring submission #{id}: {}",
+                pitboss_host::text::excerpt(&e.to_string(), 2_000)
+            );
+            json!({ "error": UNSCORED })
+        }
     };
     app.db.set_score(id, &score)?;
     Ok(score)
+}
+
+/// What a submission whose scoring failed says instead of a score.
+pub const UNSCORED: &str = "the server could not score this submission (an internal error, in the organiser's log); it is scored again when the server restarts";
+
+/// Scores every passing submission that has no score (uploaded while
+/// scores were off, or before a kill) or whose scoring failed, one at a
+/// time, each after a check slot; run once at start.
+pub async fn score_unscored(app: Shared) {
+    if app.competition.uploads.score_rounds == 0 {
+        return;
+    }
+    let todo = match app.blocking(|app| app.db.unscored()).await {
+        Ok(todo) => todo,
+        Err(e) => {
+            eprintln!("pitboss serve: error: listing unscored submissions: {}", e.text);
+            return;
+        }
+    };
+    if !todo.is_empty() {
+        eprintln!("pitboss serve: scoring {} passing submission(s) that have no score", todo.len());
+    }
+    for (entrant, id, sha) in todo {
+        let Ok(permit) = app.guards.check_slot().await else { return };
+        let scored = app
+            .blocking(move |app| {
+                let _held = permit;
+                match app.db.entrant(entrant)? {
+                    Some(who) => score(app, &who, id, &sha).map(|_| ()),
+                    None => Ok(()),
+                }
+            })
+            .await;
+        if let Err(e) = scored {
+            eprintln!("pitboss serve: error: scoring submission #{id}: {}", e.text);
+        }
+    }
 }
 
 /// Where EV `ev_pct` would rank among the other entrants in the first

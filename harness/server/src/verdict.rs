@@ -47,6 +47,25 @@ pub struct Upload<'a> {
     pub bytes: &'a [u8],
 }
 
+/// When this server started checking (Unix seconds): a failed check
+/// since then stands for the same bytes, since the leagues' limits are
+/// what they were; one from before a restart is checked again.
+pub static STARTED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+impl Db {
+    /// `entrant`'s latest submission of the module `sha256` that failed
+    /// its check at or after `since`: its id and verdict.
+    pub fn failed_before(&self, entrant: i64, sha256: &str, since: u64) -> Result<Option<(i64, String)>, Error> {
+        use rusqlite::OptionalExtension;
+        let sql = "SELECT id, verdict FROM submissions WHERE entrant = ?1 AND sha256 = ?2 AND outcome = 'failed'
+                   AND created >= ?3 ORDER BY id DESC LIMIT 1";
+        let found = self
+            .lock()
+            .query_row(sql, rusqlite::params![entrant, sha256, since as i64], |r| Ok((r.get(0)?, r.get(1)?)));
+        Ok(found.optional()?)
+    }
+}
+
 /// Judges and records an upload (blocking: the check plays bots).
 pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
     let (dir, db, checker) = (app.dir.as_path(), app.db.as_ref(), &app.checker);
@@ -75,10 +94,19 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
         return record(Outcome::Refused, None, &why, "");
     }
     let sha = pitboss_league::bots::sha256_hex(up.bytes);
+    if let Some((id, verdict)) = db.failed_before(up.entrant.id, &sha, *STARTED.get_or_init(now))? {
+        let first = verdict.lines().next().unwrap_or_default();
+        let why = format!(
+            "refused: you already uploaded this exact file (#{id}): it failed, and was not checked again ({first})"
+        );
+        return record(Outcome::Refused, Some(&sha), &why, "");
+    }
     let path = app.modules.start(dir, &sha, up.bytes)?;
-    let verdict = check_all(checker, &path, &file_name);
-    let mut recorded = record(verdict.0, Some(&sha), &verdict.1, &verdict.2);
-    app.modules.finish(dir, db, &sha, verdict.0 == Outcome::Passed && recorded.is_ok())?;
+    let (outcome, lines, reports) = check_all(checker, &path, &file_name);
+    // What the entrant reads names no file of the server's.
+    let (lines, reports) = (app.public_text(&lines), app.public_text(&reports));
+    let mut recorded = record(outcome, Some(&sha), &lines, &reports);
+    app.modules.finish(dir, db, &sha, outcome == Outcome::Passed && recorded.is_ok())?;
     if let Ok(v) = &mut recorded
         && v.outcome == Outcome::Passed
     {
@@ -88,21 +116,48 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
 }
 
 /// Checks the module at `path` against every league's plan: the
-/// outcome, one line per league, and the full reports.
+/// outcome, the verdict (with more than one league, a first line that
+/// names the leagues that refuse it, then one line per league), and the
+/// full reports. The module's stored path is shown as the file the
+/// entrant uploaded, so a fault's replay command is one they can run.
 fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
     let mut lines = Vec::new();
     let mut reports = Vec::new();
-    let mut passed = true;
+    let mut failing = Vec::new();
     for (name, plan) in &checker.plans {
         let mut report: CheckReport = check::check(path, plan);
         report.file = file_name.to_string();
-        passed &= report.passed;
+        if !report.passed {
+            failing.push(format!("`{name}`"));
+        }
         let prefix = if checker.plans.len() > 1 { format!("{name}: ") } else { String::new() };
         lines.push(format!("{prefix}{}", report.line(0)));
         reports.push(format!("{prefix}{}", report.render()));
     }
-    let outcome = if passed { Outcome::Passed } else { Outcome::Failed };
-    (outcome, for_entrants(&lines.join("\n")), for_entrants(&reports.join("\n")))
+    let leagues = checker.plans.len();
+    if leagues > 1 {
+        let first = match failing.len() {
+            0 => format!("OK in all {leagues} leagues"),
+            n => format!(
+                "FAIL in {n} of {leagues} leagues ({}): a bot plays only if every league admits it",
+                failing.join(", ")
+            ),
+        };
+        lines.insert(0, first);
+    }
+    let outcome = if failing.is_empty() { Outcome::Passed } else { Outcome::Failed };
+    let own = |text: String| for_entrants(&text.replace(&check::shown(path), &shell_word(file_name)));
+    (outcome, own(lines.join("\n")), own(reports.join("\n")))
+}
+
+/// `name` as one word of a shell command: as it is when it needs no
+/// quoting, else in single quotes.
+fn shell_word(name: &str) -> String {
+    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-/+".contains(&b)) {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', "'\\''"))
+    }
 }
 
 /// A check's text as an entrant reads it: the flags and league keys that
@@ -137,7 +192,7 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     }
     let max = competition.uploads.max_bytes;
     if up.bytes.len() > max {
-        return Ok(Some(format!("refused: {} bytes is over this competition's limit of {max} bytes", up.bytes.len())));
+        return Ok(Some(format!("refused: {}", crate::oversize::too_big(up.bytes.len() as u64, max))));
     }
     if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));

@@ -37,6 +37,17 @@ pub fn base(server: &str) -> &str {
     server.trim_end_matches('/')
 }
 
+/// An upload refused by its length by something that does not say why in
+/// JSON (a proxy in front of the server, or a server that closes the
+/// connection): what it most likely means and whom to ask.
+fn too_large(server: &str, what_happened: &str) -> String {
+    format!(
+        "{} {what_happened}: most likely the upload is over a size limit, the competition's (`max_kib` under \
+         [uploads]) or a proxy's in front of it (e.g. nginx's client_max_body_size); ask the organiser",
+        base(server)
+    )
+}
+
 /// Uploads and prints the verdict.
 pub fn run(args: Args) -> Result<ExitCode> {
     let bytes = files::read_regular(&args.bot, files::Kind::Bot)?;
@@ -44,13 +55,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let name: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || ".-_".contains(c) { c } else { '_' }).collect();
     let url = format!("{}/api/submissions?name={name}", base(&args.server));
-    let mut answer = agent()
+    let kib = bytes.len().div_ceil(1024);
+    let sent = agent()
         .post(&url)
         .header("Authorization", &format!("Bearer {}", args.token))
         .header("Content-Type", "application/wasm")
-        .send(&bytes[..])
-        .with_context(|| format!("cannot reach {}", base(&args.server)))?;
+        .send(&bytes[..]);
+    let mut answer = match sent {
+        Ok(answer) => answer,
+        // A server (or the proxy in front of it) that refuses an upload
+        // by its length may close the connection before reading it.
+        Err(ureq::Error::Io(e))
+            if matches!(e.kind(), std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset) =>
+        {
+            let why = format!("closed the connection while {} ({kib} KiB) was being sent ({e})", args.bot.display());
+            bail!("{}", too_large(&args.server, &why))
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot reach {}", base(&args.server))),
+    };
     let status = answer.status();
+    if status == 413
+        && !answer.headers().get("content-type").is_some_and(|t| t.as_bytes().starts_with(b"application/json"))
+    {
+        let why = format!("refused {} ({kib} KiB) as too large ({status}) without saying why", args.bot.display());
+        bail!("{}", too_large(&args.server, &why));
+    }
     let retry_after = answer.headers().get("retry-after").and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let body: serde_json::Value =
         answer.body_mut().read_json().with_context(|| format!("the server answered {status} without JSON"))?;

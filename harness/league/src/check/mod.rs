@@ -80,6 +80,22 @@ impl Plan {
         Ok(Plan { rule_sets: vec![rules], sandbox, limits })
     }
 
+    /// This plan with its league file's `[limits]` shown as `--max-…`
+    /// flags in the command that replays a fault, instead of `--league
+    /// FILE`: for a verdict read by someone who has no copy of that file
+    /// (a competition server's entrant). The limits are the same.
+    pub fn limits_as_flags(mut self) -> Result<Plan> {
+        if let Some(path) = self.limits.league.take()
+            && let Some(overrides) = crate::file::parse(&path)?.limits
+        {
+            let mut raised: Vec<(Raisable, u64)> =
+                overrides.values().into_iter().filter_map(|(limit, v)| Some((limit, *v?.get_ref()))).collect();
+            raised.append(&mut self.limits.raised);
+            self.limits.raised = raised;
+        }
+        Ok(self)
+    }
+
     /// This plan with `raised` (a command's `--max-…` flags) on top of its
     /// limits.
     pub fn raised(mut self, raised: &[(Raisable, u64)]) -> Result<Plan> {
