@@ -138,7 +138,7 @@ fn events_unread_by_every_player_are_not_kept_and_play_is_unchanged() {
     // not, it plays every rule set chip for chip alike, and a table where
     // no player reads them keeps none.
     for variant in pitboss_sdk::Variant::ALL {
-        let rules = Rules::for_variant(variant).unwrap();
+        let rules = Rules::for_variant(variant);
         let balances = |told: bool| {
             let players = (0..2)
                 .map(|_| {
@@ -243,7 +243,7 @@ fn decisions_left_to_their_default_are_never_asked_and_change_no_chip_no_record_
     for variant in Variant::ALL {
         let rules = match variant {
             Variant::NorwegianHome => Rules { banker: Banker::Rotate, max_bet: 10, ..Rules::norwegian_home() },
-            _ => Rules::for_variant(variant).unwrap(),
+            _ => Rules::for_variant(variant),
         };
         let play = |defaulting: bool| {
             let sent = Arc::new(AtomicU64::new(0));

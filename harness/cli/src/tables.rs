@@ -105,11 +105,7 @@ pub fn standings_table(standings: &[Standing]) -> String {
             net: s.result.net,
             rounds: s.result.rounds,
             ev: ev_cell(s.ev_pct, s.ev_ci95_pct),
-            next: match s.ahead_of_next {
-                Some(true) => ">".into(),
-                Some(false) => "≈".into(),
-                None => String::new(),
-            },
+            next: s.mark().into(),
             faults: faults_cell(&s.result),
         })
         .collect();

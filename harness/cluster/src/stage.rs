@@ -83,10 +83,7 @@ fn private_dirs(root: &Path, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Hex of a SHA-256.
-fn hex(digest: &[u8]) -> String {
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
+use pitboss_files::hex;
 
 /// Reads at most [`MAX_FILE`] bytes of `path`.
 fn read(path: &Path) -> Result<Vec<u8>> {

@@ -9,7 +9,7 @@ fn main() {
     let variant = args.get(2).map_or("north-american", String::as_str);
     let rounds: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let seed: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let rules = pitboss_engine::Rules::for_variant(pitboss_engine::Rules::variant_by_id(variant).unwrap()).unwrap();
+    let rules = pitboss_engine::Rules::for_variant(pitboss_engine::Rules::variant_by_id(variant).unwrap());
     let spec = pitboss_coach::CoachSpec::new(rules, rounds, seed);
     let start = Instant::now();
     let c = pitboss_coach::coach(&spec, bot, &pitboss_league::bots::Bot::builtin(bot).unwrap()).unwrap();

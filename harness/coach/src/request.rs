@@ -102,7 +102,7 @@ pub fn coach_league(
     let sandbox = league.sandbox(sandbox).map_err(|e| CoachError::Play(format!("{e:#}")))?;
     let (file_name, bot) = load(bot, &sandbox)?;
     let name = bot.default_name();
-    let same_rules = Rules::for_variant(rules.variant).is_ok_and(|r| r == rules);
+    let same_rules = Rules::for_variant(rules.variant) == rules;
     let mut spec = CoachSpec::new(rules, request.rounds, request.seed);
     spec.bankroll = bankroll;
     spec.fault_limit = league.fault_limit;

@@ -253,14 +253,13 @@ impl Rules {
         }
     }
 
-    /// The default rules of a variant, or an error for one the engine does
-    /// not play yet.
-    pub fn for_variant(variant: Variant) -> Result<Rules, RulesError> {
+    /// The default rules of a variant (the engine plays every one).
+    pub fn for_variant(variant: Variant) -> Rules {
         match variant {
-            Variant::NorthAmerican => Ok(Rules::north_american()),
-            Variant::Swedish => Ok(Rules::swedish()),
-            Variant::Danish => Ok(Rules::danish()),
-            Variant::NorwegianHome => Ok(Rules::norwegian_home()),
+            Variant::NorthAmerican => Rules::north_american(),
+            Variant::Swedish => Rules::swedish(),
+            Variant::Danish => Rules::danish(),
+            Variant::NorwegianHome => Rules::norwegian_home(),
         }
     }
 

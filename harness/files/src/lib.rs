@@ -9,3 +9,9 @@
 
 pub mod files;
 pub mod text;
+
+/// Bytes as lowercase hex (a digest's usual spelling): the one copy the
+/// harness uses, for module digests, cache keys, secrets and staging.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

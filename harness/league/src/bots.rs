@@ -150,5 +150,5 @@ pub fn seat_seed(seed: u64, seats: &[usize], seat: usize) -> u64 {
 /// SHA-256 of some bytes, hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    pitboss_files::hex(&Sha256::digest(bytes))
 }

@@ -254,7 +254,7 @@ pub fn parse_text(text: &str, file_name: &str, origin: &str) -> Result<LeagueFil
     league.file_name = file_name.to_string();
     league.origin = origin.to_string();
     let variant = Rules::variant_by_id(&league.variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
-    let defaults = Rules::for_variant(variant).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+    let defaults = Rules::for_variant(variant);
     if let Err((offset, problem)) = league.rules.apply(defaults) {
         let (line, col) = line_col(text, offset);
         bail!("{origin}:{line}:{col}: {problem}");
@@ -388,10 +388,8 @@ fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (us
         return Err((0, format!("{} [[bot]] entries; a league has at most {MAX_BOTS} bots", league.bots.len())));
     }
     // The rules were validated above; here only their chip range matters.
-    if let Some(rules) = Rules::variant_by_id(&league.variant)
-        .ok()
-        .and_then(|v| Rules::for_variant(v).ok())
-        .and_then(|d| league.rules.apply(d).ok())
+    if let Some(rules) =
+        Rules::variant_by_id(&league.variant).ok().map(Rules::for_variant).and_then(|d| league.rules.apply(d).ok())
     {
         rules.check_chip_range(league.bankroll, league.rounds, league.sessions).map_err(|e| (at(|p| &p.rounds), e))?;
     }
@@ -415,7 +413,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub fn league_rules(league: &LeagueFile) -> Result<Rules> {
     let origin = &league.origin;
     let variant = Rules::variant_by_id(&league.variant).with_context(|| origin.clone())?;
-    let mut defaults = Rules::for_variant(variant).with_context(|| origin.clone())?;
+    let mut defaults = Rules::for_variant(variant);
     if league.format == Format::Bank {
         if variant != pitboss_sdk::Variant::NorwegianHome {
             bail!("{origin}: format \"bank\" is the banker game's; this league plays `{}`", league.variant);

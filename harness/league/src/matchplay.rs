@@ -198,7 +198,7 @@ pub const DEFAULT_BANKROLL: i64 = 1_000_000;
 /// to `transcript`; also returns the wall time for the throughput line.
 pub fn play(opts: &PlayOptions, transcript: &mut dyn std::io::Write) -> Result<(PlayReport, std::time::Duration)> {
     let variant = Rules::variant_by_id(&opts.variant)?;
-    let rules = Rules::for_variant(variant)?;
+    let rules = Rules::for_variant(variant);
     let sandbox = opts.limits.sandbox(&crate::sandbox()?)?;
     let mut bots = Vec::new();
     for spec in &opts.bots {

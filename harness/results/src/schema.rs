@@ -345,6 +345,19 @@ pub struct Standing {
     pub result: BotResult,
 }
 
+impl Standing {
+    /// The standings' "vs next" mark: `>` significantly ahead of the next
+    /// bot in play, `≈` not, empty where no next bot compares (the one
+    /// spelling the table, the report and the server show).
+    pub fn mark(&self) -> &'static str {
+        match self.ahead_of_next {
+            Some(true) => ">",
+            Some(false) => "≈",
+            None => "",
+        }
+    }
+}
+
 /// A finished league: its standings (also a season's per-league entry).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LeagueResult {

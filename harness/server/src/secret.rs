@@ -17,10 +17,7 @@ pub fn hash(secret: &str) -> String {
     hex(&Sha256::digest(secret.as_bytes()))
 }
 
-/// Bytes as lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use pitboss_files::hex;
 
 /// Compares two secrets in time independent of where they differ.
 pub fn same(a: &str, b: &str) -> bool {

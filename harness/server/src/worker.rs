@@ -471,11 +471,7 @@ pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
             },
             ev_pct: s.ev_pct,
             ev_ci95_pct: s.ev_ci95_pct,
-            mark: match s.ahead_of_next {
-                Some(true) => ">".into(),
-                Some(false) => "≈".into(),
-                None => String::new(),
-            },
+            mark: s.mark().into(),
             net: s.result.net,
             faults: s.result.faults,
         })

@@ -82,7 +82,7 @@ fn under_league(args: &Args, path: &Path) -> Result<Report> {
 /// Under a rule set's own rules.
 fn under_variant(args: &Args) -> Result<Report> {
     let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
-    let rules = Rules::for_variant(variant)?;
+    let rules = Rules::for_variant(variant);
     let (seed, bankroll) = (args.seed.unwrap_or(1), args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL));
     let fault_limit = pitboss_league::file::DEFAULT_FAULT_LIMIT;
     rules.check_chip_range(bankroll, args.rounds, 1).map_err(|e| anyhow::anyhow!("--bankroll/--rounds: {e}"))?;

@@ -34,7 +34,7 @@ pub fn run(args: Args) -> Result<()> {
         if i > 0 {
             out!();
         }
-        for line in Rules::for_variant(v)?.describe() {
+        for line in Rules::for_variant(v).describe() {
             out!("- {line}");
         }
     }

@@ -27,7 +27,7 @@ pub struct Args {
 /// Analyses the rules and prints the chart.
 pub fn run(args: Args) -> Result<()> {
     let rules = match &args.league {
-        None => Rules::for_variant(args.variant)?,
+        None => Rules::for_variant(args.variant),
         Some(path) => {
             let league = pitboss_league::file::parse(path)?;
             if Rules::variant_by_id(&league.variant)? != args.variant {

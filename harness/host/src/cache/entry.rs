@@ -138,9 +138,7 @@ impl Disk {
     }
 }
 
-pub(super) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(super) use pitboss_files::hex;
 
 #[cfg(test)]
 mod tests {

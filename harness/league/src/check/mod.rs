@@ -56,13 +56,13 @@ pub struct Plan {
 impl Plan {
     /// Every rule set with its defaults, under `sandbox`'s limits.
     pub fn every_rule_set(sandbox: &Sandbox) -> Result<Plan> {
-        let rule_sets = Variant::ALL.into_iter().map(Rules::for_variant).collect::<Result<_, _>>()?;
+        let rule_sets = Variant::ALL.into_iter().map(Rules::for_variant).collect();
         Ok(Plan { rule_sets, sandbox: sandbox.clone(), limits: LimitChoice::default() })
     }
 
     /// One rule set with its defaults, under `sandbox`'s limits.
     pub fn rule_set(variant: Variant, sandbox: &Sandbox) -> Result<Plan> {
-        let rule_sets = vec![Rules::for_variant(variant)?];
+        let rule_sets = vec![Rules::for_variant(variant)];
         Ok(Plan { rule_sets, sandbox: sandbox.clone(), limits: LimitChoice::default() })
     }
 
@@ -455,7 +455,7 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         players.push(Bot::builtin("basic")?.player_seeded(seat_seed(spec.seed, seats, 1))?);
     }
     // `pitboss play` takes a league's limits, not its rules.
-    let replayable = players.len() == 1 && Rules::for_variant(variant).is_ok_and(|d| d == *rules);
+    let replayable = players.len() == 1 && Rules::for_variant(variant) == *rules;
     let limits = plan.limits.args(|s| excerpt(s, 300));
     let replay = |round: u64| {
         replayable.then(|| {

@@ -75,8 +75,8 @@ fn row(cx: &Context, s: &Standing) -> Markup {
             td.n { (format!("{:+.3} % ± {:.3}", s.ev_pct, s.ev_ci95_pct)) }
             td.c {
                 @match s.ahead_of_next {
-                    Some(true) => span.ahead title="significantly ahead of the next bot" { ">" },
-                    Some(false) => span title="not significantly ahead of the next bot" { "≈" },
+                    Some(true) => span.ahead title="significantly ahead of the next bot" { (s.mark()) },
+                    Some(false) => span title="not significantly ahead of the next bot" { (s.mark()) },
                     None => {},
                 }
             }
