@@ -18,7 +18,7 @@ fn main() -> ExitCode {
         eprintln!("usage: strategy VARIANT [--json | --compare PLAY.json]");
         return ExitCode::FAILURE;
     };
-    let rules = match Rules::variant_by_id(variant).and_then(Rules::for_variant) {
+    let rules = match Rules::variant_by_id(variant).map(Rules::for_variant) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("strategy: {e}");
