@@ -20,6 +20,18 @@ pub struct Server {
     pub printed: Vec<String>,
 }
 
+impl Server {
+    /// The server's open descriptors now, and its peak resident memory so
+    /// far in KiB (Linux's `/proc`).
+    pub fn resources(&self) -> (usize, u64) {
+        let proc = format!("/proc/{}", self.pid());
+        let fds = std::fs::read_dir(format!("{proc}/fd")).map_or(0, |d| d.count());
+        let status = std::fs::read_to_string(format!("{proc}/status")).unwrap_or_default();
+        let hwm = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).unwrap_or("0");
+        (fds, hwm.trim().trim_end_matches("kB").trim().parse().unwrap_or(0))
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -63,8 +63,9 @@ fn thirty_entrants_two_leagues_and_ten_scrimmages_at_once() {
         assert_eq!(status, 202, "{v}");
         asked.push((server.token(name), v["scrimmage"].as_i64().unwrap(), Instant::now(), None::<Duration>));
     }
-    let (mut pages, mut run_took) = (Vec::new(), None);
+    let (mut pages, mut run_took, mut most_fds) = (Vec::new(), None, 0);
     while run_took.is_none() || asked.iter().any(|a| a.3.is_none()) {
+        most_fds = most_fds.max(server.resources().0);
         for (path, token) in [("/", None), ("/api/leaderboard", None), ("/api/scrimmages", Some(asked[0].0.clone()))] {
             let t = Instant::now();
             let (status, _) = call("GET", &format!("{url}{path}"), token.as_deref(), None);
@@ -92,13 +93,16 @@ fn thirty_entrants_two_leagues_and_ten_scrimmages_at_once() {
     let mut done: Vec<Duration> = asked.iter().filter_map(|a| a.3).collect();
     eprintln!(
         "season-load: 30 entrants, 2 leagues × 2 sessions × 100000 rounds: run {} ms; 10 scrimmages (3 opponents, \
-         20000 rounds) asked with it: done after p50 {} ms, max {} ms; {} page loads p50 {} ms, p95 {} ms, max {} ms",
+         20000 rounds) asked with it: done after p50 {} ms, max {} ms; {} page loads p50 {} ms, p95 {} ms, max {} ms; \
+         server peak RSS {} MiB, at most {} descriptors open",
         run_took.unwrap().as_millis(),
         pct(&mut done, 50),
         pct(&mut done, 100),
         pages.len(),
         pct(&mut pages, 50),
         pct(&mut pages, 95),
-        pct(&mut pages, 100)
+        pct(&mut pages, 100),
+        server.resources().1 / 1024,
+        most_fds
     );
 }
