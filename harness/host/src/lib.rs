@@ -16,7 +16,8 @@
 //! Modules depend one way: `limits`, `text`, `files`, `cache`, `botlog`
 //! and `written` (which pages of a memory were written) at the bottom; `inspect` and `wasi` above them; then `store` (an
 //! instance's store data), `snapshot` (a start-up kept and given to every instance),
-//! `load` (compile, check, start) and `player`, each
+//! `runtime` (the Python runtime, embedded: a `.py` bot's source is handed
+//! to it), `load` (compile, check, start) and `player`, each
 //! on those before it. `botlog` and `wasi` reach the store data through
 //! small traits (`HasLog`, `HasWasi`) that `store` implements.
 //!

@@ -171,7 +171,8 @@ impl Sandbox {
 
     /// Compiles `bytes` (binary wasm, or WAT text) and checks the ABI
     /// contract; then instantiates it once to check the version export and
-    /// the buffer.
+    /// the buffer. A `name` ending in `.py` is a Python bot's source, which
+    /// the Python runtime runs ([`Sandbox::load_python`]).
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
         self.load_traced(name, bytes).map(|(bot, _)| bot)
     }
