@@ -332,7 +332,7 @@ impl Sandbox {
         }
         let fuel = crate::runtime::BOOT_FUEL - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = bare()?;
-        let boot = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &prepared.globals, fuel)?;
+        let boot = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &prepared.globals, fuel, None)?;
         Ok(Runtime { module, globals: prepared.globals, boot, digest, origin })
     }
 }
@@ -365,7 +365,9 @@ impl BotModule {
         }
         let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
-        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &runtime.globals, fuel)
+        // Sharing the runtime's chunks: a bot keeps only what its source changed.
+        let base = Some(&runtime.boot);
+        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &runtime.globals, fuel, base)
             .map_err(|d| self.startup(d))
     }
 }
@@ -594,7 +596,8 @@ impl BotModule {
         self.initialise(&mut store, &instance, true)?;
         let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
-        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals, fuel).map_err(|d| self.startup(d))
+        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals, fuel, None)
+            .map_err(|d| self.startup(d))
     }
 
     fn startup(&self, detail: String) -> LoadError {
