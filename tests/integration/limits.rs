@@ -104,7 +104,7 @@ fn a_module_over_the_default_caps_is_refused_naming_the_flag_and_the_league_key(
     std::fs::write(dir.join("league.toml"), league).unwrap();
     let ran = pitboss(&dir, &["check", "big.wat"]);
     assert_eq!(ran.code, Some(1));
-    // The league beside it (a Python or Go scaffold's) raises the cap.
+    // The league beside it (a Go scaffold's) raises the cap.
     assert!(
         ran.stdout.contains(
             "hint: ./league.toml raises the limits this bot needs: pitboss check big.wat --league ./league.toml"

@@ -65,6 +65,9 @@ mod norwegian_home;
 mod portable;
 /// Random answers: conservation, card integrity, refusal; reshuffles.
 mod properties;
+/// Python bots from source: the runtime built into `pitboss`, from
+/// `pitboss new` to a verified league with nothing else installed.
+mod python_source;
 /// `pitboss report`: the HTML page, its hand viewer, Chromium.
 mod report;
 /// `pitboss serve`: uploads, verdicts, access, runs, crash, load.

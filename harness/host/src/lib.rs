@@ -16,7 +16,8 @@
 //! Modules depend one way: `limits`, `text`, `files`, `cache`, `botlog`
 //! and `written` (which pages of a memory were written) at the bottom; `inspect` and `wasi` above them; then `store` (an
 //! instance's store data), `snapshot` (a start-up kept and given to every instance),
-//! `load` (compile, check, start) and `player`, each
+//! `runtime` (the Python runtime, embedded: a `.py` bot's source is handed
+//! to it), `load` (compile, check, start) and `player`, each
 //! on those before it. `botlog` and `wasi` reach the store data through
 //! small traits (`HasLog`, `HasWasi`) that `store` implements.
 //!
@@ -31,6 +32,7 @@ mod keys;
 mod limits;
 mod load;
 mod player;
+mod runtime;
 mod snapshot;
 mod store;
 pub use pitboss_files::text;
@@ -46,4 +48,5 @@ pub use limits::{Limits, Raisable, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use pitboss_engine::FAULT_LOG_BYTES;
 pub use player::{FuelProfile, WasmPlayer};
+pub use runtime::{PYTHON_EXTENSION, is_python_source, python_runtime_sha256};
 pub use wasi::{RANDOM_PER_CALL, WASI_FUEL_PER_CALL};

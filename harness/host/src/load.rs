@@ -2,7 +2,7 @@
 //! exports, version), then instantiate per table.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pitboss_sdk::Variant;
 use pitboss_sdk::abi::{ABI_VERSION, BUFFER_LEN, MIN_ABI_VERSION};
@@ -11,6 +11,7 @@ use wasmtime::{Config, Engine, ExternType, FuncType, Instance, Linker, Memory, M
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
 use crate::limits::{Limits, TICK_MS};
+use crate::runtime::Runtime;
 use crate::snapshot::Snapshot;
 use crate::store::StoreState;
 
@@ -41,6 +42,15 @@ pub enum LoadError {
         /// What is wrong.
         problem: String,
     },
+    /// A Python bot's source was refused by the runtime: its syntax, an
+    /// import outside the runtime's library, or an exception while it ran.
+    #[error("{}", source_refusal(.name, .detail))]
+    Source {
+        /// The bot (its path).
+        name: String,
+        /// `LINE:COL: what`, `LINE: what` or `what`.
+        detail: String,
+    },
     /// Instantiation or a start-up call failed.
     #[error("{name}: failed to start: {detail}")]
     Startup {
@@ -51,14 +61,30 @@ pub enum LoadError {
     },
 }
 
+/// `NAME:LINE:COL: what` where the runtime gave a place, else `NAME: what`.
+fn source_refusal(name: &str, detail: &str) -> String {
+    if detail.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{name}:{detail}")
+    } else {
+        format!("{name}: {detail}")
+    }
+}
+
 /// One wasmtime engine with the deterministic configuration and the host
 /// functions bots may import. Create one per run and load every bot with it.
 #[derive(Clone)]
 pub struct Sandbox {
     engine: Engine,
-    linker: Arc<Linker<StoreState>>,
+    shared: Arc<Shared>,
     limits: Limits,
     cache: ModuleCache,
+}
+
+/// What every clone of a sandbox shares.
+struct Shared {
+    linker: Linker<StoreState>,
+    /// The Python runtime, started the first time a source bot loads.
+    runtime: OnceLock<Result<Arc<Runtime>, String>>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -93,7 +119,8 @@ impl Sandbox {
         let mut linker = Linker::new(&engine);
         linker.func_wrap(LOG_MODULE, LOG_NAME, crate::botlog::log)?;
         crate::wasi::add_to_linker(&mut linker)?;
-        Ok(Sandbox { engine, linker: Arc::new(linker), limits, cache: ModuleCache::default() })
+        let shared = Arc::new(Shared { linker, runtime: OnceLock::new() });
+        Ok(Sandbox { engine, shared, limits, cache: ModuleCache::default() })
     }
 
     /// This sandbox, keeping compiled modules in `dir` with the key file
@@ -144,7 +171,8 @@ impl Sandbox {
 
     /// Compiles `bytes` (binary wasm, or WAT text) and checks the ABI
     /// contract; then instantiates it once to check the version export and
-    /// the buffer.
+    /// the buffer. A `name` ending in `.py` is a Python bot's source, which
+    /// the Python runtime runs ([`Sandbox::load_python`]).
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
         self.load_traced(name, bytes).map(|(bot, _)| bot)
     }
@@ -152,6 +180,9 @@ impl Sandbox {
     /// [`Sandbox::load`], also saying whether the module was compiled, or
     /// found in memory or in the cache folder.
     pub fn load_traced(&self, name: &str, bytes: &[u8]) -> Result<(BotModule, Origin), LoadError> {
+        if crate::runtime::is_python_source(name) {
+            return self.load_source(name, bytes);
+        }
         let not_wasm = |detail: String| LoadError::NotWasm { name: name.to_string(), detail: one_line(&detail) };
         let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
         let binary = match wat::Detect::from_bytes(bytes) {
@@ -223,6 +254,121 @@ impl Sandbox {
         }
         bot.start(0)?;
         Ok((bot, origin))
+    }
+}
+
+impl Sandbox {
+    /// Loads the Python bot `name` from its `source`, whatever its file
+    /// name (`load` takes a `.py` name for source).
+    pub fn load_python(&self, name: &str, source: &[u8]) -> Result<BotModule, LoadError> {
+        self.load_source(name, source).map(|(bot, _)| bot)
+    }
+
+    /// Loads the Python bot `name` from its `source` (sdk/ABI.md, "Bots
+    /// from source"): the runtime, started once per sandbox, is handed the
+    /// source, which it checks and runs under the start-up fuel; what that
+    /// leaves is the bot's start-up snapshot. The origin is the runtime
+    /// module's.
+    fn load_source(&self, name: &str, source: &[u8]) -> Result<(BotModule, Origin), LoadError> {
+        if source.len() > self.limits.module_bytes {
+            return Err(LoadError::Contract {
+                name: name.to_string(),
+                problem: format!(
+                    "its source is {} KiB; the cap is {} KiB: {}",
+                    source.len().div_ceil(1024),
+                    self.limits.module_bytes >> 10,
+                    crate::limits::Raisable::ModuleMib.how_to_raise()
+                ),
+            });
+        }
+        let runtime = self.runtime().map_err(|detail| LoadError::Startup {
+            name: name.to_string(),
+            detail: format!("the Python runtime cannot start: {detail}"),
+        })?;
+        let digest = crate::runtime::source_digest(&runtime.digest, source);
+        let mut bot = BotModule {
+            name: name.into(),
+            module: runtime.module.clone(),
+            kept: Arc::new(Kept { digest, snapshot: None }),
+            sandbox: self.clone(),
+        };
+        let snapshot = Some(bot.load_source(&runtime, source)?);
+        bot.kept = Arc::new(Kept { digest, snapshot });
+        bot.start(0)?;
+        Ok((bot, runtime.origin))
+    }
+
+    /// The Python runtime, compiled (or found in the compile cache) and
+    /// started the first time it is asked for; the same for every clone.
+    fn runtime(&self) -> Result<Arc<Runtime>, String> {
+        self.shared.runtime.get_or_init(|| self.start_runtime().map(Arc::new)).clone()
+    }
+
+    fn start_runtime(&self) -> Result<Runtime, String> {
+        let binary = crate::runtime::PYTHON_RUNTIME;
+        let prepared = crate::snapshot::prepare(binary)?.ok_or("it does not export pitboss_preinit")?;
+        let compiling = || crate::cache::compile_notice("the Python runtime", prepared.binary.len());
+        let (module, origin) =
+            self.cache.get(&self.engine, &prepared.binary, &compiling).map_err(|e| format!("{e:#}"))?;
+        let digest: [u8; 32] = Sha256::digest(binary).into();
+        let bare = || -> Result<(Store<StoreState>, Instance), String> {
+            let state = StoreState::new(self.limits, crate::wasi::WasiState::new(0, &digest));
+            let mut store = Store::new(&self.engine, state);
+            store.limiter(|s| s);
+            crate::wasi::refuel(&mut store, crate::runtime::BOOT_FUEL).map_err(|e| e.to_string())?;
+            store.set_epoch_deadline(crate::runtime::BOOT_WALL_MS.div_ceil(TICK_MS));
+            let instance = self.shared.linker.instantiate(&mut store, &module).map_err(|e| trap_text(&e))?;
+            Ok((store, instance))
+        };
+        let (mut store, instance) = bare()?;
+        for name in ["_initialize", crate::snapshot::PREINIT] {
+            if let Some(init) = instance.get_func(&mut store, name)
+                && let Err(e) = init.typed::<(), ()>(&store).and_then(|f| f.call(&mut store, ()))
+            {
+                let cap = store.data().cap_text();
+                let (_, text) = store.data_mut().log.take_both();
+                return Err(crate::botlog::with_cause(cap.unwrap_or_else(|| trap_text(&e)), &text));
+            }
+        }
+        let fuel = crate::runtime::BOOT_FUEL - crate::wasi::fuel_left(&store);
+        let (mut fresh_store, fresh) = bare()?;
+        let boot = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &prepared.globals, fuel, None)?;
+        Ok(Runtime { module, globals: prepared.globals, boot, digest, origin })
+    }
+}
+
+impl BotModule {
+    /// Hands `source` to an instance of the runtime started from its boot
+    /// snapshot, which checks and runs it under the start-up fuel, and
+    /// keeps what that leaves (the bot's start-up snapshot).
+    fn load_source(&self, runtime: &Runtime, source: &[u8]) -> Result<Snapshot, LoadError> {
+        use crate::runtime::{LOAD, RESERVE};
+        let (mut store, instance) = self.instantiate_bare(0)?;
+        runtime.boot.restore(&mut store, &instance).map_err(|d| self.startup(d))?;
+        let len = i32::try_from(source.len()).map_err(|_| self.startup("the source is too large".into()))?;
+        let at = match instance.get_typed_func::<i32, i32>(&mut store, RESERVE).and_then(|f| f.call(&mut store, len)) {
+            Ok(at) => at,
+            Err(e) => return Err(self.failed(&mut store, &e)),
+        };
+        let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| self.startup("no memory".into()))?;
+        if at == 0 || memory.write(&mut store, at as u32 as usize, source).is_err() {
+            return Err(self.startup(format!("the Python runtime has no room for {len} bytes of source")));
+        }
+        let status = match instance.get_typed_func::<(), i32>(&mut store, LOAD).and_then(|f| f.call(&mut store, ())) {
+            Ok(status) => status,
+            Err(e) => return Err(self.failed(&mut store, &e)),
+        };
+        if status != 0 {
+            let (_, text) = store.data_mut().log.take_both();
+            let line = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("the source was refused");
+            return Err(LoadError::Source { name: self.name.to_string(), detail: crate::text::excerpt(line, 2000) });
+        }
+        let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
+        let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
+        // Sharing the runtime's chunks: a bot keeps only what its source changed.
+        let base = Some(&runtime.boot);
+        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &runtime.globals, fuel, base)
+            .map_err(|d| self.startup(d))
     }
 }
 
@@ -423,7 +569,7 @@ impl BotModule {
         crate::wasi::refuel(&mut store, self.sandbox.limits.fuel_for_startup)
             .map_err(|e| self.startup(e.to_string()))?;
         store.set_epoch_deadline(self.sandbox.limits.deadline_ticks());
-        match self.sandbox.linker.instantiate(&mut store, &self.module) {
+        match self.sandbox.shared.linker.instantiate(&mut store, &self.module) {
             Ok(instance) => Ok((store, instance)),
             Err(e) => Err(self.failed(&mut store, &e)),
         }
@@ -450,7 +596,8 @@ impl BotModule {
         self.initialise(&mut store, &instance, true)?;
         let fuel = self.sandbox.limits.fuel_for_startup - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = self.instantiate_bare(0)?;
-        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals, fuel).map_err(|d| self.startup(d))
+        Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), globals, fuel, None)
+            .map_err(|d| self.startup(d))
     }
 
     fn startup(&self, detail: String) -> LoadError {

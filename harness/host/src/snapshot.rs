@@ -18,6 +18,8 @@
 //! `table.fill`, `table.copy`, `table.init`, `elem.drop`, `memory.init`,
 //! `data.drop`), or a mutable global that is not a number.
 
+use std::sync::Arc;
+
 use wasmparser::{ExternalKind, Operator, Parser, Payload, TypeRef, ValType};
 use wasmtime::{Instance, Memory, Store, Val};
 
@@ -181,14 +183,19 @@ fn put_leb(out: &mut Vec<u8>, mut value: u32) {
 
 /// The state of a started instance that a fresh one is given: the memory
 /// chunks that differ from a fresh instance's, its size, and the globals.
+///
+/// Memory is kept in [`CHUNK`]-sized pieces behind `Arc`s, so snapshots
+/// taken from one another share what they have in common: every Python
+/// bot from source starts from the runtime's own snapshot (module
+/// `runtime`) and keeps only the chunks its source changed.
 #[derive(Debug)]
 pub(crate) struct Snapshot {
     /// Fuel the start-up used.
     pub(crate) fuel: u64,
     memory_bytes: usize,
-    /// The whole memory, for resetting an instance in place.
-    image: Box<[u8]>,
-    chunks: Vec<(usize, Box<[u8]>)>,
+    /// The whole memory, chunk by chunk, for resetting an instance in place.
+    image: Vec<Arc<[u8]>>,
+    chunks: Vec<(usize, Arc<[u8]>)>,
     globals: Vec<(String, Val)>,
     /// What the start-up wrote: each instance's first decision shows it,
     /// as if that instance had started itself.
@@ -197,27 +204,37 @@ pub(crate) struct Snapshot {
 
 impl Snapshot {
     /// Keeps what `started` holds that `fresh` (an instance just made, with
-    /// nothing called) does not; its start-up used `fuel`.
+    /// nothing called) does not; its start-up used `fuel`. Chunks equal to
+    /// those of `base` (a snapshot `started` was given) are shared with it.
     pub(crate) fn take(
         started: (&mut Store<StoreState>, &Instance),
         fresh: (&mut Store<StoreState>, &Instance),
         globals: &[String],
         fuel: u64,
+        base: Option<&Snapshot>,
     ) -> Result<Snapshot, String> {
         let (store, instance) = started;
         let memory = exported_memory(store, instance)?;
         let fresh_memory = exported_memory(fresh.0, fresh.1)?;
         let (now, then) = (memory.data(&*store), fresh_memory.data(&*fresh.0));
-        let chunks = now
+        let image: Vec<Arc<[u8]>> = now
             .chunks(CHUNK)
             .enumerate()
+            .map(|(i, chunk)| match base.and_then(|b| b.image.get(i)) {
+                Some(shared) if **shared == *chunk => Arc::clone(shared),
+                _ => Arc::from(chunk),
+            })
+            .collect();
+        let chunks = image
+            .iter()
+            .enumerate()
             .filter(|(i, chunk)| match then.get(i * CHUNK..i * CHUNK + chunk.len()) {
-                Some(was) => was != *chunk,
+                Some(was) => was != &chunk[..],
                 None => chunk.iter().any(|b| *b != 0),
             })
-            .map(|(i, chunk)| (i * CHUNK, Box::from(chunk)))
+            .map(|(i, chunk)| (i * CHUNK, Arc::clone(chunk)))
             .collect();
-        let (memory_bytes, image) = (now.len(), Box::from(now));
+        let memory_bytes = now.len();
         let mut values = Vec::with_capacity(globals.len());
         for name in globals {
             let global = instance.get_global(&mut *store, name).ok_or_else(|| format!("no global `{name}`"))?;
@@ -261,13 +278,16 @@ impl Snapshot {
         }
         let tracked = tracker.filter(|t| t.tracks(data)).filter(|t| self.copy_written(t, data).is_ok());
         if tracked.is_none() {
-            for (now, then) in data.chunks_mut(CHUNK).zip(self.image.chunks(CHUNK)) {
-                if now != then {
+            for (now, then) in data.chunks_mut(CHUNK).zip(&self.image) {
+                if *now != **then {
                     now.copy_from_slice(then);
                 }
             }
         }
-        debug_assert!(*data == *self.image, "an in-place reset left the memory unlike its snapshot");
+        debug_assert!(
+            data.chunks(CHUNK).zip(&self.image).all(|(now, then)| *now == **then),
+            "an in-place reset left the memory unlike its snapshot"
+        );
         store.data_mut().written = tracked;
         self.set_state(store, instance)?;
         Ok(true)
@@ -278,8 +298,14 @@ impl Snapshot {
         let mut written = Vec::new();
         tracker.written(&mut written)?;
         for range in written {
-            let then = self.image.get(range.clone()).ok_or("a written page outside the snapshot")?;
-            data.get_mut(range).ok_or("a written page outside memory")?.copy_from_slice(then);
+            let now = data.get_mut(range.clone()).ok_or("a written page outside memory")?;
+            // A range of whole chunks (the kernel's pages are a multiple of
+            // CHUNK), copied chunk by chunk.
+            for (at, now) in (range.start..range.end).step_by(CHUNK).zip(now.chunks_mut(CHUNK)) {
+                let then = self.image.get(at / CHUNK).filter(|_| at % CHUNK == 0);
+                let then = then.filter(|then| then.len() == now.len()).ok_or("a written page outside the snapshot")?;
+                now.copy_from_slice(then);
+            }
         }
         tracker.protect()
     }

@@ -83,10 +83,12 @@ pub fn bots(
 ) -> Result<NamedBots> {
     let folders = folders(results, league);
     let mut by_hash: Option<HashMap<String, PathBuf>> = None;
-    /// A recorded bot, found: a builtin, or a file and its bytes.
+    /// A recorded bot, found: a builtin, or a file, its bytes and whether
+    /// it is Python source (by its recorded name: `--bots DIR` may hold it
+    /// under another).
     enum Found<'a> {
         Builtin(&'a str),
-        File(PathBuf, Vec<u8>),
+        File(PathBuf, Vec<u8>, bool),
         NotLooked,
     }
     let mut found: Vec<(String, Found<'_>)> = Vec::with_capacity(recorded.len());
@@ -102,6 +104,18 @@ pub fn bots(
         };
         if Path::new(&source.file).file_name().is_none_or(|f| f != source.file.as_str()) {
             bail!("bot `{}`: `{}` is not a plain file name", source.name, source.file);
+        }
+        let python = pitboss_host::is_python_source(&source.file);
+        if let Some(runtime) = source.runtime.as_deref().filter(|_| python)
+            && runtime != pitboss_host::python_runtime_sha256()
+        {
+            bail!(
+                "bot `{}` ({}) was run by the Python runtime {}…, this pitboss has {}…: use the pitboss that ran it",
+                source.name,
+                source.file,
+                runtime.chars().take(16).collect::<String>(),
+                &pitboss_host::python_runtime_sha256()[..16]
+            );
         }
         let (mut hit, mismatch) = by_name(&folders, &source.file, expected)?;
         if hit.is_none()
@@ -120,7 +134,7 @@ pub fn bots(
             }
         }
         match (hit, mismatch) {
-            (Some((path, bytes)), _) => found.push((source.name.clone(), Found::File(path, bytes))),
+            (Some((path, bytes)), _) => found.push((source.name.clone(), Found::File(path, bytes, python))),
             (None, Some((path, actual))) => bail!(
                 "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); pass --bots DIR \
                  with the file that played (found by its SHA-256, whatever its name)",
@@ -143,7 +157,15 @@ pub fn bots(
         .into_par_iter()
         .map(|(name, found)| match found {
             Found::Builtin(builtin) => Ok((name, Bot::builtin(builtin)?)),
-            Found::File(path, bytes) => Ok((name, Bot::Wasm(sandbox.load(&path.display().to_string(), &bytes)?))),
+            Found::File(path, bytes, python) => {
+                let name_shown = path.display().to_string();
+                let module = if python {
+                    sandbox.load_python(&name_shown, &bytes)?
+                } else {
+                    sandbox.load(&name_shown, &bytes)?
+                };
+                Ok((name, Bot::Wasm(module)))
+            }
             Found::NotLooked => Ok((name, Bot::Absent)),
         })
         .collect()

@@ -71,7 +71,8 @@ fn pending_bots(league: &LeagueFile, base: &Path) -> Result<(Vec<Pending>, Vec<S
             (_, _, Some(b)) => {
                 let name = entry.name.clone().unwrap_or_else(|| format!("builtin:{b}"));
                 let bot = Bot::builtin(b).with_context(|| format!("bot `{label}`"))?;
-                let source = BotSource { name: name.clone(), file: format!("builtin:{b}"), sha256: None };
+                let source =
+                    BotSource { name: name.clone(), file: format!("builtin:{b}"), sha256: None, runtime: None };
                 pending.push(Pending::Builtin(name, Box::new(bot), source));
                 continue;
             }
@@ -135,7 +136,10 @@ fn load(pending: &[Pending], sandbox: &Sandbox) -> Result<Vec<(String, Bot, BotS
                 // The file's name only: a path as typed would make the
                 // results depend on where the league was run from.
                 let file_name = file.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-                Ok((name.clone(), bot, BotSource { name: name.clone(), file: file_name, sha256: Some(sha256) }))
+                let runtime = pitboss_host::is_python_source(&file_name)
+                    .then(|| pitboss_host::python_runtime_sha256().to_string());
+                let source = BotSource { name: name.clone(), file: file_name, sha256: Some(sha256), runtime };
+                Ok((name.clone(), bot, source))
             }
         })
         .collect();

@@ -168,6 +168,11 @@ pub struct BotSource {
     pub file: String,
     /// SHA-256 of the bot file, hex; `null` for builtins.
     pub sha256: Option<String>,
+    /// For a Python bot run from its source (`bot.py`): SHA-256 of the
+    /// Python runtime that ran it, hex (sdk/ABI.md, "Bots from source").
+    /// Absent for every other bot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<String>,
 }
 
 /// One session in the results file.

@@ -28,8 +28,8 @@ pub enum Lang {
     AssemblyScript,
     /// Hand-written WebAssembly text: no build step.
     Wat,
-    /// Python 3.11, compiled with CPython into one module by py2wasm (the
-    /// deterministic WASI subset; its league raises the limits it needs).
+    /// Python 3.11: `bot.py` as it is, run by the Python runtime built
+    /// into Pitboss (no build step).
     Python,
     /// Go 1.24 or later for GOOS=wasip1 (the deterministic WASI subset).
     Go,
@@ -59,9 +59,20 @@ impl Lang {
     /// language's from their defaults by reading these.
     pub const fn league_limits(self) -> &'static str {
         match self {
-            Lang::Python => include_str!("../templates/limits-python.toml.in"),
             Lang::Go => include_str!("../templates/limits-go.toml.in"),
             _ => "",
+        }
+    }
+
+    /// The `[limits]` a compiled module of the language needs, where the
+    /// defaults refuse it: the scaffold's bot, and for Python the module
+    /// `sdk/python/build.py` makes with py2wasm (the scaffold's `bot.py`
+    /// runs from source under the defaults). What a competition's leagues
+    /// admit from their defaults.
+    pub const fn module_limits(self) -> &'static str {
+        match self {
+            Lang::Python => include_str!("../templates/limits-py2wasm.toml.in"),
+            _ => self.league_limits(),
         }
     }
 
@@ -95,16 +106,9 @@ pub const ASSEMBLYSCRIPT_VERSION: &str = "0.28.20";
 /// The byte-level contract, written into every scaffold.
 const ABI: &str = include_str!("../../../sdk/ABI.md");
 
-/// The Python SDK and its build (`sdk/python/`), written into a Python
-/// bot's `pitboss-sdk/` (its `build.py` finds `pitboss.py` beside itself).
-const PYTHON_SDK: [(&str, &str); 5] = [
-    ("pitboss-sdk/pitboss.py", include_str!("../../../sdk/python/pitboss.py")),
-    ("pitboss-sdk/build.py", include_str!("../../../sdk/python/build.py")),
-    ("pitboss-sdk/nuitka/pitboss_plugin.py", include_str!("../../../sdk/python/nuitka/pitboss_plugin.py")),
-    ("pitboss-sdk/nuitka/pitboss_shim.c", include_str!("../../../sdk/python/nuitka/pitboss_shim.c")),
-    ("pitboss-sdk/nuitka/nuitka_init_program.h", include_str!("../../../sdk/python/nuitka/nuitka_init_program.h")),
-];
-const PYTHON_REQUIREMENTS: &str = include_str!("../../../sdk/python/requirements.txt");
+/// The Python SDK, written beside a Python bot so its tests run natively
+/// (`python3 test_bot.py`); the runtime that plays it has its own copy.
+const PYTHON_SDK: &str = include_str!("../../../sdk/python/pitboss.py");
 
 /// The SDK's manifest, whose `[features]` the written SDK keeps.
 const SDK_MANIFEST: &str = include_str!("../../../sdk/Cargo.toml");
@@ -174,7 +178,7 @@ pub fn scaffold(name: &str, parent: &Path, lang: Lang) -> Result<PathBuf> {
 /// file to check and put in a league, relative to the bot's folder.
 pub fn bot_file(name: &str, lang: Lang) -> String {
     match lang {
-        Lang::Wat => source_file(name, lang),
+        Lang::Wat | Lang::Python => source_file(name, lang),
         _ => format!("{name}.wasm"),
     }
 }
@@ -187,7 +191,7 @@ fn source_file(name: &str, lang: Lang) -> String {
         Lang::Zig => format!("{name}.zig"),
         Lang::AssemblyScript => format!("{name}.ts"),
         Lang::Wat => format!("{name}.wat"),
-        Lang::Python => format!("{name}.py"),
+        Lang::Python => "bot.py".into(),
         Lang::Go => format!("{name}.go"),
     }
 }
@@ -206,7 +210,10 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
         Lang::Zig => Some(format!("builds {file} (zig)")),
         Lang::AssemblyScript => Some(format!("builds {file} (npm installs AssemblyScript the first time)")),
         Lang::Wat => None,
-        Lang::Python => Some(format!("builds {file} (py2wasm; about 1.5 min the first time, seconds after)")),
+        Lang::Python => {
+            steps.push(("python3 test_bot.py".into(), "its unit tests, natively (any Python 3)".into()));
+            None
+        }
         Lang::Go => Some(format!("builds {file} (go, GOOS=wasip1)")),
     };
     if let Some(comment) = build {
@@ -214,7 +221,7 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
     }
     // A runtime's bot is over the default caps: its league raises them,
     // for every command that loads it.
-    let limits = if matches!(lang, Lang::Python | Lang::Go) { " --league league.toml" } else { "" };
+    let limits = if lang == Lang::Go { " --league league.toml" } else { "" };
     steps.push((format!("{pitboss} check {file}{limits}"), "validates it and shows its fuel".into()));
     let play = format!("{pitboss} play --bot {file}{limits} --rounds 20 --transcript");
     steps.push((play, "every card, decision and log line".into()));
@@ -251,8 +258,9 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
         Lang::Rust => format!("/target\n/{built}\n"),
         Lang::Zig => format!("/{built}\n/{built}.o\n/.zig-cache/\n"),
         Lang::AssemblyScript => format!("/{built}\n/node_modules/\n"),
-        Lang::C | Lang::Python | Lang::Go => format!("/{built}\n"),
+        Lang::C | Lang::Go => format!("/{built}\n"),
         Lang::Wat => String::new(), // the source is the bot
+        Lang::Python => "__pycache__/\n".into(),
     };
     if !ignored.is_empty() {
         files.push(File::new(".gitignore", ignored));
@@ -299,9 +307,8 @@ fn build_commands(name: &str, lang: Lang) -> Option<String> {
         Lang::C => include_str!("../templates/build-c.sh.in"),
         Lang::Zig => include_str!("../templates/build-zig.sh.in"),
         Lang::AssemblyScript => include_str!("../templates/build-assemblyscript.sh.in"),
-        Lang::Python => include_str!("../templates/build-python.sh.in"),
         Lang::Go => include_str!("../templates/build-go.sh.in"),
-        Lang::Wat => return None,
+        Lang::Wat | Lang::Python => return None,
     };
     let built = bot_file(name, lang);
     Some(fill(template, &[("name", name), ("lib", &name.replace('-', "_")), ("built", &built)]))
@@ -326,15 +333,14 @@ fn rust_files(name: &str) -> Vec<File> {
     files
 }
 
-/// A Python bot's own files: the template, and the Python SDK and its
-/// build beside it (so the bot builds with no Pitboss checkout).
+/// A Python bot's own files: the template, its unit tests, and the SDK
+/// beside them for the tests.
 fn python_files(name: &str) -> Vec<File> {
-    let mut files = vec![
+    vec![
         File::new(source_file(name, Lang::Python), fill(include_str!("../templates/bot.py.in"), &[("name", name)])),
-        File::new("pitboss-sdk/requirements.txt", PYTHON_REQUIREMENTS),
-    ];
-    files.extend(PYTHON_SDK.iter().map(|(file, text)| File::new(*file, *text)));
-    files
+        File::new("test_bot.py", fill(include_str!("../templates/test_bot.py.in"), &[("name", name)])),
+        File::new("pitboss.py", PYTHON_SDK),
+    ]
 }
 
 /// The written SDK's manifest: this Pitboss's version, the SDK's features.
@@ -370,18 +376,20 @@ fn readme(name: &str, lang: Lang) -> String {
             )
         }
         Lang::Wat => "there is no build step: Pitboss reads WebAssembly text as it is.".to_string(),
-        Lang::Python => format!("`./build.sh` builds `{file}` with py2wasm (in a Python 3.11 venv; see the script)."),
+        Lang::Python => {
+            "there is no build step: Pitboss runs it as it is; `python3 test_bot.py` runs its tests.".to_string()
+        }
         Lang::Go => format!("`./build.sh` builds `{file}` with Go 1.24 or later (GOOS=wasip1)."),
     };
     let contract = match lang {
         Lang::Rust => "`pitboss-sdk/` is the SDK, written by `pitboss new` (it builds offline); `ABI.md` the contract.",
         Lang::Python => {
-            "`pitboss-sdk/pitboss.py` is the SDK (override a `Bot`'s methods); `league.toml` raises CPython's limits."
+            "`pitboss.py` is the SDK (override a `Bot`'s methods), here for the tests; `ABI.md` the contract."
         }
         _ => "`ABI.md` is the contract the bot implements, byte by byte.",
     };
     // A runtime's bot is over the default caps: its league raises them.
-    let limits = if matches!(lang, Lang::Python | Lang::Go) { " --league league.toml" } else { "" };
+    let limits = if lang == Lang::Go { " --league league.toml" } else { "" };
     format!(
         "# {name}: a Pitboss bot in {}\n\n\
          The strategy is `{source}`; {build}\n\
@@ -478,11 +486,14 @@ mod tests {
             let files = files("lucky7", lang);
             let has = |path: &str| files.iter().any(|f| f.path == path);
             assert!(has("README.md") && has("league.toml") && has("ABI.md"), "{lang:?}");
-            assert_eq!(has("build.sh"), lang != Lang::Wat, "{lang:?}");
+            assert_eq!(has("build.sh"), !matches!(lang, Lang::Wat | Lang::Python), "{lang:?}");
             let readme = &files.iter().find(|f| f.path == "README.md").unwrap().text;
             assert_eq!(readme.lines().count(), 5, "{readme}");
-            // The examples' own names and paths were rewritten.
-            for file in files.iter().filter(|f| !f.path.starts_with("pitboss-sdk/") && f.path != "ABI.md") {
+            // The examples' own names and paths were rewritten (the SDKs
+            // and the ABI are written as they are).
+            let written =
+                |f: &&File| f.path.starts_with("pitboss-sdk/") || ["ABI.md", "pitboss.py"].contains(&&*f.path);
+            for file in files.iter().filter(|f| !written(f)) {
                 for stale in ["bot.wasm", "bot.c", "bot.zig", "bot.ts", "bot.wat", "sdk/ABI", "sdk/examples"] {
                     assert!(!file.text.contains(stale), "{}: {stale} in {}", file.path, file.text);
                 }

@@ -477,12 +477,12 @@ fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec
     Ok(out)
 }
 
-/// What each language the SDK offers needs under a league's `[limits]`,
-/// as its `pitboss new` practice league sets it (none: the sandbox's
-/// defaults do).
+/// What each language the SDK offers needs under a league's `[limits]`:
+/// what a compiled module of it needs (`Lang::module_limits`; none where
+/// the sandbox's defaults do).
 pub fn language_needs() -> Vec<(pitboss_scaffold::Lang, toml::Table)> {
     let needs = |lang: pitboss_scaffold::Lang| {
-        let table: toml::Table = toml::from_str(lang.league_limits()).ok()?;
+        let table: toml::Table = toml::from_str(lang.module_limits()).ok()?;
         Some((lang, table.get("limits")?.as_table()?.clone()))
     };
     pitboss_scaffold::Lang::ALL.into_iter().filter_map(needs).collect()
@@ -684,7 +684,7 @@ mod tests {
         let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
         let limits = text["limits"].as_table().unwrap();
         let needs = language_needs();
-        assert!(needs.len() >= 2, "Python and Go need more than the defaults: {needs:?}");
+        assert!(needs.len() >= 2, "Python (py2wasm) and Go need more than the defaults: {needs:?}");
         for (lang, needs) in &needs {
             for (key, need) in needs {
                 assert!(limits[key].as_integer() >= need.as_integer(), "{lang:?} needs {key} = {need}: {limits:?}");

@@ -318,7 +318,11 @@ class PitbossPlugin(NuitkaPluginBase):
         return True
 
     def getPreprocessorSymbols(self):
-        return {"_NUITKA_EXPERIMENTAL_INIT_PROGRAM": "1"}
+        symbols = {"_NUITKA_EXPERIMENTAL_INIT_PROGRAM": "1"}
+        # build.py --runtime: the Python runtime's exports (pitboss_shim.c).
+        if os.environ.get("PITBOSS_RUNTIME") == "1":
+            symbols["PITBOSS_RUNTIME"] = "1"
+        return symbols
 
     def getExtraIncludeDirectories(self):
         return [HERE]

@@ -12,6 +12,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 extern int main(int argc, char **argv); /* Nuitka's: runs the bot's module */
 
@@ -27,9 +28,14 @@ static void fail(const char *why) {
     __builtin_trap();
 }
 
-static void start(void) {
+/* The interpreter and the program's module (the bot's, or the runtime's). */
+static void boot(void) {
     char *argv[] = {"bot", NULL};
     if (main(1, argv) != 0) fail("the bot's module raised an exception while starting");
+}
+
+/* The bot's `pitboss.play(bot)`, once its module has run. */
+static void bind(void) {
     PyObject *sdk = PyImport_ImportModule("pitboss");
     if (!sdk) fail("cannot import the pitboss module");
     PyObject *view = PyMemoryView_FromMemory((char *)buffer, sizeof buffer, PyBUF_READ);
@@ -40,9 +46,68 @@ static void start(void) {
     if (!decide) fail("pitboss._decide is missing");
 }
 
+#ifdef PITBOSS_RUNTIME
+/* The Python runtime (sdk/ABI.md, "Bots from source"): pitboss_preinit
+ * starts CPython and runtime.py; the host then hands it a bot's source
+ * (pitboss_source_reserve, then pitboss_source_load), which runtime.py's
+ * _load checks and runs, all before the snapshot every table starts from. */
+static PyObject *load; /* runtime.py's _load */
+static char *source;
+static int32_t source_len;
+
+static void start(void) {
+    boot();
+    PyObject *program = PyImport_AddModule("__main__");
+    load = program ? PyObject_GetAttrString(program, "_load") : NULL;
+    if (!load) fail("the runtime has no _load");
+    Py_INCREF(program); /* runtime.py's globals outlive its sys.modules entry */
+}
+
+/* Room for `len` bytes of source: their address, or 0 (none, or twice). */
+__attribute__((export_name("pitboss_source_reserve"))) int32_t pitboss_source_reserve(int32_t len) {
+    if (len < 0 || source || decide) return 0;
+    source = malloc((size_t)len + 1);
+    if (!source) return 0;
+    source_len = len;
+    return (int32_t)(uintptr_t)source;
+}
+
+/* Checks and runs the source: 0, or 1 with one line (runtime.py's
+ * `LINE:COL: what`) written last to stderr; 2 if nothing was reserved. */
+__attribute__((export_name("pitboss_source_load"))) int32_t pitboss_source_load(void) {
+    if (!load) start();
+    if (!source || decide) return 2;
+    PyObject *text = PyBytes_FromStringAndSize(source, source_len);
+    PyObject *why = text ? PyObject_CallOneArg(load, text) : NULL;
+    Py_XDECREF(text);
+    free(source);
+    source = NULL;
+    if (!why) fail("the runtime failed to load the source");
+    if (why != Py_None) {
+        const char *line = PyUnicode_AsUTF8(why);
+        fprintf(stderr, "%s\n", line ? line : "the source was refused");
+        fflush(stderr);
+        Py_DECREF(why);
+        return 1;
+    }
+    Py_DECREF(why);
+    bind();
+    return 0;
+}
+
+__attribute__((export_name("pitboss_preinit"))) void pitboss_preinit(void) {
+    if (!load) start();
+}
+#else
+static void start(void) {
+    boot();
+    bind();
+}
+
 __attribute__((export_name("pitboss_preinit"))) void pitboss_preinit(void) {
     if (!decide) start();
 }
+#endif
 
 __attribute__((export_name("pitboss_abi_version"))) int32_t pitboss_abi_version(void) { return 1; }
 
@@ -60,7 +125,11 @@ static void reseed(void) {
 }
 
 __attribute__((export_name("pitboss_decide"))) int64_t pitboss_decide(int32_t kind) {
+#ifdef PITBOSS_RUNTIME
+    if (!decide) fail("no bot source was loaded (pitboss_source_load)");
+#else
     if (!decide) start();
+#endif
     if (!reseeded) reseed();
     PyObject *arg = PyLong_FromLong(kind);
     PyObject *answer = arg ? PyObject_CallOneArg(decide, arg) : NULL;

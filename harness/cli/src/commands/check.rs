@@ -23,7 +23,7 @@ use crate::common::{LimitFlags, sandbox, variant_parser};
 /// file that cannot be written); 2 is a usage error.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The .wasm (or .wat) files to check.
+    /// The .wasm (or .wat) files to check, or Python bots' .py sources.
     #[arg(required = true)]
     bots: Vec<PathBuf>,
     /// Check only this rule set (its defaults).

@@ -14,7 +14,7 @@ use pitboss_results::output;
 /// saw: the EV it gives away, where, and what optimal play would make.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The bot: a .wasm file, or builtin:NAME.
+    /// The bot: a .wasm file, a Python bot's .py source, or builtin:NAME.
     bot: String,
     /// Rule set: north-american, swedish or danish (the dealer games).
     #[arg(long, conflicts_with = "league", default_value = "north-american")]

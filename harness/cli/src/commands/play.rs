@@ -17,7 +17,7 @@ pub struct Args {
     /// Rule set: north-american, swedish, danish or norwegian-home.
     #[arg(long, default_value = "north-american")]
     variant: String,
-    /// A bot: path to a .wasm file, or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust, builtin:template. Repeat for more seats.
+    /// A bot: path to a .wasm file (or a Python bot's .py source), or builtin:basic, builtin:hilo, builtin:random, builtin:mimic-dealer, builtin:never-bust, builtin:template. Repeat for more seats.
     #[arg(long = "bot", required = true)]
     bots: Vec<String>,
     /// Rounds to play, 1 to 10^10 [default: 100000; with --shoe, until the shoe runs out].
