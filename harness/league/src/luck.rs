@@ -201,11 +201,8 @@ impl LuckLog {
         {
             // A deal card: the deal's value knowing it, then the side bet's.
             let first = (hand.len == 1).then_some(usize::from(hand.first));
-            let v = |x: usize| match first {
-                None => t.deal(up, Some(x), None),
-                Some(a) => t.deal(up, Some(a), Some(x)),
-            };
-            let mut luck = bx.bet as f64 * (v(r) - expect(p, v));
+            let row = t.deal_row(up, first);
+            let mut luck = bx.bet as f64 * (row[r] - dot(p, row));
             if let Some((side, amount)) = bx.side {
                 let s = |x: usize| match first {
                     None => t.side(side, amount, x, None),
@@ -215,17 +212,20 @@ impl LuckLog {
             }
             luck
         } else if let (Some(p), Some(up)) = (&chance, up) {
-            let v = |x: usize| {
-                let after = hand.with(x);
-                if hand.len == 1 {
-                    t.split(up, usize::from(hand.first), x)
-                } else if hand.doubled {
+            let bet = bx.bet as f64;
+            if hand.len == 1 {
+                let row = t.split_row(up, usize::from(hand.first));
+                bet * (row[r] - dot(p, row))
+            } else if hand.doubled {
+                let v = |x: usize| {
+                    let after = hand.with(x);
                     t.doubled(up, after.hard, after.total())
-                } else {
-                    t.hit(up, after.hard, after.ace)
-                }
-            };
-            bx.bet as f64 * (v(r) - expect(p, v))
+                };
+                bet * (v(r) - expect(p, v))
+            } else {
+                let row = t.hit_row(up, hand.hard, hand.ace);
+                bet * (row[r] - dot(p, row))
+            }
         } else {
             0.0
         };
@@ -263,16 +263,15 @@ impl LuckLog {
     fn dealer_card(&mut self, r: usize, barred: Option<usize>) {
         let Some(p) = self.next(barred, barred.is_some()) else { return };
         let p = &p;
-        let t = &*self.table;
-        let rows: [&[f64]; RANKS] = std::array::from_fn(|x| t.against_row(self.dealer.with(x)));
+        let (t, dealer) = (&*self.table, self.dealer);
         for (seat, bx) in self.boxes.iter().enumerate() {
             if bx.bet == 0 {
                 continue;
             }
             let mut luck = 0.0;
             for (class, stake) in bx.live() {
-                let v = |x: usize| rows[x][class];
-                luck += stake * (v(r) - expect(p, v));
+                let row = t.against_next(dealer, class);
+                luck += stake * (row[r] - dot(p, row));
             }
             if luck != 0.0
                 && let Some(l) = self.luck.get_mut(seat / self.per)
@@ -357,6 +356,18 @@ impl LuckLog {
         }
         self.luck.iter_mut().for_each(|l| *l = 0.0);
     }
+}
+
+/// E[row[card]] over the chance weights `(w, scale)` of [`weights`].
+#[inline(always)]
+fn dot(p: &([f64; RANKS], f64), row: &[f64]) -> f64 {
+    let (w, scale) = p;
+    let row = &row[..RANKS];
+    let mut sum = 0.0;
+    for x in 0..RANKS {
+        sum += w[x] * row[x];
+    }
+    sum * scale
 }
 
 /// E[v(card)] over the chance weights `(w, scale)` of [`weights`].

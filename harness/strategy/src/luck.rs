@@ -139,6 +139,8 @@ pub struct LuckTable {
     side1: [[f64; RANKS]; 2],
     /// A hand played on after a hit: `[up][hard][ace]`.
     hit: Vec<f64>,
+    /// The same by the card hit from a hand of `[up][hard][ace]`: `[card]`.
+    hit_next: Vec<[f64; RANKS]>,
     /// A doubled hand standing on a total: `[up][total]`.
     doubled: Vec<f64>,
     /// A split hand's two cards: `[up][pair][second]`.
@@ -152,6 +154,15 @@ pub struct LuckTable {
     dealer_natural: [f64; CLASSES],
     /// Against no dealer card yet: nothing known, zero.
     dealer_none: [f64; CLASSES],
+    /// Against a dealer of one state by its next card: `[state][class][card]`
+    /// (states: the up card alone, then `[hard][ace]` of two or more).
+    dealer_next: Vec<[f64; RANKS]>,
+}
+
+/// The index of a dealer's state (one card or more) in `dealer_next`.
+#[inline]
+fn dealer_index(d: DealerState) -> usize {
+    if d.cards <= 1 { usize::from(d.up) } else { RANKS + usize::from(d.hard) * 2 + usize::from(d.ace) }
 }
 
 /// A hand of `len` cards (or as few more as it takes) of hard total
@@ -243,6 +254,19 @@ impl LuckTable {
                 }
             }
         }
+        let hit_next = (0..RANKS * 22 * 2)
+            .map(|i| {
+                let (up, hard, ace) = (i / 44, (i / 2 % 22) as u8, i % 2 == 1);
+                std::array::from_fn(|x| {
+                    let after = hard + value(x);
+                    if after > 21 {
+                        -1.0
+                    } else {
+                        hit[(up * 22 + usize::from(after)) * 2 + usize::from(ace || x == ACE)]
+                    }
+                })
+            })
+            .collect();
         let dealer = Dealer::new(&game, &shoe);
         let mut dealer_one = vec![0.0; RANKS * CLASSES];
         for u in 0..RANKS {
@@ -263,7 +287,7 @@ impl LuckTable {
         let mut natural = [0.0; 7];
         natural[crate::dealer::NATURAL] = 1.0;
         let dealer_natural = std::array::from_fn(|c| payoff(&game, c, &natural));
-        Ok(LuckTable {
+        let mut table = LuckTable {
             game,
             full,
             deal3,
@@ -274,13 +298,30 @@ impl LuckTable {
             deal_none,
             side1,
             hit,
+            hit_next,
             doubled,
             split,
             dealer_one,
             dealer_more,
             dealer_natural,
             dealer_none: [0.0; CLASSES],
-        })
+            dealer_next: Vec::new(),
+        };
+        let states = RANKS + DEALER_TOTALS * 2;
+        let mut next = vec![[0.0; RANKS]; states * CLASSES];
+        for i in 0..states {
+            let d = if i < RANKS {
+                DealerState { cards: 1, hard: value(i), ace: i == ACE, up: i as u8 }
+            } else {
+                let (hard, ace) = (((i - RANKS) / 2) as u8, (i - RANKS) % 2 == 1);
+                DealerState { cards: 3, hard, ace, up: 0 }
+            };
+            for c in 0..CLASSES {
+                next[i * CLASSES + c] = std::array::from_fn(|x| table.against(d.with(x), c));
+            }
+        }
+        table.dealer_next = next;
+        Ok(table)
     }
 
     /// The rules as the tables read them.
@@ -305,6 +346,31 @@ impl LuckTable {
             (Some(u), None, None) => self.deal_u[u],
             (None, None, None) => self.deal_none,
         }
+    }
+
+    /// [`LuckTable::deal`] by the box's next card, knowing the up card (if
+    /// any) and its first card (if any): `RANKS` values.
+    #[inline]
+    pub fn deal_row(&self, up: Option<usize>, first: Option<usize>) -> &[f64] {
+        match (up, first) {
+            (Some(u), Some(a)) => &self.deal3[(u * RANKS + a) * RANKS..][..RANKS],
+            (Some(u), None) => &self.deal_ua[u * RANKS..][..RANKS],
+            (None, Some(a)) => &self.deal_ab[a * RANKS..][..RANKS],
+            (None, None) => &self.deal_a,
+        }
+    }
+
+    /// [`LuckTable::hit`] by the card hit from a hand of hard total `hard`
+    /// (at most 21) holding an ace if `ace`.
+    #[inline]
+    pub fn hit_row(&self, up: usize, hard: u8, ace: bool) -> &[f64; RANKS] {
+        &self.hit_next[(up * 22 + usize::from(hard.min(21))) * 2 + usize::from(ace)]
+    }
+
+    /// [`LuckTable::split`] by the second card.
+    #[inline]
+    pub fn split_row(&self, up: usize, pair: usize) -> &[f64] {
+        &self.split[(up * RANKS + pair) * RANKS..][..RANKS]
     }
 
     /// An Over/Under 13 bet of `amount` on `side`: its payoff once both
@@ -346,6 +412,13 @@ impl LuckTable {
     #[inline]
     pub fn against(&self, dealer: DealerState, class: usize) -> f64 {
         self.against_row(dealer)[class.min(CLASSES - 1)]
+    }
+
+    /// [`LuckTable::against`] a dealer holding `dealer` and its next card,
+    /// by that card (`dealer` holds one card or more).
+    #[inline]
+    pub fn against_next(&self, dealer: DealerState, class: usize) -> &[f64; RANKS] {
+        &self.dealer_next[dealer_index(dealer) * CLASSES + class.min(CLASSES - 1)]
     }
 
     /// The payoffs per unit stake of every class against a dealer holding
