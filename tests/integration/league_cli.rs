@@ -168,7 +168,7 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let csv = pitboss_results::output::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
     assert!(csv.starts_with(
-        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n"
+        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next,luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct\n"
     ));
 }
 
@@ -477,4 +477,66 @@ fn bench_reports_a_leagues_bot_rounds_per_cpu_second() {
     assert!(line.contains("league `bench`, 1 thread  (6000 bot-rounds in "), "{}", ran.stdout);
     let rate: f64 = line.split_whitespace().next().unwrap().parse().unwrap();
     assert!(rate > 0.0, "{line}");
+}
+
+/// A league measures luck-adjusted EVs unless it says `luck = false`:
+/// they are in the results file (each session's sums, each bot's EV and
+/// interval, the parts not corrected), in the standings table beside the
+/// chips and in the CSV, and `verify` reproduces them byte for byte.
+#[test]
+fn a_league_reports_luck_adjusted_evs_beside_the_chips_and_verifies_them() {
+    let text = r#"
+name = "Luck"
+variant = "swedish"
+rounds = 4000
+sessions = 2
+seed = 9
+bankroll = 1000000
+format = "table"
+
+[[bot]]
+name = "basic"
+builtin = "basic"
+
+[[bot]]
+name = "never-bust"
+builtin = "never-bust"
+"#;
+    let sandbox = pitboss_league::sandbox().unwrap();
+    let path = temp("luck.toml", text);
+    let file = pitboss_league::file::parse(&path).unwrap();
+    let (result, results) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
+    assert!(results.league.parsed.luck);
+    for s in &result.standings {
+        let (ev, ci) = (s.luck_ev_pct.unwrap(), s.luck_ci95_pct.unwrap());
+        assert!((ev - s.ev_pct).abs() <= s.ev_ci95_pct + ci, "{}: {ev} vs {}", s.result.name, s.ev_pct);
+        assert!(ci * 4.0 < s.ev_ci95_pct, "{}: ± {ci} vs ± {}", s.result.name, s.ev_ci95_pct);
+    }
+    assert!(results.sessions.iter().all(|s| s.bots.iter().all(|b| b.luck.is_some())));
+    let parts = result.luck_uncorrected.clone().unwrap();
+    assert!(parts.iter().any(|p| p.contains("insurance")), "{parts:?}");
+    let table = pitboss_cli::tables::standings_table(&result.standings);
+    assert!(table.contains("luck-adjusted EV %"), "{table}");
+    assert!(pitboss_cli::tables::standings_notes(&result).contains("Not corrected"));
+    let csv = output::standings_csv(&result.standings);
+    assert!(csv.lines().next().unwrap().ends_with(",luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct"));
+    let json = temp("luck-results.json", "");
+    output::write_json(&json, &results).unwrap();
+    let req = pitboss_league::verify::VerifyRequest { results: json, bots: None, sessions: None, threads: Some(2) };
+    let verdict = pitboss_league::verify::verify(&req, &|_| (), &|_| ()).unwrap();
+    assert!(matches!(verdict, pitboss_league::verify::Verdict::Identical(_)), "{verdict:?}");
+
+    // Off: none of it, and the table and CSV are as they always were.
+    let path = temp("no-luck.toml", &text.replace("format = \"table\"", "format = \"table\"\nluck = false"));
+    let file = pitboss_league::file::parse(&path).unwrap();
+    let (off, results) = league::run_with(&file, &path, &sandbox, Some(1), &|_| ()).unwrap();
+    assert!(!results.league.parsed.luck && off.luck_uncorrected.is_none());
+    assert!(off.standings.iter().all(|s| s.luck_ev_pct.is_none() && s.result.luck_ev.is_none()));
+    assert!(!pitboss_cli::tables::standings_table(&off.standings).contains("luck"));
+    assert!(!output::standings_csv(&off.standings).contains("luck"));
+    let bytes = serde_json::to_string(&results).unwrap();
+    assert!(!bytes.contains("\"luck"), "no luck field in results without it");
+    // The chips are the same either way.
+    let chips = |r: &pitboss_results::LeagueResult| r.standings.iter().map(|s| s.result.balance).collect::<Vec<_>>();
+    assert_eq!(chips(&result), chips(&off));
 }

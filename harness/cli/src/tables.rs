@@ -6,7 +6,10 @@ use pitboss_results::standings::{LEGEND, verdict};
 use pitboss_results::{LeagueResult, Standing, Status};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify};
+use tabled::settings::{Alignment, Modify, Remove};
+
+/// What the luck-adjusted column means, under the standings.
+const LUCK_LEGEND: &str = "Luck-adjusted EV: the chips less the luck of each card revealed (its value to the hand less the value expected before it; docs/luck.md): the same EV, far less spread. Chips stay the ranking.";
 use tabled::{Table, Tabled};
 
 /// A bot of a match, by its seat (from 0, as transcripts and replays
@@ -76,6 +79,8 @@ struct StandingRow {
     rounds: u64,
     #[tabled(rename = "EV % of stake (± 95 %)")]
     ev: String,
+    #[tabled(rename = "luck-adjusted EV %")]
+    luck: String,
     #[tabled(rename = "vs next")]
     next: String,
     #[tabled(rename = "faults")]
@@ -105,17 +110,34 @@ pub fn standings_table(standings: &[Standing]) -> String {
             net: s.result.net,
             rounds: s.result.rounds,
             ev: ev_cell(s.ev_pct, s.ev_ci95_pct),
+            luck: match (s.luck_ev_pct, s.luck_ci95_pct) {
+                (Some(ev), Some(ci)) => ev_cell(ev, ci),
+                _ => String::new(),
+            },
             next: s.mark().into(),
             faults: faults_cell(&s.result),
         })
         .collect();
-    Table::new(rows).with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right())).to_string()
+    let mut table = Table::new(rows);
+    table.with(Style::rounded()).with(Modify::new(Columns::new(2..5)).with(Alignment::right()));
+    // Results without luck-adjusted figures (a league with `luck = false`,
+    // or written before they existed) show no empty column for them.
+    if standings.iter().all(|s| s.luck_ev_pct.is_none()) {
+        table.with(Remove::column(Columns::one(6)));
+    }
+    table.to_string()
 }
 
 /// The lines printed under a league's standings: legend, verdict and
 /// warnings.
 pub fn standings_notes(result: &LeagueResult) -> String {
     let mut out = format!("{LEGEND}\n{}.", verdict(&result.standings));
+    if let Some(parts) = &result.luck_uncorrected {
+        out.push_str(&format!("\n{LUCK_LEGEND}"));
+        if !parts.is_empty() {
+            out.push_str(&format!(" Not corrected (their luck stays in): {}.", parts.join(", ")));
+        }
+    }
     for w in &result.warnings {
         out.push_str(&format!("\nwarning: {w}"));
     }

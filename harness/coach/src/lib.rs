@@ -33,10 +33,9 @@ pub mod assess;
 pub mod betting;
 pub mod luck;
 pub mod request;
-pub mod split;
 pub mod summary;
 pub mod track;
-pub mod value;
+pub use pitboss_strategy::value;
 
 use pitboss_engine::{Rules, derive_seed};
 use pitboss_league::bots::Bot;

@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use pitboss_strategy::Game;
 use pitboss_strategy::dealer::{BUST, DealerTable, NATURAL, Outcomes};
 use pitboss_strategy::deck::{RANKS, Shoe};
+use pitboss_strategy::luck::chances;
 
 use crate::track::{Draw, Live, RoundLog};
 use crate::value::{Counts, Valuer};
@@ -67,35 +68,6 @@ impl DealerValues {
             })
             .sum()
     }
-}
-
-/// The chance of each rank as the next card revealed, from `unseen`;
-/// with `barred`, the hole card is among them and known not to be that
-/// rank (the formula of `Ctx::next_card`).
-fn chances(unseen: &Counts, barred: Option<usize>, hole: bool) -> [f64; RANKS] {
-    let n: f64 = unseen.iter().map(|&c| f64::from(c)).sum();
-    let mut p = [0.0; RANKS];
-    if n < 2.0 {
-        return p;
-    }
-    for (r, p) in p.iter_mut().enumerate() {
-        let c = f64::from(unseen[r]);
-        *p = match barred {
-            None => c / n,
-            Some(b) => {
-                let allowed = n - f64::from(unseen[b]);
-                match (hole, r == b) {
-                    // The hole card itself: any rank but the barred one.
-                    (true, true) => 0.0,
-                    (true, false) => c / allowed,
-                    // A card after it: the hole card is one of the others.
-                    (false, true) => c / (n - 1.0),
-                    (false, false) => c * (allowed - 1.0) / (allowed * (n - 1.0)),
-                }
-            }
-        };
-    }
-    p
 }
 
 /// The round's luck in chips (the sum of every corrected card's).

@@ -13,7 +13,8 @@ use pitboss_sdk::{Action, ActionSet, Decision, SideBet};
 use pitboss_strategy::Game;
 use pitboss_strategy::deck::Hand;
 
-use crate::value::{Counts, rank};
+pub use pitboss_strategy::value::How;
+use pitboss_strategy::value::{Counts, rank};
 
 /// A hand played: what the bot knew, was offered and did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,17 +65,6 @@ pub enum To {
     Dealer,
     /// The dealer's hole card.
     Hole,
-}
-
-/// How a card after the deal reached the bot's hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum How {
-    /// A hit.
-    Hit,
-    /// The one card of a double.
-    Double,
-    /// A split hand's second card.
-    Split,
 }
 
 /// A hand still in play when the dealer draws.

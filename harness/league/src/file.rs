@@ -42,6 +42,10 @@ pub struct LeagueFile {
     pub rules: RuleOverrides,
     /// Sandbox limits for every bot.
     pub limits: Option<LimitOverrides>,
+    /// Luck-adjusted figures beside the chips (`docs/luck.md`); on unless
+    /// `false`.
+    #[serde(default)]
+    pub luck: Option<bool>,
     /// SHA-256 of the file's text, as parsed.
     #[serde(skip)]
     pub sha256: String,
@@ -309,6 +313,7 @@ impl LeagueFile {
                 rules: (&rules).into(),
                 limits: limits_record(&limits),
                 bots: self.bots.clone(),
+                luck: self.luck_adjusted(),
             },
         })
     }
@@ -339,7 +344,12 @@ pub fn embedded(league: &LeagueRecord, label: &str) -> Result<LeagueFile> {
         bail!("{label}: the embedded league text does not match its SHA-256");
     }
     let origin = format!("{} (the league embedded in {label})", league.file);
-    let file = parse_text(&league.text, &league.file, &origin)?;
+    let mut file = parse_text(&league.text, &league.file, &origin)?;
+    // Results written before luck-adjusted figures existed record none:
+    // their league is re-run without them, as it was run.
+    if !league.parsed.luck && file.luck.is_none() {
+        file.luck = Some(false);
+    }
     if file.record()? != *league {
         bail!("{label}: the embedded league's parsed settings are not what its text says");
     }
@@ -347,6 +357,12 @@ pub fn embedded(league: &LeagueRecord, label: &str) -> Result<LeagueFile> {
 }
 
 impl LeagueFile {
+    /// Whether this league measures luck-adjusted figures (`luck`, on
+    /// unless the file says `false`).
+    pub fn luck_adjusted(&self) -> bool {
+        self.luck.unwrap_or(true)
+    }
+
     /// The sandbox this league's bots run in: `base` with the league's
     /// `[limits]` (and `base`'s compile cache).
     pub fn sandbox(&self, base: &Sandbox) -> Result<Sandbox> {

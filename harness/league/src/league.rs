@@ -3,10 +3,13 @@
 //! results file.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use pitboss_engine::{Stats, derive_seed};
 use pitboss_host::Sandbox;
+use pitboss_results::luck::LuckSums;
+use pitboss_strategy::luck::LuckTable;
 use rayon::prelude::*;
 
 use crate::bots::NamedBots;
@@ -88,13 +91,25 @@ pub(crate) fn play_sessions(
             league.sessions
         );
     }
+    let luck = luck_table(league, &rules)?;
     let play = |session: u64| {
         let seed = derive_seed(league.seed, session);
         let seats = seating_for(league.format, n, &rules, session);
-        play_session(session, seed, &rules, league.rounds, league.bankroll, league.fault_limit, bots, &seats, progress)
+        let (bankroll, faults) = (league.bankroll, league.fault_limit);
+        play_session(session, seed, &rules, league.rounds, bankroll, faults, bots, &seats, luck.as_ref(), progress)
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     pool.install(|| wanted.par_iter().map(|&s| play(s)).collect::<Result<Vec<_>>>())
+}
+
+/// The luck tables a league's tables record with: `None` where the league
+/// measures no luck (`luck = false`, or results from before it existed)
+/// and in the banker game, which is not corrected.
+pub fn luck_table(league: &LeagueFile, rules: &pitboss_engine::Rules) -> Result<Option<Arc<LuckTable>>> {
+    if !league.luck_adjusted() {
+        return Ok(None);
+    }
+    crate::luck::table_for(rules)
 }
 
 /// For each session, in order, which bots an earlier disqualification
@@ -133,6 +148,7 @@ pub(crate) fn session_record(s: &SessionResult, sources: &[BotSource], out: &[bo
             after_dq: out,
             series: if out { vec![0; b.series.len()] } else { b.series.clone() },
             tally: if out { Default::default() } else { b.tally },
+            luck: b.luck.map(|l| if out { LuckSums::default() } else { l }),
         })
         .collect();
     SessionRecord { session: s.session, seed: s.seed, bots, key_rounds: s.key_rounds.clone(), hands: s.hands.clone() }
@@ -150,6 +166,10 @@ pub fn assemble(
     let mut stats = vec![Stats::default(); n];
     let mut results: Vec<BotResult> = Vec::with_capacity(n);
     let outs = out_before(sessions, n);
+    // Luck-adjusted figures where the league measures them (in the
+    // banker game they are the chips' own: nothing is corrected there).
+    let luck_on = league.luck_adjusted();
+    let mut luck = vec![LuckSums::default(); n];
     for (b, source) in sources.iter().enumerate() {
         let mut r = BotResult::new(source.name.clone(), &Stats::default(), league.bankroll, league.bankroll, false);
         let mut played = 0;
@@ -164,6 +184,9 @@ pub fn assemble(
             r.disqualified |= sb.disqualified;
             r.broke_sessions += u64::from(sb.broke);
             r.tally.merge(&sb.tally);
+            if let Some(l) = &sb.luck {
+                luck[b].merge(l);
+            }
             let room = FAULT_LOG_CAP.saturating_sub(r.fault_log.len());
             r.fault_log.extend(sb.fault_log.iter().take(room).cloned());
         }
@@ -177,6 +200,11 @@ pub fn assemble(
         r.ev_se = stats[b].ev_standard_error();
         r.faults = stats[b].faults;
         r.broke = !r.disqualified && played > 0 && r.broke_sessions == played;
+        if luck_on {
+            let (ev, se) =
+                if sessions.iter().any(|s| s.bots[b].luck.is_some()) { luck[b].ev(&stats[b]) } else { (r.ev, r.ev_se) };
+            (r.luck_ev, r.luck_ev_se) = (Some(ev), Some(se));
+        }
         results.push(r);
     }
     let rules = league_rules(league)?;
@@ -200,6 +228,7 @@ pub fn assemble(
         format: league.format,
         standings,
         warnings,
+        luck_uncorrected: luck_on.then(|| crate::luck::uncorrected(&rules)),
         skipped: Vec::new(),
     };
     let file = ResultsFile {

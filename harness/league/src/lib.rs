@@ -14,6 +14,7 @@ pub mod duel;
 pub mod file;
 pub mod league;
 pub mod locate;
+pub mod luck;
 pub mod matchplay;
 pub mod replay;
 pub mod roster;

@@ -3,11 +3,16 @@
 //! paired with every other bot's (the paired difference of a duplicate
 //! format is far tighter than two separate intervals).
 
+use std::sync::Arc;
+
 use anyhow::Result;
 use pitboss_engine::{Recorder, Rules, ShoeExhausted, Table, TableEvent};
+use pitboss_results::luck::LuckSums;
+use pitboss_strategy::luck::LuckTable;
 use rayon::prelude::*;
 
 use crate::bots::Bot;
+use crate::luck::LuckLog;
 use crate::setup::TableSpec;
 use pitboss_results::pairs::Layout;
 pub use pitboss_results::seating::{Seating, rotated_seating};
@@ -38,7 +43,9 @@ fn keep_key_round(keys: &mut Vec<KeyRound>, key: KeyRound) {
 
 /// Plays session `session` of `rounds` rounds: `seating` tables of
 /// `bots`, each bot starting with `bankroll`, every table dealt from `seed`;
-/// `progress` hears how many more rounds are done, now and then.
+/// with `luck`, each bot's luck-adjusted round results are summed too
+/// (`crate::luck`); `progress` hears how many more rounds are done, now
+/// and then.
 #[expect(clippy::too_many_arguments)]
 pub fn play_session(
     session: u64,
@@ -49,21 +56,25 @@ pub fn play_session(
     fault_limit: u64,
     bots: &[(String, Bot)],
     seating: &Seating,
+    luck: Option<&Arc<LuckTable>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SessionResult> {
     let spec = TableSpec { rules, seed, stacked: None, bankroll, fault_limit };
     let mut tables = seating.iter().map(|seats| spec.seat(bots, seats)).collect::<Result<Vec<_>>>()?;
     let per = rules.boxes_per_player as usize;
     let stored = session < STORED_SESSIONS;
-    let mut captures: Vec<Capture> = seating
+    let mut captures: Vec<TableRec> = seating
         .iter()
-        .map(|_| Capture {
-            on: stored,
-            events: Vec::with_capacity(if stored { ROUND_CAPACITY } else { 0 }),
-            ..Capture::default()
+        .map(|seats| TableRec {
+            capture: Capture {
+                on: stored,
+                events: Vec::with_capacity(if stored { ROUND_CAPACITY } else { 0 }),
+                ..Capture::default()
+            },
+            luck: luck.map(|t| Luck::new(t, rules, seats.len())),
         })
         .collect();
-    let mut logs: Vec<SeatLog<'_, Capture>> =
+    let mut logs: Vec<SeatLog<'_, TableRec>> =
         seating.iter().zip(captures.iter_mut()).map(|(seats, c)| SeatLog::new(c, seats.len(), per)).collect();
     let mut sums = Sums::new(bots.len(), seating, bankroll, rounds);
     // Tables never affect each other, so each block of rounds is played on
@@ -90,7 +101,7 @@ pub fn play_session(
             sums.add_round(done + r as u64, seating, &balances, r);
         }
         for (t, log) in logs.iter_mut().enumerate() {
-            log.inner().forget_all_but(t, &sums.key_rounds);
+            log.inner().capture.forget_all_but(t, &sums.key_rounds);
         }
         done += len;
         progress(len);
@@ -112,6 +123,7 @@ pub fn play_session(
         bot.series = s;
     }
     if stored {
+        let captures: Vec<&Capture> = captures.iter().map(|c| &c.capture).collect();
         result.hands = Some(stored_hands(&captures, &result.key_rounds, rounds));
     }
     Ok(result)
@@ -124,9 +136,10 @@ fn session_bots(
     t: usize,
     table: &Table,
     seats: &[usize],
-    log: SeatLog<'_, Capture>,
+    mut log: SeatLog<'_, TableRec>,
     bankroll: i64,
 ) {
+    let luck = log.inner().luck.as_ref().map(|l| l.sums.clone());
     for (k, ((seat, &b), (tally, mut faults))) in table.players().iter().zip(seats).zip(log.finish()).enumerate() {
         for f in &mut faults {
             f.session = result.session;
@@ -141,6 +154,7 @@ fn session_bots(
             fault_log: faults,
             series: Vec::new(),
             tally,
+            luck: luck.as_ref().map(|l| l[k]),
         };
     }
 }
@@ -164,7 +178,7 @@ impl Block<'_> {
         &self,
         t: usize,
         table: &mut Table,
-        log: &mut SeatLog<'_, Capture>,
+        log: &mut SeatLog<'_, TableRec>,
         out: &mut [i64],
         start: &[i64],
     ) -> Result<(), (usize, usize, ShoeExhausted)> {
@@ -178,7 +192,11 @@ impl Block<'_> {
             for (slot, seat) in out[r * seats..(r + 1) * seats].iter_mut().zip(table.players()) {
                 *slot = seat.balance;
             }
-            if log.inner().on {
+            if let Some(luck) = &mut log.inner().luck {
+                let before = if r == 0 { start } else { &out[(r - 1) * seats..r * seats] };
+                luck.end_round(table, &out[r * seats..(r + 1) * seats], before);
+            }
+            if log.inner().capture.on {
                 let round = self.done + r as u64 + 1;
                 let prev = |k: usize| if r == 0 { start[k] } else { out[(r - 1) * seats + k] };
                 let swing = (0..seats).map(|k| (out[r * seats + k] - prev(k)).abs()).max().unwrap_or(0);
@@ -187,7 +205,7 @@ impl Block<'_> {
                     keep_key_round(&mut keys, key);
                 }
                 if keys.contains(&key) || (t == 0 && round <= OPENING_ROUNDS) {
-                    log.inner().keep(round);
+                    log.inner().capture.keep(round);
                 }
             }
         }
@@ -320,6 +338,57 @@ impl Sums {
                 if let Some(sum) = self.layout.index(lo, hi).and_then(|k| pairs.get_mut(k)) {
                     *sum += net[i] as i128 * net[j] as i128;
                 }
+            }
+        }
+    }
+}
+
+/// What a league's table records besides the tallies: its stored hands
+/// and, where the league measures it, its players' luck.
+struct TableRec {
+    capture: Capture,
+    luck: Option<Luck>,
+}
+
+impl Recorder for TableRec {
+    #[inline(always)]
+    fn record(&mut self, event: &TableEvent) {
+        self.capture.record(event);
+        if let Some(luck) = &mut self.luck {
+            luck.log.record(event);
+        }
+    }
+}
+
+/// One table's luck: the round's luck by player ([`LuckLog`]) and each
+/// player's luck-adjusted results summed over the rounds its chips count.
+struct Luck {
+    log: LuckLog,
+    sums: Vec<LuckSums>,
+    /// Each player's rounds and chips wagered as of the last round.
+    counted: Vec<(u64, i128)>,
+}
+
+impl Luck {
+    fn new(table: &Arc<LuckTable>, rules: &Rules, players: usize) -> Luck {
+        Luck {
+            log: LuckLog::new(table.clone(), rules, players),
+            sums: vec![LuckSums::default(); players],
+            counted: vec![(0, 0); players],
+        }
+    }
+
+    /// A round ended with the players' balances `after` (`before` it):
+    /// each player whose chips count this round (its statistics took the
+    /// round) adds its net chips less the round's luck.
+    fn end_round(&mut self, table: &Table, after: &[i64], before: &[i64]) {
+        for (k, seat) in table.players().iter().enumerate() {
+            let s = &seat.stats;
+            if s.rounds != self.counted[k].0 {
+                let bet = i64::try_from(s.wagered - self.counted[k].1).unwrap_or(i64::MAX);
+                let net = (after[k] - before[k]) as f64;
+                self.sums[k].add(net - self.log.luck[k], bet);
+                self.counted[k] = (s.rounds, s.wagered);
             }
         }
     }
@@ -460,7 +529,7 @@ impl Recorder for Capture {
 /// The hands a session stores: its key rounds (largest swing first), then
 /// the first [`OPENING_ROUNDS`] rounds of table 0, each once, as the JSON
 /// events `pitboss replay --log` writes.
-fn stored_hands(captures: &[Capture], keys: &[KeyRound], rounds: u64) -> Vec<HandRecord> {
+fn stored_hands(captures: &[&Capture], keys: &[KeyRound], rounds: u64) -> Vec<HandRecord> {
     let find = |table: usize, round: u64| {
         let (_, events, cut) = captures.get(table)?.kept.iter().find(|k| k.0 == round)?;
         let events = events

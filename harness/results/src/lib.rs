@@ -10,6 +10,7 @@
 //!   own enums;
 //! - [`standings`]: ranking and the verdict line; [`pairs`]: the paired
 //!   sums its test reads, and which pairs a session keeps;
+//! - [`luck`]: a bot's luck-adjusted round results, summed;
 //! - [`session`] and [`shard`]: one session's figures, losslessly, and the
 //!   shard file that carries them;
 //! - [`seating`]: who sits where in each session;
@@ -25,6 +26,7 @@
 pub mod coach;
 pub mod counts;
 pub mod league;
+pub mod luck;
 pub mod names;
 pub mod output;
 pub mod overall;

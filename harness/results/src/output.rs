@@ -22,9 +22,13 @@ pub fn csv_cell(text: &str) -> String {
 /// [`csv_cell`]).
 pub fn standings_csv(standings: &[Standing]) -> String {
     let quote = csv_cell;
+    // Luck-adjusted columns only where the results have them, so a
+    // league without them writes the CSV it always wrote.
+    let luck = standings.iter().any(|s| s.luck_ev_pct.is_some());
     let mut out = String::from(
-        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next\n",
+        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next",
     );
+    out.push_str(if luck { ",luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct\n" } else { "\n" });
     for s in standings {
         let r = &s.result;
         let status = match s.status {
@@ -33,7 +37,7 @@ pub fn standings_csv(standings: &[Standing]) -> String {
             Status::Disqualified => "disqualified",
         };
         out.push_str(&format!(
-            "{},{},{status},{},{},{},{:.4},{:.4},{:.4},{},{},{}\n",
+            "{},{},{status},{},{},{},{:.4},{:.4},{:.4},{},{},{}",
             s.rank,
             quote(&r.name),
             r.balance,
@@ -46,6 +50,11 @@ pub fn standings_csv(standings: &[Standing]) -> String {
             r.broke_sessions,
             s.ahead_of_next.map_or(String::new(), |a| a.to_string())
         ));
+        if luck {
+            let (ev, ci) = (s.luck_ev_pct.unwrap_or(s.ev_pct), s.luck_ci95_pct.unwrap_or(s.ev_ci95_pct));
+            out.push_str(&format!(",{ev:.4},{:.4},{:.4}", ev - ci, ev + ci));
+        }
+        out.push('\n');
     }
     out
 }

@@ -18,6 +18,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::league::{BotEntry, Format, Skipped};
+use crate::luck::LuckSums;
 use crate::rules::RulesRecord;
 pub use crate::tally::FaultRecord;
 use crate::tally::Tally;
@@ -120,6 +121,11 @@ pub struct LeagueSpec {
     /// The `[[bot]]` entries as written (paths relative to the league
     /// file, as the file says them).
     pub bots: Vec<BotEntry>,
+    /// Luck-adjusted figures are measured (the league's `luck`, on unless
+    /// it says `false`); absent in results written before they existed,
+    /// which `verify` then reproduces without them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub luck: bool,
 }
 
 /// The sandbox limits a league may set, in force, in `[limits]` units.
@@ -214,6 +220,9 @@ pub struct SessionBotRecord {
     pub series: Vec<i64>,
     /// What it did and how its hands ended.
     pub tally: Tally,
+    /// Its luck-adjusted round results, summed (leagues with `luck`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckSums>,
 }
 
 /// A round with a large swing: where to find it and how large it was.
@@ -276,6 +285,14 @@ pub struct BotResult {
     pub fault_log: Vec<FaultRecord>,
     /// Decisions, hand outcomes, actions, extra bets and faults, counted.
     pub tally: Tally,
+    /// The luck-adjusted EV per unit of initial bet: the chips less the
+    /// luck of the cards (`docs/luck.md`), over the same rounds as `ev`
+    /// (leagues with `luck` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ev: Option<f64>,
+    /// Standard error of `luck_ev`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ev_se: Option<f64>,
 }
 
 impl BotResult {
@@ -295,6 +312,8 @@ impl BotResult {
             broke_sessions: 0,
             fault_log: Vec::new(),
             tally: Tally::default(),
+            luck_ev: None,
+            luck_ev_se: None,
         }
     }
 }
@@ -345,6 +364,13 @@ pub struct Standing {
     /// round-by-round chips, 95 %); `None` for the last bot in play and
     /// for bots out of play.
     pub ahead_of_next: Option<bool>,
+    /// The luck-adjusted EV (`luck_ev`) per 100 chips staked, beside the
+    /// chips' EV (which stays the ranking's measure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ev_pct: Option<f64>,
+    /// Half-width of its 95 % confidence interval, in percentage points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ci95_pct: Option<f64>,
     /// The bot's result.
     #[serde(flatten)]
     pub result: BotResult,
@@ -386,6 +412,10 @@ pub struct LeagueResult {
     /// What a reader of the standings should know (e.g. seating that has
     /// not yet rotated fairly).
     pub warnings: Vec<String>,
+    /// With luck-adjusted figures: the parts of a round whose luck they
+    /// leave in (it costs them spread, never bias).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_uncorrected: Option<Vec<String>>,
     /// Folder and glob entries left out as not regular files, for the
     /// command to warn about (not part of the results).
     #[serde(skip)]

@@ -5,6 +5,7 @@
 use pitboss_engine::Stats;
 use serde::{Deserialize, Serialize};
 
+use crate::luck::LuckSums;
 use crate::pairs::{Layout, PAIRED_BOTS};
 use crate::schema::{HandRecord, KeyRound, LeagueSpec};
 use crate::seating::seating_for;
@@ -121,6 +122,9 @@ pub struct SessionBot {
     pub series: Vec<i64>,
     /// What it did and how its hands ended.
     pub tally: Tally,
+    /// Its luck-adjusted round results, summed (leagues with `luck`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<LuckSums>,
 }
 
 /// `Vec<i128>` as decimal strings.

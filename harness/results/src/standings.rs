@@ -57,6 +57,8 @@ pub fn rank_with_intervals(
                 ev_pct: r.ev * 100.0,
                 ev_ci95_pct: 1.96 * r.ev_se * 100.0,
                 ahead_of_next,
+                luck_ev_pct: r.luck_ev.map(|ev| ev * 100.0),
+                luck_ci95_pct: r.luck_ev_se.map(|se| 1.96 * se * 100.0),
                 result: r.clone(),
             }
         })

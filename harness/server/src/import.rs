@@ -266,6 +266,11 @@ fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
         if let Some(filed) = results.result.standings.iter().find(|s| s.result.name == r.name) {
             let f = &filed.result;
             (r.rounds, r.wagered, r.ev, r.ev_se) = (f.rounds, f.wagered, f.ev, f.ev_se);
+            // The luck-adjusted EV rests on integer sums the sessions
+            // carry (each replayed session checks its own) and on the
+            // bets' sums the record does not keep: adopted, as the EV's
+            // standard error is.
+            (r.luck_ev, r.luck_ev_se) = (f.luck_ev, f.luck_ev_se);
             r.fault_log.clone_from(&f.fault_log);
             check_totals(results, league, &r)?;
         }
@@ -303,6 +308,7 @@ fn as_played(record: &SessionRecord, league: &LeagueFile) -> SessionResult {
             fault_log: Vec::new(),
             series: b.series.clone(),
             tally: b.tally,
+            luck: b.luck,
         })
         .collect();
     SessionResult {
@@ -368,6 +374,7 @@ fn adopt_intervals(standing: &mut Standing, filed: &Standing) -> Result<(), Stri
         ));
     }
     (standing.ev_pct, standing.ev_ci95_pct) = (filed.ev_pct, filed.ev_ci95_pct);
+    (standing.luck_ev_pct, standing.luck_ci95_pct) = (filed.luck_ev_pct, filed.luck_ci95_pct);
     if standing.ahead_of_next.is_some() && filed.ahead_of_next.is_some() {
         standing.ahead_of_next = filed.ahead_of_next;
     }
@@ -446,8 +453,10 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
         let seed = derive_seed(f.seed, s);
         let seats = league.seating(s);
         let (rules, bots) = (&league.rules, &league.bots);
-        let played = play_session(s, seed, rules, f.rounds, f.bankroll, f.fault_limit, bots, &seats, &|_| ())
-            .map_err(|e| format!("cannot replay session {s}: {e:#}"))?;
+        let luck = pitboss_league::league::luck_table(f, rules).map_err(|e| format!("cannot replay it: {e:#}"))?;
+        let played =
+            play_session(s, seed, rules, f.rounds, f.bankroll, f.fault_limit, bots, &seats, luck.as_ref(), &|_| ())
+                .map_err(|e| format!("cannot replay session {s}: {e:#}"))?;
         let record = &results.sessions[s as usize];
         let (_, alone) = pitboss_league::league::assemble(f, results.bots.clone(), std::slice::from_ref(&played))
             .map_err(|e| format!("cannot replay session {s}: {e:#}"))?;

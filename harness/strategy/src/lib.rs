@@ -36,10 +36,13 @@ pub mod derive;
 pub mod game;
 pub mod hand;
 pub mod index;
+pub mod luck;
 pub mod offtop;
 pub mod player;
 pub mod report;
+pub mod resplit;
 pub mod split;
+pub mod value;
 
 pub use analyzer::Analyzer;
 pub use chart::{Cell, Chart, Code, Play};

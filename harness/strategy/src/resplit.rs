@@ -1,7 +1,7 @@
 //! Splitting a pair with resplits chosen optimally: the value of a split
 //! for the coach.
 //!
-//! The analyzer's own split (`pitboss_strategy::split`) resplits every
+//! The analyzer's own split (`crate::split`) resplits every
 //! time a hand pairs again while the rules allow. That is right for the
 //! pairs optimal play splits off the top, but a coach also values the
 //! splits a bot should not make (tens against a ten): there, forced
@@ -14,9 +14,9 @@
 
 use std::sync::Arc;
 
-use pitboss_strategy::deck::{ACE, Hand, Shoe};
-use pitboss_strategy::hand::{Options, two_card};
-use pitboss_strategy::player::{Ctx, Policy};
+use crate::deck::{ACE, Hand, Shoe};
+use crate::hand::{Options, two_card};
+use crate::player::{Ctx, Policy};
 
 /// More splits than this count as this many: with a pairing chance
 /// under one half, what lies beyond is below 2⁻¹⁶ of a bet.

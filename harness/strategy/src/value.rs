@@ -1,5 +1,7 @@
-//! `Valuer`: the exact analyzer (`pitboss-strategy`) asked about one
-//! round's situations, each from the shoe's composition at that moment.
+//! `Valuer`: the exact analyzer asked about one round's situations, each
+//! from the shoe's composition at that moment (the coach's valuation),
+//! and the deal table off the top that both the coach and a league's
+//! luck adjustment (`luck`) read.
 //!
 //! A hand's values come from an [`Analyzer`] built on the composition the
 //! hand's cards came from (the cards the bot has not seen, plus its own
@@ -9,14 +11,23 @@
 //! Analyzers are therefore cached by composition for the round and
 //! forgotten at its end (compositions of different rounds never repeat).
 
+use crate::deck::{ACE, Hand, RANKS, Shoe, value};
+use crate::hand::{Options, two_card};
+use crate::resplit::SplitCtx;
+use crate::{Analyzer, Game, Policy, StrategyError};
 use pitboss_engine::Rules;
 use pitboss_sdk::{Action, ActionSet, SideBet};
-use pitboss_strategy::deck::{ACE, Hand, RANKS, Shoe, value};
-use pitboss_strategy::{Analyzer, Game, Policy, StrategyError};
 
-use crate::split::SplitCtx;
-use crate::track::How;
-use pitboss_strategy::hand::{Options, two_card};
+/// How a card after the deal reached a player's hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A hit.
+    Hit,
+    /// The one card of a double.
+    Double,
+    /// A split hand's second card.
+    Split,
+}
 
 /// Cards of each rank (ace, 2–9, ten-valued), whole cards.
 pub type Counts = [u16; RANKS];
@@ -320,6 +331,12 @@ impl Valuer {
         }
     }
 
+    /// Off the top, standing on `total` with two bets on `hand` against
+    /// `up` (a doubled hand), per unit of the original bet.
+    pub fn stand_doubled(&mut self, up: usize, hand: &Hand, total: u8) -> f64 {
+        self.base.ctx(up).stand_on(hand, total, 2)
+    }
+
     /// An Over/Under 13 side bet of `amount` chips on `side`: its exact
     /// expectation in chips from the shoe `start` (the player's first two
     /// cards; aces count one).
@@ -339,7 +356,7 @@ impl Valuer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pitboss_strategy::deck::TEN;
+    use crate::deck::TEN;
 
     #[test]
     fn off_the_top_the_deal_table_is_the_analyzers_optimal_expectation() {
@@ -351,7 +368,7 @@ mod tests {
         let v = Valuer::new(&rules).unwrap();
         let ours = v.expected_deal(&full_shoe(rules.decks));
         let mut an = Analyzer::new(Game::new(&rules).unwrap(), Shoe::decks(6.0));
-        let theirs = pitboss_strategy::off_top(&mut an, Policy::Optimal).ev;
+        let theirs = crate::off_top(&mut an, Policy::Optimal).ev;
         assert!((ours - theirs).abs() < 1e-12, "{ours} {theirs}");
     }
 
