@@ -353,7 +353,8 @@ fn command_docs() -> Vec<PathBuf> {
 /// The `pitboss` command lines in the fenced code blocks of a Markdown
 /// text, with their line numbers: each line that starts with `pitboss `
 /// after an optional `$ ` prompt, joined with the next while it ends in
-/// `\`.
+/// `\`; a line whose second word ends in a colon is output (`pitboss
+/// serve: warning: …`) and left out.
 fn command_lines(markdown: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     let mut fence: Option<&str> = None;
@@ -367,7 +368,10 @@ fn command_lines(markdown: &str) -> Vec<(usize, String)> {
             None => {}
             Some(_) => {
                 let command = trimmed.strip_prefix("$ ").unwrap_or(trimmed);
-                if !command.starts_with("pitboss ") {
+                // `pitboss serve: warning: …` is what pitboss prints, not
+                // a command: its first word ends in a colon.
+                let first = command.split_whitespace().nth(1).unwrap_or("");
+                if !command.starts_with("pitboss ") || first.ends_with(':') {
                     continue;
                 }
                 let mut command = command.to_string();
