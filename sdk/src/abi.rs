@@ -36,15 +36,16 @@ pub const DEFAULTABLE_MASK: u32 = {
 };
 
 /// The default answer to a [`Decision::DEFAULTABLE`] decision, the one
-/// [`crate::Strategy`]'s own methods give: a bet of the table minimum
-/// `min` when `balance` covers it, else 0 (sit out); 0 ("no") to every
-/// offer and to doubling as banker. The host answers with it for a bot
-/// that says it always does (ABI v3's `pitboss_defaults`).
+/// [`crate::Strategy`]'s own methods give (its row of `decisions!`): a bet
+/// of the table minimum `min` when `balance` covers it, else 0 (sit out);
+/// 0 ("no") to every offer and to doubling as banker, and 0 to a kind that
+/// has no default. The host answers with it for a bot that says it always
+/// does (ABI v3's `pitboss_defaults`).
 #[inline]
 pub const fn default_answer(kind: Decision, balance: i64, min: i64) -> i64 {
-    match kind {
-        Decision::Bet if balance >= min => min,
-        _ => 0,
+    match kind.default_for(balance, min) {
+        Some(answer) => answer,
+        None => 0,
     }
 }
 
@@ -104,59 +105,119 @@ pub const MAX_HAND_CARDS: usize = offset::EVENTS - offset::HAND;
 /// `OBSERVE` requests first when more are pending.
 pub const MAX_EVENTS: usize = (BUFFER_LEN - offset::EVENTS) / 4;
 
-/// What the host asks for. The answer is the `i64` returned by
-/// `pitboss_decide`; its meaning per kind is documented on each variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Decision {
-    /// Events only; the answer is ignored.
-    Observe = 0,
-    /// Stake for this box: 0 sits the round out, else `MIN..=MAX` in `UNIT`s.
-    Bet = 1,
-    /// Insurance stake: 0 declines, else `MIN..=MAX`.
-    Insurance = 2,
-    /// Take even money on a blackjack against an ace: 1 yes, 0 no.
-    EvenMoney = 3,
-    /// Play the current hand: an [`Action`] code within `LEGAL`.
-    Act = 4,
-    /// Over/Under 13: `(side << 32) | amount`, side 1 over, 2 under; 0 none.
-    SideBet = 5,
-    /// Back bet on the offered box (`SEAT`): a stake in `MIN..=MAX`, 0 to
-    /// pass. Offered box by box until the player places one.
-    BackBet = 6,
-    /// Banker doubles every stake: 1 yes, 0 no.
-    BankerDouble = 7,
-    /// Banker draws another card: 1 draw, 0 stand.
-    BankerDraw = 8,
+/// Declares the decision kinds, once: each row is a variant with its code
+/// (its position: codes run 0, 1, 2, … in row order), its name in reports,
+/// JSON and transcripts, and, for a kind a bot may leave to the host for
+/// good, its default answer from the bot's `balance` and the table minimum
+/// `min`. From the rows come [`Decision`], [`Decision::ALL`],
+/// [`Decision::name`], [`Decision::DEFAULTABLE`] and [`default_answer`];
+/// `sdk/tests/decisions.rs` checks every other SDK's constants against
+/// them (`docs/dev/decision.md`).
+macro_rules! decisions {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $code:literal, $name:literal
+            $(, default |$balance:pat_param, $min:pat_param| $answer:expr)?;
+    )*) => {
+        /// What the host asks for. The answer is the `i64` returned by
+        /// `pitboss_decide`; its meaning per kind is documented on each variant.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Decision {
+            $($(#[$doc])* $variant = $code,)*
+        }
+
+        impl Decision {
+            /// Every kind, in code order.
+            pub const ALL: [Decision; [$(Decision::$variant),*].len()] = [$(Decision::$variant),*];
+
+            /// Lower-case name used in reports.
+            #[inline]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Decision::$variant => $name,)*
+                }
+            }
+
+            /// The answer the host gives for a bot that leaves this kind to
+            /// its default, `None` for a kind that may not be left.
+            #[inline]
+            const fn default_for(self, balance: i64, min: i64) -> Option<i64> {
+                match self {
+                    $(Decision::$variant => decisions!(@default balance, min $(, |$balance, $min| $answer)?),)*
+                }
+            }
+        }
+    };
+    (@default $b:ident, $m:ident) => { None };
+    (@default $b:ident, $m:ident, |$balance:pat_param, $min:pat_param| $answer:expr) => {{
+        let $balance = $b;
+        let $min = $m;
+        Some($answer)
+    }};
 }
 
-impl Decision {
-    /// Every kind, in code order.
-    pub const ALL: [Decision; 9] = [
-        Decision::Observe,
-        Decision::Bet,
-        Decision::Insurance,
-        Decision::EvenMoney,
-        Decision::Act,
-        Decision::SideBet,
-        Decision::BackBet,
-        Decision::BankerDouble,
-        Decision::BankerDraw,
-    ];
+decisions! {
+    /// Events only; the answer is ignored.
+    Observe = 0, "observe";
+    /// Stake for this box: 0 sits the round out, else `MIN..=MAX` in `UNIT`s.
+    /// Default: the table minimum when the balance covers it, else 0.
+    Bet = 1, "bet", default |balance, min| if balance >= min { min } else { 0 };
+    /// Insurance stake: 0 declines, else `MIN..=MAX`.
+    Insurance = 2, "insurance", default |_, _| 0;
+    /// Take even money on a blackjack against an ace: 1 yes, 0 no.
+    EvenMoney = 3, "even-money", default |_, _| 0;
+    /// Play the current hand: an [`Action`] code within `LEGAL`.
+    Act = 4, "act";
+    /// Over/Under 13: `(side << 32) | amount`, side 1 over, 2 under; 0 none.
+    SideBet = 5, "side-bet", default |_, _| 0;
+    /// Back bet on the offered box (`SEAT`): a stake in `MIN..=MAX`, 0 to
+    /// pass. Offered box by box until the player places one.
+    BackBet = 6, "back-bet", default |_, _| 0;
+    /// Banker doubles every stake: 1 yes, 0 no.
+    BankerDouble = 7, "banker-double", default |_, _| 0;
+    /// Banker draws another card: 1 draw, 0 stand.
+    BankerDraw = 8, "banker-draw";
+}
 
+// Codes are positions: `from_code` indexes `ALL`.
+const _: () = {
+    let mut i = 0;
+    while i < Decision::ALL.len() {
+        assert!(Decision::ALL[i] as usize == i, "decision codes must run 0, 1, 2, … in row order");
+        i += 1;
+    }
+};
+
+impl Decision {
     /// The decisions a bot may leave to their default answer for good (ABI
     /// v3's `pitboss_defaults`, [`crate::Strategy::defaults`],
-    /// [`default_answer`]): the bet (the table minimum), the offers —
-    /// insurance, even money, the side bet, back bets — and doubling as
-    /// banker (each "no").
-    pub const DEFAULTABLE: [Decision; 6] = [
-        Decision::Bet,
-        Decision::Insurance,
-        Decision::EvenMoney,
-        Decision::SideBet,
-        Decision::BackBet,
-        Decision::BankerDouble,
-    ];
+    /// [`default_answer`]): the rows of `decisions!` with a default — the
+    /// bet (the table minimum), the offers (insurance, even money, the side
+    /// bet, back bets) and doubling as banker (each "no").
+    pub const DEFAULTABLE: [Decision; Decision::DEFAULTABLE_LEN] = {
+        let mut out = [Decision::Observe; Decision::DEFAULTABLE_LEN];
+        let (mut i, mut n) = (0, 0);
+        while i < Decision::ALL.len() {
+            if Decision::ALL[i].default_for(0, 0).is_some() {
+                out[n] = Decision::ALL[i];
+                n += 1;
+            }
+            i += 1;
+        }
+        out
+    };
+
+    const DEFAULTABLE_LEN: usize = {
+        let (mut i, mut n) = (0, 0);
+        while i < Decision::ALL.len() {
+            if Decision::ALL[i].default_for(0, 0).is_some() {
+                n += 1;
+            }
+            i += 1;
+        }
+        n
+    };
 
     /// Bit `code` of a `pitboss_defaults` mask.
     #[inline]
@@ -168,22 +229,6 @@ impl Decision {
     #[inline]
     pub const fn from_code(code: u8) -> Option<Decision> {
         if (code as usize) < Decision::ALL.len() { Some(Decision::ALL[code as usize]) } else { None }
-    }
-
-    /// Lower-case name used in reports.
-    #[inline]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Decision::Observe => "observe",
-            Decision::Bet => "bet",
-            Decision::Insurance => "insurance",
-            Decision::EvenMoney => "even-money",
-            Decision::Act => "act",
-            Decision::SideBet => "side-bet",
-            Decision::BackBet => "back-bet",
-            Decision::BankerDouble => "banker-double",
-            Decision::BankerDraw => "banker-draw",
-        }
     }
 }
 

@@ -11,8 +11,16 @@
 // The 4096-byte exchange buffer, a static block of memory.
 const buffer: usize = memory.data(4096, 16);
 
+// Decision kinds (ABI.md, "Decisions and answers").
+const KIND_OBSERVE = 0;
 const KIND_BET = 1;
+const KIND_INSURANCE = 2;
+const KIND_EVEN_MONEY = 3;
 const KIND_ACT = 4;
+const KIND_SIDE_BET = 5;
+const KIND_BACK_BET = 6;
+const KIND_BANKER_DOUBLE = 7;
+const KIND_BANKER_DRAW = 8;
 const STAND = 0;
 const HIT = 1;
 const DOUBLE = 2;

@@ -29,7 +29,18 @@ static int64_t read_i64(int at) {
     return (int64_t)v;
 }
 
-enum { KIND_BET = 1, KIND_ACT = 4 };
+/* Decision kinds (ABI.md, "Decisions and answers"). */
+enum {
+    KIND_OBSERVE = 0,
+    KIND_BET = 1,
+    KIND_INSURANCE = 2,
+    KIND_EVEN_MONEY = 3,
+    KIND_ACT = 4,
+    KIND_SIDE_BET = 5,
+    KIND_BACK_BET = 6,
+    KIND_BANKER_DOUBLE = 7,
+    KIND_BANKER_DRAW = 8,
+};
 enum { STAND = 0, HIT = 1, DOUBLE = 2 };
 
 __attribute__((export_name("pitboss_abi_version"))) int32_t abi_version(void) { return 1; }

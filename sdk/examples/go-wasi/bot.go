@@ -24,12 +24,23 @@ var buffer [4096]byte
 
 var decisions int
 
+// Decision kinds (ABI.md, "Decisions and answers").
 const (
-	kindBet = 1
-	kindAct = 4
-	stand   = 0
-	hit     = 1
-	double  = 2
+	kindObserve      = 0
+	kindBet          = 1
+	kindInsurance    = 2
+	kindEvenMoney    = 3
+	kindAct          = 4
+	kindSideBet      = 5
+	kindBackBet      = 6
+	kindBankerDouble = 7
+	kindBankerDraw   = 8
+)
+
+const (
+	stand  = 0
+	hit    = 1
+	double = 2
 )
 
 //go:wasmexport pitboss_abi_version

@@ -20,14 +20,25 @@ export fn pitboss_buffer() i32 {
     return @intCast(@intFromPtr(&buffer));
 }
 
+// Decision kinds (ABI.md, "Decisions and answers").
+const kind_observe = 0;
+const kind_bet = 1;
+const kind_insurance = 2;
+const kind_even_money = 3;
+const kind_act = 4;
+const kind_side_bet = 5;
+const kind_back_bet = 6;
+const kind_banker_double = 7;
+const kind_banker_draw = 8;
+
 export fn pitboss_decide(kind: i32) i64 {
     switch (kind) {
-        1 => { // BET: twice the minimum if the maximum allows, else the minimum
+        kind_bet => { // twice the minimum if the maximum allows, else the minimum
             const min = readI64(32);
             const max = readI64(40);
             return if (2 * min <= max) 2 * min else min;
         },
-        4 => { // ACT
+        kind_act => {
             const legal = buffer[7];
             const n = buffer[9];
             var hard: u32 = 0;
