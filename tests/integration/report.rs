@@ -249,7 +249,7 @@ fn the_standings_show_the_luck_adjusted_ev_only_when_the_league_measures_it() {
             let (ev, ci) = (s["luck_ev_pct"].as_f64().unwrap(), s["luck_ci95_pct"].as_f64().unwrap());
             let ev_cell =
                 format!("{:+.3} % ± {:.3}</td>", s["ev_pct"].as_f64().unwrap(), s["ev_ci95_pct"].as_f64().unwrap());
-            let cell = format!(r#"{ev_cell}<td class="n luck">{ev:+.3} % ± {ci:.3}</td>"#);
+            let cell = format!("{ev_cell}<td class=\"n luck\">{ev:+.3}\u{a0}% ±\u{a0}{ci:.3}</td>");
             assert!(standings.contains(&cell), "{cell} in {standings}");
         }
         let uncorrected: Vec<&str> =

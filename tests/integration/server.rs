@@ -429,6 +429,10 @@ fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chrom
     assert!(standings.contains("alice") && standings.contains("bob"), "{standings}");
     let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
     assert_eq!(wide, json!(true), "the leaderboard fits a phone's width");
+    // The luck-adjusted column is a compact cell on a phone: its interval
+    // wraps under the figure.
+    let luck = browser.script("return document.querySelector('table.standings th.luck').offsetWidth").unwrap();
+    assert!(luck.as_u64().is_some_and(|w| w <= 80), "the luck-adjusted column is {luck} px wide at 390 px");
     std::fs::write(artifacts.join("server-leaderboard-phone.png"), browser.screenshot().unwrap()).unwrap();
     browser.goto(&format!("{url}/me")).unwrap();
     wait_for(&browser, ".banner", "by final chips");
@@ -579,7 +583,8 @@ fn the_leaderboard_shows_luck_adjusted_evs_where_the_league_measures_them() {
     assert!(main_page.contains("title=\"Luck-adjusted EV: the chips less the luck"), "{page}");
     for r in rows {
         let ev = format!("{:+.2} ± {:.2}</td>", r["ev_pct"].as_f64().unwrap(), r["ev_ci95_pct"].as_f64().unwrap());
-        let luck = format!("{:+.2} ± {:.2}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
+        let luck =
+            format!("{:+.2} ±\u{a0}{:.2}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
         let cell = format!("{ev}<td class=\"num luck\">{luck}</td>");
         assert!(main_page.contains(&cell), "{cell} in {page}");
     }

@@ -144,7 +144,7 @@ fn league_table(run: i64, league: &crate::worker::LeagueStandings, links: bool) 
                 td { (r.rank) " " (r.status) } td.name { (r.name) }
                 td.num { (format!("{:+.2} ± {:.2}", r.ev_pct, r.ev_ci95_pct)) }
                 @if luck { td.num.luck { @if let (Some(ev), Some(ci)) = (r.luck_ev_pct, r.luck_ci95_pct) {
-                    (format!("{ev:+.2} ± {ci:.2}")) } } }
+                    (format!("{ev:+.2} ±\u{a0}{ci:.2}")) } } }
                 td { (r.mark) } td.num { (r.net) } td.num { (r.faults) }
             } } } } }
         @if let Some(note) = luck.then(|| luck_note(league.luck_uncorrected.as_deref())).flatten() { p.small.luck { (note) } }

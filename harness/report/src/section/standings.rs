@@ -82,7 +82,7 @@ fn row(cx: &Context, s: &Standing, luck: bool) -> Markup {
             td.n { (format!("{:+.3} % ± {:.3}", s.ev_pct, s.ev_ci95_pct)) }
             @if luck {
                 td.n.luck {
-                    @if let (Some(ev), Some(ci)) = (s.luck_ev_pct, s.luck_ci95_pct) { (format!("{ev:+.3} % ± {ci:.3}")) }
+                    @if let (Some(ev), Some(ci)) = (s.luck_ev_pct, s.luck_ci95_pct) { (format!("{ev:+.3}\u{a0}% ±\u{a0}{ci:.3}")) }
                 }
             }
             td.c {
