@@ -591,6 +591,28 @@ fn the_leaderboard_shows_luck_adjusted_evs_where_the_league_measures_them() {
     assert!(main_page.contains("Not corrected (their luck stays in):"), "{page}");
     let plain_table = &plain_page[..plain_page.find("</table>").unwrap()];
     assert!(!plain_table.contains("luck") && !plain_page.contains("Not corrected"), "{page}");
+
+    // The CSV: the two fields at the end of each row, empty in Plain's.
+    let mut csv = agent().get(&format!("{url}/api/leaderboard.csv")).call().unwrap();
+    let csv = csv.body_mut().read_to_string().unwrap();
+    assert!(
+        csv.starts_with("run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults,luck_ev_pct,luck_ci95_pct\n")
+    );
+    for r in rows {
+        let end = format!(",{:.4},{:.4}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
+        assert!(csv.lines().any(|l| l.contains(",Main,") && l.ends_with(&end)), "{end} in {csv}");
+    }
+    assert!(csv.lines().filter(|l| l.contains(",Plain,")).all(|l| l.ends_with(",,")), "{csv}");
+    // `pitboss standings --server`: the figure on Main's rows only.
+    let ran = pitboss(&dir, &["standings", "--server", &url]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let (main_out, plain_out) = ran.stdout.split_once("Plain (").expect("both leagues");
+    let luck = format!(
+        "luck-adjusted {:+.2} ± {:.2}",
+        rows[0]["luck_ev_pct"].as_f64().unwrap(),
+        rows[0]["luck_ci95_pct"].as_f64().unwrap()
+    );
+    assert!(main_out.contains(&luck) && !plain_out.contains("luck-adjusted"), "{luck} in {}", ran.stdout);
 }
 
 #[test]
