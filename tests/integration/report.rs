@@ -210,6 +210,56 @@ fn a_file_that_is_not_a_results_file_is_refused_in_one_line() {
     assert!(!d.join("r.html").exists());
 }
 
+/// A small league of two builtin bots, with `luck = false` or without.
+fn luck_league(d: &Path, luck: bool) -> PathBuf {
+    let path = d.join("league.toml");
+    let text = format!(
+        "name = \"Luck\"\nvariant = \"north-american\"\nrounds = 400\nsessions = 2\nseed = 3\nbankroll = 100000\n{}\
+         [[bot]]\nname = \"basic\"\nbuiltin = \"basic\"\n\n[[bot]]\nname = \"random\"\nbuiltin = \"random\"\n",
+        if luck { "" } else { "luck = false\n" }
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_standings_show_the_luck_adjusted_ev_only_when_the_league_measures_it() {
+    for luck in [true, false] {
+        let d = dir(if luck { "luck" } else { "no-luck" });
+        let results = run(&luck_league(&d, luck));
+        let out = d.join("report.html");
+        write_report(&ReportRequest { results: results.clone(), session: 0, opening_rounds: 1 }, &out).unwrap();
+        let html = std::fs::read_to_string(&out).unwrap();
+        let standings = &html[html.find(r#"<section id="standings">"#).unwrap()..];
+        let standings = &standings[..standings.find("</section>").unwrap()];
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+        if !luck {
+            assert!(v["standings"][0].get("luck_ev_pct").is_none(), "luck = false measures none");
+            assert!(!standings.contains("uck-adjusted"), "no luck column nor note without figures: {standings}");
+            continue;
+        }
+        // The header explains itself; each bot's figure ± its interval
+        // beside its EV, as results.json has it; the note names what
+        // stays uncorrected.
+        assert!(
+            standings.contains(r#"<th class="luck" title="Luck-adjusted EV: the chips less the luck"#),
+            "{standings}"
+        );
+        for s in v["standings"].as_array().unwrap() {
+            let (ev, ci) = (s["luck_ev_pct"].as_f64().unwrap(), s["luck_ci95_pct"].as_f64().unwrap());
+            let ev_cell =
+                format!("{:+.3} % ± {:.3}</td>", s["ev_pct"].as_f64().unwrap(), s["ev_ci95_pct"].as_f64().unwrap());
+            let cell = format!("{ev_cell}<td class=\"n luck\">{ev:+.3}\u{a0}% ±\u{a0}{ci:.3}</td>");
+            assert!(standings.contains(&cell), "{cell} in {standings}");
+        }
+        let uncorrected: Vec<&str> =
+            v["luck_uncorrected"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        assert!(!uncorrected.is_empty());
+        let note = format!("Not corrected (their luck stays in): {}.", uncorrected.join(", "));
+        assert!(standings.contains(&note), "{note} in {standings}");
+    }
+}
+
 /// The class competition example (leagues/class.toml: 30 submitted bot
 /// files, 6 sessions), with fewer rounds.
 fn class_league(d: &Path) -> PathBuf {

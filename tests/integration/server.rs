@@ -429,6 +429,10 @@ fn an_entrant_logs_in_uploads_through_the_form_and_sees_the_leaderboard_in_chrom
     assert!(standings.contains("alice") && standings.contains("bob"), "{standings}");
     let wide = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
     assert_eq!(wide, json!(true), "the leaderboard fits a phone's width");
+    // The luck-adjusted column is a compact cell on a phone: its interval
+    // wraps under the figure.
+    let luck = browser.script("return document.querySelector('table.standings th.luck').offsetWidth").unwrap();
+    assert!(luck.as_u64().is_some_and(|w| w <= 80), "the luck-adjusted column is {luck} px wide at 390 px");
     std::fs::write(artifacts.join("server-leaderboard-phone.png"), browser.screenshot().unwrap()).unwrap();
     browser.goto(&format!("{url}/me")).unwrap();
     wait_for(&browser, ".banner", "by final chips");
@@ -534,6 +538,81 @@ fn an_entrant_sees_their_own_bots_log_lines_from_the_latest_run_and_nobody_else_
     assert!(!page.contains("<b>hit"), "never as markup");
     let page = html(&url, &login(&url, &bob), "/me");
     assert!(!page.contains("alice thinks") && page.contains("None in the stored hands."), "{page}");
+}
+
+#[test]
+fn the_leaderboard_shows_luck_adjusted_evs_where_the_league_measures_them() {
+    let dir = scratch("luck");
+    let comp = competition(&dir, &["alice", "bob"], 300, 10);
+    // A second league with `luck = false`: its table has no such column.
+    let text = std::fs::read_to_string(&comp).unwrap()
+        + "[[league]]\nname = \"Plain\"\nvariant = \"north-american\"\nrounds = 300\nsessions = 2\nseed = 6\n\
+           bankroll = 1000000\nluck = false\n";
+    std::fs::write(&comp, text).unwrap();
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    for (who, bot) in [("alice", "basic"), ("bob", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
+
+    // The JSON: each row of the league with luck carries the figure and
+    // its interval, and the league what stays uncorrected; the other none.
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    let (main, plain) = (&board["latest"]["leagues"][0], &board["latest"]["leagues"][1]);
+    assert_eq!((main["name"].as_str(), plain["name"].as_str()), (Some("Main"), Some("Plain")), "{board}");
+    let rows = main["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{board}");
+    assert!(
+        rows.iter().all(|r| r["luck_ev_pct"].is_f64() && r["luck_ci95_pct"].as_f64().is_some_and(|c| c > 0.0)),
+        "{board}"
+    );
+    assert!(main["luck_uncorrected"].as_array().is_some_and(|p| !p.is_empty()), "{board}");
+    let plain_rows = plain["rows"].as_array().unwrap();
+    assert!(plain_rows.iter().all(|r| r.get("luck_ev_pct").is_none() && r.get("luck_ci95_pct").is_none()), "{board}");
+    assert!(plain.get("luck_uncorrected").is_none(), "{board}");
+
+    // The page: the column beside the EV in Main's table only, each cell
+    // the JSON's figure ± interval, and the note under it.
+    let page = html(&url, &login(&url, &server.token("alice")), "/");
+    let (main_page, plain_page) = page.split_once("<h2>Plain</h2>").expect("the second league's table");
+    assert_eq!(main_page.matches("<th class=\"luck\"").count(), 1, "{page}");
+    assert!(main_page.contains("title=\"Luck-adjusted EV: the chips less the luck"), "{page}");
+    for r in rows {
+        let ev = format!("{:+.2} ± {:.2}</td>", r["ev_pct"].as_f64().unwrap(), r["ev_ci95_pct"].as_f64().unwrap());
+        let luck =
+            format!("{:+.2} ±\u{a0}{:.2}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
+        let cell = format!("{ev}<td class=\"num luck\">{luck}</td>");
+        assert!(main_page.contains(&cell), "{cell} in {page}");
+    }
+    assert!(main_page.contains("Not corrected (their luck stays in):"), "{page}");
+    let plain_table = &plain_page[..plain_page.find("</table>").unwrap()];
+    assert!(!plain_table.contains("luck") && !plain_page.contains("Not corrected"), "{page}");
+
+    // The CSV: the two fields at the end of each row, empty in Plain's.
+    let mut csv = agent().get(&format!("{url}/api/leaderboard.csv")).call().unwrap();
+    let csv = csv.body_mut().read_to_string().unwrap();
+    assert!(
+        csv.starts_with("run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults,luck_ev_pct,luck_ci95_pct\n")
+    );
+    for r in rows {
+        let end = format!(",{:.4},{:.4}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
+        assert!(csv.lines().any(|l| l.contains(",Main,") && l.ends_with(&end)), "{end} in {csv}");
+    }
+    assert!(csv.lines().filter(|l| l.contains(",Plain,")).all(|l| l.ends_with(",,")), "{csv}");
+    // `pitboss standings --server`: the figure on Main's rows only.
+    let ran = pitboss(&dir, &["standings", "--server", &url]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    let (main_out, plain_out) = ran.stdout.split_once("Plain (").expect("both leagues");
+    let luck = format!(
+        "luck-adjusted {:+.2} ± {:.2}",
+        rows[0]["luck_ev_pct"].as_f64().unwrap(),
+        rows[0]["luck_ci95_pct"].as_f64().unwrap()
+    );
+    assert!(main_out.contains(&luck) && !plain_out.contains("luck-adjusted"), "{luck} in {}", ran.stdout);
 }
 
 #[test]

@@ -76,7 +76,10 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     assert_eq!(csv.status().as_u16(), 200);
     let csv = csv.body_mut().read_to_string().unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults", "{csv}");
+    assert_eq!(
+        lines[0], "run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults,luck_ev_pct,luck_ci95_pct",
+        "{csv}"
+    );
     assert!(lines[1].starts_with(&format!("{id},Main,1,bob,,")) && lines[2].contains(",alice,DQ,"), "{csv}");
     let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &alice]);
     assert_eq!(ran.code, Some(0), "{}", ran.stderr);

@@ -2,14 +2,11 @@
 //! league, drawn with `tabled`, with the notes printed under them.
 
 use pitboss_results::BotResult;
-use pitboss_results::standings::{LEGEND, verdict};
+use pitboss_results::standings::{LEGEND, luck_note, verdict};
 use pitboss_results::{LeagueResult, Standing, Status};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify, Remove};
-
-/// What the luck-adjusted column means, under the standings.
-const LUCK_LEGEND: &str = "Luck-adjusted EV: the chips less the luck of each card revealed (its value to the hand less the value expected before it; docs/luck.md): the same EV, far less spread. Chips stay the ranking.";
 use tabled::{Table, Tabled};
 
 /// A bot of a match, by its seat (from 0, as transcripts and replays
@@ -132,11 +129,8 @@ pub fn standings_table(standings: &[Standing]) -> String {
 /// warnings.
 pub fn standings_notes(result: &LeagueResult) -> String {
     let mut out = format!("{LEGEND}\n{}.", verdict(&result.standings));
-    if let Some(parts) = &result.luck_uncorrected {
-        out.push_str(&format!("\n{LUCK_LEGEND}"));
-        if !parts.is_empty() {
-            out.push_str(&format!(" Not corrected (their luck stays in): {}.", parts.join(", ")));
-        }
+    if let Some(note) = luck_note(result.luck_uncorrected.as_deref()) {
+        out.push_str(&format!("\n{note}"));
     }
     for w in &result.warnings {
         out.push_str(&format!("\nwarning: {w}"));

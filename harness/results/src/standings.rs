@@ -70,6 +70,22 @@ pub const LEGEND: &str = "EV: net chips per 100 chips initially staked (box and 
 doubles and splits count in the net only), over the rounds the bot played; ± is the 95 % interval. \
 > : significantly ahead of the next bot in play (paired test of round-by-round chips, 95 %); ≈ : the gap could be luck.";
 
+/// What the luck-adjusted EV means, in one line.
+pub const LUCK_LEGEND: &str = "Luck-adjusted EV: the chips less the luck of each card revealed (its value to the hand \
+less the value expected before it; docs/luck.md): the same EV, far less spread. Chips stay the ranking.";
+
+/// The line under standings with luck-adjusted figures: [`LUCK_LEGEND`]
+/// and the parts of a round whose luck stays in (`None` for results
+/// without them: a league with `luck = false`, or older files). The one
+/// spelling the table, the report and the server show.
+pub fn luck_note(uncorrected: Option<&[String]>) -> Option<String> {
+    let parts = uncorrected?;
+    Some(match parts {
+        [] => LUCK_LEGEND.to_string(),
+        _ => format!("{LUCK_LEGEND} Not corrected (their luck stays in): {}.", parts.join(", ")),
+    })
+}
+
 /// The standings in one sentence of words, e.g. "basic leads; its lead
 /// over hilo is not significant at 95 %".
 pub fn verdict(standings: &[Standing]) -> String {

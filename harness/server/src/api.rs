@@ -119,10 +119,12 @@ pub fn reports_of(app: &App, id: i64) -> Vec<String> {
 }
 
 /// `GET /api/leaderboard.csv`: the latest finished run's standings, one
-/// row per league and bot, for a spreadsheet. Public.
+/// row per league and bot, for a spreadsheet (the luck-adjusted EV's
+/// fields empty where a league measures none). Public.
 pub async fn leaderboard_csv(State(app): State<Shared>) -> Answer {
     let (latest, _) = app.blocking(|app| latest_and_runs(app, 1)).await?;
-    let mut csv = String::from("run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults\n");
+    let mut csv =
+        String::from("run,league,rank,entrant,status,net,ev_pct,ev_ci95_pct,faults,luck_ev_pct,luck_ci95_pct\n");
     if let Some(s) = &latest {
         for league in &s.leagues {
             for r in &league.rows {
@@ -136,6 +138,9 @@ pub async fn leaderboard_csv(State(app): State<Shared>) -> Answer {
                     format!("{:.4}", r.ev_pct),
                     format!("{:.4}", r.ev_ci95_pct),
                     r.faults.to_string(),
+                    // Empty where the league measures no luck-adjusted EV.
+                    r.luck_ev_pct.map_or_else(String::new, |v| format!("{v:.4}")),
+                    r.luck_ci95_pct.map_or_else(String::new, |v| format!("{v:.4}")),
                 ];
                 csv.push_str(&fields.join(","));
                 csv.push('\n');

@@ -58,7 +58,7 @@ use pitboss_results::{BotResult, ResultsFile, SessionRecord, Standing};
 use crate::app::Options;
 use crate::competition::{self, Competition};
 use crate::db::{ActiveBot, Db, now};
-use crate::worker::{LeagueStandings, Summary, overall, rows, run_dir};
+use crate::worker::{LeagueStandings, Summary, overall, run_dir};
 use crate::{Error, store};
 
 /// Sessions an import replays unless told otherwise.
@@ -120,15 +120,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
             return Err(e);
         }
     };
-    let r = &results.result;
-    let standings = LeagueStandings {
-        name: r.name.clone(),
-        variant: r.variant.clone(),
-        folder,
-        rounds: r.rounds,
-        sessions: r.sessions,
-        rows: rows(&r.standings),
-    };
+    let standings = LeagueStandings::of(&results.result, folder);
     let n_bots = bots.len();
     let proved = crate::verification::Verification {
         folder: standings.folder.clone(),
@@ -157,7 +149,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
     if let Ok(id) = id {
         db.set_verification(id, &proved)?;
     }
-    Ok(Imported { run: id?, league: r.name.clone(), bots: n_bots, sessions: file.sessions, replayed })
+    Ok(Imported { run: id?, league: results.result.name.clone(), bots: n_bots, sessions: file.sessions, replayed })
 }
 
 /// Whether `results` is a complete run of league `league` of

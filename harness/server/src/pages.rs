@@ -13,6 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use pitboss_host::text::printable;
+use pitboss_results::standings::{LUCK_LEGEND, luck_note};
 use serde::Deserialize;
 
 use crate::api::{latest_and_runs, public_run, reports_of};
@@ -128,17 +129,25 @@ fn overall(s: &Summary) -> Markup {
 }
 
 fn league_table(run: i64, league: &crate::worker::LeagueStandings, links: bool) -> Markup {
+    // Runs without luck-adjusted figures (leagues with `luck = false`, runs
+    // from before them) show no empty column.
+    let luck = league.rows.iter().any(|r| r.luck_ev_pct.is_some());
     html! {
         h2 { (league.name) }
         p.small { (league.variant) ", " (league.sessions) " session(s) × " (league.rounds) " rounds"
             @if links { " · " a href=(format!("/runs/{run}/{}/report.html", league.folder)) { "report" }
                 " · " a href=(format!("/runs/{run}/{}/results.json", league.folder)) { "results.json" } } }
-        div.scroll { table.standings { thead { tr { th { "#" } th { "Entrant" } th { "EV %" } th { "" } th { "Net" } th { "Faults" } } }
+        div.scroll { table.standings { thead { tr { th { "#" } th { "Entrant" } th { "EV %" }
+                @if luck { th.luck title=(LUCK_LEGEND) { "Luck-adj." } }
+                th { "" } th { "Net" } th { "Faults" } } }
             tbody { @for r in &league.rows { tr {
                 td { (r.rank) " " (r.status) } td.name { (r.name) }
-                td.num { (format!("{:+.2} ± {:.2}", r.ev_pct, r.ev_ci95_pct)) } td { (r.mark) }
-                td.num { (r.net) } td.num { (r.faults) }
+                td.num { (format!("{:+.2} ± {:.2}", r.ev_pct, r.ev_ci95_pct)) }
+                @if luck { td.num.luck { @if let (Some(ev), Some(ci)) = (r.luck_ev_pct, r.luck_ci95_pct) {
+                    (format!("{ev:+.2} ±\u{a0}{ci:.2}")) } } }
+                td { (r.mark) } td.num { (r.net) } td.num { (r.faults) }
             } } } } }
+        @if let Some(note) = luck.then(|| luck_note(league.luck_uncorrected.as_deref())).flatten() { p.small.luck { (note) } }
     }
 }
 

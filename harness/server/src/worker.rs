@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use pitboss_results::{Standing, Status};
+use pitboss_results::{LeagueResult, Standing, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
@@ -100,6 +100,25 @@ pub struct LeagueStandings {
     pub rounds: u64,
     pub sessions: u64,
     pub rows: Vec<Row>,
+    /// With luck-adjusted figures: the parts of a round whose luck they
+    /// leave in (absent in leagues with `luck = false` and older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_uncorrected: Option<Vec<String>>,
+}
+
+impl LeagueStandings {
+    /// The leaderboard's view of a finished league kept in `folder`.
+    pub fn of(result: &LeagueResult, folder: String) -> LeagueStandings {
+        LeagueStandings {
+            name: result.name.clone(),
+            variant: result.variant.clone(),
+            folder,
+            rounds: result.rounds,
+            sessions: result.sessions,
+            rows: rows(&result.standings),
+            luck_uncorrected: result.luck_uncorrected.clone(),
+        }
+    }
 }
 
 /// One bot's line of a league's standings.
@@ -114,6 +133,13 @@ pub struct Row {
     pub ev_pct: f64,
     /// Half-width of the 95 % interval of the EV.
     pub ev_ci95_pct: f64,
+    /// The luck-adjusted EV per 100 staked (`docs/luck.md`), in leagues
+    /// that measure it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ev_pct: Option<f64>,
+    /// Half-width of its 95 % interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_ci95_pct: Option<f64>,
     /// `>`: significantly ahead of the next; `≈`: not; `""`: last or out.
     pub mark: String,
     pub net: i64,
@@ -306,9 +332,8 @@ impl Work {
                 store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
             }
             let text = template.with_bots(bots.iter().map(|b| (b.name.as_str(), format!("bots/{}.wasm", b.sha256))));
-            let (name, variant, standings, rounds, sessions) =
-                self.play_league(&dir, &text, Some((id, &folder)), &|_| ())?;
-            leagues.push(LeagueStandings { name, variant, folder, rounds, sessions, rows: rows(&standings) });
+            let result = self.play_league(&dir, &text, Some((id, &folder)), &|_| ())?;
+            leagues.push(LeagueStandings::of(&result, folder));
         }
         let overall = overall(&leagues);
         let final_run = self.db.final_run()? == Some(id);
@@ -399,8 +424,8 @@ impl Work {
                 }
             }
         }
-        let (_, _, standings, _, _) = self.play_league(dir, &text, None, progress)?;
-        Ok(serde_json::to_value(rows(&standings))?)
+        let result = self.play_league(dir, &text, None, progress)?;
+        Ok(serde_json::to_value(rows(&result.standings))?)
     }
 
     /// Plays one league file written to `dir` (`progress` hears of every
@@ -413,7 +438,7 @@ impl Work {
         text: &str,
         on: Option<(i64, &str)>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<(String, String, Vec<Standing>, u64, u64), Error> {
+    ) -> Result<LeagueResult, Error> {
         let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
         let path = dir.join("league.toml");
         std::fs::write(&path, text)?;
@@ -432,7 +457,7 @@ impl Work {
         };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
         write_reports(dir, &results_file)?;
-        Ok((result.name, result.variant, result.standings, result.rounds, result.sessions))
+        Ok(result)
     }
 }
 
@@ -471,6 +496,8 @@ pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
             },
             ev_pct: s.ev_pct,
             ev_ci95_pct: s.ev_ci95_pct,
+            luck_ev_pct: s.luck_ev_pct,
+            luck_ci95_pct: s.luck_ci95_pct,
             mark: s.mark().into(),
             net: s.result.net,
             faults: s.result.faults,

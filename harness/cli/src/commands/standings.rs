@@ -11,7 +11,8 @@ use super::submit::{agent, base};
 
 /// Print a competition server's leaderboard: the latest finished run's
 /// standings per league, ranked by final chips (net chips, EV with its 95 %
-/// interval, `>` where a bot is significantly ahead of the next) and
+/// interval, `>` where a bot is significantly ahead of the next, the
+/// luck-adjusted EV where the league measures it) and
 /// overall (season points, then net chips: `pitboss_results::overall`).
 #[derive(clap::Args)]
 pub struct Args {
@@ -44,8 +45,13 @@ pub fn run(args: Args) -> Result<()> {
         out!();
         out!("{} ({})", shown(&league["name"], 200), shown(&league["variant"], 60));
         for row in league["rows"].as_array().into_iter().flatten() {
+            // The luck-adjusted EV where the league measures it (docs/luck.md).
+            let luck = match (row["luck_ev_pct"].as_f64(), row["luck_ci95_pct"].as_f64()) {
+                (Some(ev), Some(ci)) => format!("  luck-adjusted {ev:+.2} ± {ci:.2}"),
+                _ => String::new(),
+            };
             out!(
-                "{:>3} {:<5} {:<32} {:>+12} chips {:>+8.2} ± {:<6.2} {:<1}  faults {}",
+                "{:>3} {:<5} {:<32} {:>+12} chips {:>+8.2} ± {:<6.2} {:<1}  faults {}{luck}",
                 row["rank"].as_u64().unwrap_or(0),
                 shown(&row["status"], 10),
                 shown(&row["name"], 64),

@@ -1,9 +1,9 @@
-//! Standings: rank, chips, EV with its interval, whether a bot is
-//! significantly ahead of the next, faults; then the verdict, the legend
-//! and the league's warnings.
+//! Standings: rank, chips, EV with its interval, the luck-adjusted EV
+//! (leagues that measure it), whether a bot is significantly ahead of the
+//! next, faults; then the verdict, the legends and the league's warnings.
 
 use maud::{Markup, html};
-use pitboss_results::standings::{LEGEND, verdict};
+use pitboss_results::standings::{LEGEND, LUCK_LEGEND, luck_note, verdict};
 use pitboss_results::{Standing, Status};
 
 use crate::context::Context;
@@ -11,6 +11,9 @@ use crate::format::{chips, signed};
 
 pub fn section(cx: &Context) -> Markup {
     let result = &cx.results.result;
+    // Results without luck-adjusted figures (a league with `luck = false`,
+    // or written before they existed) show no empty column for them.
+    let luck = result.standings.iter().any(|s| s.luck_ev_pct.is_some());
     html! {
         section #standings {
             h2 { "Standings" }
@@ -19,40 +22,44 @@ pub fn section(cx: &Context) -> Markup {
                     th { "#" } th.l { "bot" } th { "final chips" } th { "net chips" } th { "rounds played" }
                     th title=(concat!("net chips per 100 chips initially staked, over the rounds the bot played; ",
                         "± is the 95 % interval")) { "EV % of stake (± 95 %)" }
+                    @if luck { th.luck title=(LUCK_LEGEND) { "luck-adjusted EV %" } }
                     th title="significantly ahead of the next bot in play (paired difference, 95 %)" { "vs next" }
                     th { "faults" }
                 } }
-                tbody { (rows(cx, &result.standings)) }
+                tbody { (rows(cx, &result.standings, luck)) }
             } }
             p.verdict { (verdict(&result.standings)) "." }
             p.note { (LEGEND) }
+            @if let Some(note) = luck.then(|| luck_note(result.luck_uncorrected.as_deref())).flatten() {
+                p.note.luck { (note) }
+            }
             @for w in &result.warnings { p.warning { "Warning: " (w) } }
         }
     }
 }
 
 /// A row per bot; bots out of play under a heading of their own.
-fn rows(cx: &Context, standings: &[Standing]) -> Markup {
+fn rows(cx: &Context, standings: &[Standing], luck: bool) -> Markup {
     let before = std::iter::once(Status::Active).chain(standings.iter().map(|s| s.status));
     html! {
         @for (s, before) in standings.iter().zip(before) {
-            @if s.status != before { (group_heading(s.status)) }
-            (row(cx, s))
+            @if s.status != before { (group_heading(s.status, if luck { 9 } else { 8 })) }
+            (row(cx, s, luck))
         }
     }
 }
 
-fn group_heading(group: Status) -> Markup {
+fn group_heading(group: Status, columns: usize) -> Markup {
     let title = match group {
         Status::Broke => "Broke in every session they played: out of play, not compared with the bots above",
         _ => {
             "Disqualified at the fault limit: chips frozen for the rest of the league, not compared with the bots above"
         }
     };
-    html! { tr.group { th colspan="8" class="l" { (title) } } }
+    html! { tr.group { th colspan=(columns) class="l" { (title) } } }
 }
 
-fn row(cx: &Context, s: &Standing) -> Markup {
+fn row(cx: &Context, s: &Standing, luck: bool) -> Markup {
     let r = &s.result;
     let rank = match s.status {
         Status::Active => s.rank.to_string(),
@@ -73,6 +80,11 @@ fn row(cx: &Context, s: &Standing) -> Markup {
             td class=(if r.net < 0 { "n neg" } else { "n pos" }) { (signed(r.net)) }
             td.n { (chips(r.rounds as i64)) }
             td.n { (format!("{:+.3} % ± {:.3}", s.ev_pct, s.ev_ci95_pct)) }
+            @if luck {
+                td.n.luck {
+                    @if let (Some(ev), Some(ci)) = (s.luck_ev_pct, s.luck_ci95_pct) { (format!("{ev:+.3}\u{a0}% ±\u{a0}{ci:.3}")) }
+                }
+            }
             td.c {
                 @match s.ahead_of_next {
                     Some(true) => span.ahead title="significantly ahead of the next bot" { (s.mark()) },
