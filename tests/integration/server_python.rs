@@ -1,7 +1,7 @@
 //! `pitboss serve` takes Python bots as source: the scaffold's `bot.py`
 //! uploaded to a competition with default settings (no `[uploads]`, no
-//! `[limits]`) passes its check, is scored, plays the official run and
-//! verifies from the bundle; its source reads on its page (escaped, in
+//! `[limits]`) passes its check, is scored, plays the official run (and
+//! verifies from the bundle), a scrimmage, a replay and a coaching; its source reads on its page (escaped, in
 //! the site's layout) for its entrant and the organiser only, and comes in
 //! `mine.tar`; a syntax error is refused naming `bot.py:LINE:COL`.
 
@@ -75,6 +75,31 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     let verified = pitboss(&elsewhere, &["verify", &format!("run-{run}/league-1/results.json")]);
     assert_eq!(verified.code, Some(0), "{}{}", verified.stdout, verified.stderr);
     assert!(verified.stdout.contains("identical, byte for byte"), "{}", verified.stdout);
+
+    // A round of the run replayed by the server, alice's coaching, and a
+    // scrimmage: all run her source.
+    let replay = format!("{url}/api/runs/{run}/league-1/replay?session=0&table=0&round=1");
+    let (status, round) = call("GET", &replay, Some(&alice), None);
+    assert_eq!(status, 200, "{round}");
+    assert!(round["transcript"].as_str().unwrap().contains("alice"), "{round}");
+    let (status, coach) = call("GET", &format!("{url}/api/runs/{run}/league-1/coach"), Some(&alice), None);
+    assert!(status == 200 && coach.get("error").is_none(), "{status} {coach}");
+    let ask = serde_json::json!({ "league": 1, "rounds": 200, "opponents": ["builtin:basic"] });
+    let (status, queued) =
+        call("POST", &format!("{url}/api/scrimmages"), Some(&alice), Some(ask.to_string().as_bytes()));
+    assert_eq!(status, 202, "{queued}");
+    let started = std::time::Instant::now();
+    let scrimmage = loop {
+        let (_, list) = call("GET", &format!("{url}/api/scrimmages"), Some(&alice), None);
+        let s = list.as_array().unwrap().iter().find(|s| s["id"] == queued["scrimmage"]).cloned().unwrap();
+        if s["state"] == "done" || s["state"] == "failed" {
+            break s;
+        }
+        assert!(started.elapsed().as_secs() < 120, "{s}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(scrimmage["state"], "done", "{scrimmage}");
+    assert!(scrimmage["standings"].to_string().contains("\"alice\""), "{scrimmage}");
 
     // mine.tar holds alice's source.
     let mut answer = agent()
