@@ -128,4 +128,25 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     assert_eq!(theirs.status().as_u16(), 404, "not bob's to read");
     let nobody = agent().get(&format!("{url}{page}")).call().unwrap();
     assert_eq!(nobody.status().as_u16(), 303, "to the login page");
+
+    // The upload form takes a .py file too.
+    let me = html(&url, &cookie, "/me");
+    assert!(me.contains("accept=\".wasm,.py\""), "{me}");
+    let csrf = me.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
+    let mut form = format!(
+        "--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n--XyZ\r\nContent-Disposition: \
+         form-data; name=\"bot\"; filename=\"bot.py\"\r\nContent-Type: text/x-python\r\n\r\n"
+    )
+    .into_bytes();
+    form.extend(source.as_bytes());
+    form.extend(b"# sent by the form\n\r\n--XyZ--\r\n");
+    let answer = agent()
+        .post(&format!("{url}/me/upload"))
+        .header("Cookie", &cookie)
+        .header("Content-Type", "multipart/form-data; boundary=XyZ")
+        .send(&form[..])
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 303);
+    let (_, subs) = call("GET", &format!("{url}/api/submissions"), Some(&alice), None);
+    assert_eq!((&subs[0]["file_name"], &subs[0]["outcome"]), (&"bot.py".into(), &"passed".into()), "{subs}");
 }
