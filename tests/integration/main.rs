@@ -82,6 +82,9 @@ mod server_identities;
 mod server_import;
 /// Thirty entrants, two leagues and ten scrimmages at once.
 mod server_load;
+/// `pitboss serve` takes a Python bot's `bot.py`: checked, scored, played,
+/// its source on its page.
+mod server_python;
 // Any round of a run replayed by the server, in the terminal and the browser.
 mod server_replay;
 /// A score for every passing submission; two submissions compared.

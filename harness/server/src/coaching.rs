@@ -51,7 +51,14 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
         return Ok(Ok(serde_json::from_str(&text)?));
     }
     let (bytes, file_name) = match &source.sha256 {
-        Some(sha) => (std::fs::read(dir.join("bots").join(format!("{sha}.wasm")))?, format!("{}.wasm", source.name)),
+        Some(_) => {
+            // The file the run played (`HASH.py` for a Python bot's
+            // source, which keeps its extension so it runs as Python).
+            let file = crate::store::plain_file(&source.file)?;
+            let extension =
+                std::path::Path::new(file).extension().map_or(String::new(), |e| e.to_string_lossy().into_owned());
+            (std::fs::read(dir.join("bots").join(file))?, format!("{}.{extension}", source.name))
+        }
         None => (Vec::new(), String::new()),
     };
     // Named after the entrant, not the module's hash.

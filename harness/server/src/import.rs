@@ -177,7 +177,7 @@ fn verify(
             return Err(refuse(format!("entrant `{name}`'s active module ({}…) is not stored here", &sha[..16])));
         }
     }
-    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}.wasm", a.sha256)));
+    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}", store::module_file(dir, &a.sha256))));
     if results.league.text != template.with_bots(paths) {
         let played = &results.league.parsed;
         return Err(refuse(format!(
@@ -491,7 +491,7 @@ fn write_files(dir: &Path, to: &Path, path: &Path, results: &ResultsFile) -> Res
     std::fs::create_dir_all(to.join("bots"))?;
     std::fs::write(to.join("league.toml"), &results.league.text)?;
     for sha in results.bots.iter().filter_map(|b| b.sha256.as_deref()) {
-        store::copy_out(dir, sha, &to.join("bots").join(format!("{sha}.wasm")))?;
+        store::copy_out(dir, sha, &to.join("bots"))?;
     }
     std::fs::copy(path, to.join("results.json"))?;
     crate::worker::write_reports(to, results)

@@ -58,6 +58,7 @@ pub mod scrimmage;
 pub mod scrimmage_pages;
 pub mod secret;
 pub mod seen;
+pub mod sources;
 pub mod state;
 pub mod store;
 pub mod uploads;

@@ -236,7 +236,10 @@ pub async fn submission_log(
         p.small { (rows.len()) " upload(s), newest first (at most " (LOG_ROWS) ")." }
         div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
             tbody { @for r in &rows { tr {
-                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { (excerpt(&r.file_name, 100)) } td { (r.outcome) }
+                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { @match crate::sources::link(r.id, &r.file_name).filter(|_| r.outcome == "passed") {
+                    Some(href) => { a href=(href) { (excerpt(&r.file_name, 100)) } }
+                    None => { (excerpt(&r.file_name, 100)) }
+                } } td { (r.outcome) }
                 td.message { @if r.full_verdict.contains('\n') {
                     details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, crate::pages::SHOWN_TEXT)) } }
                 } @else { (excerpt(&r.verdict, 300)) } }

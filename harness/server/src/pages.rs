@@ -195,8 +195,8 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
         @for c in &own.chips { (crate::chips::chart(&text(&c["league"], 100), &c["series"])) }
         form id="upload" method="post" action="/me/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(csrf);
-            label for="bot" { "Upload a bot (.wasm, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
-            input id="bot" type="file" name="bot" accept=".wasm" required;
+            label for="bot" { "Upload a bot (.wasm, or a Python bot's bot.py, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
+            input id="bot" type="file" name="bot" accept=".wasm,.py" required;
             button id="send" { "Upload and check" }
         }
         p { a #scrimmages href="/me/scrimmages" { "Scrimmages" } ": play your bot against others who allow it, or built-in bots." }
@@ -352,7 +352,8 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
         div class=(format!("submission {class}")) id=(format!("sub-{}", s.id)) {
             p { strong { "#" (s.id) " " (pitboss_host::text::excerpt(&s.file_name, 100)) } " · " (format_time(s.created)) " · " (s.size) " bytes"
                 @if let Some(sha) = &s.sha256 { " · " code { (sha.get(..16).unwrap_or(sha)) "…" } }
-                @if s.active { " · " span.active { "ACTIVE" } } }
+                @if s.active { " · " span.active { "ACTIVE" } }
+                @if let Some(href) = s.sha256.as_ref().and_then(|_| crate::sources::link(s.id, &s.file_name)) { " · " a href=(href) { "source" } } }
             pre.verdict { (printable(&s.verdict, SHOWN_TEXT)) }
             @if let Some(score) = &s.score { (score_line(score)) }
             @if !s.report.is_empty() { details { summary { "Per decision: faults and fuel" } pre { (printable(&s.report, SHOWN_TEXT)) } } }

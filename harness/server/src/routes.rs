@@ -41,6 +41,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/submissions/compare", get(compare::compare_json))
         .route("/me/compare", get(compare::compare_page))
         .route("/api/submissions/{id}", get(api::submission))
+        .route("/submissions/{id}/source", get(crate::sources::source_page))
         .route("/api/submissions/{id}/activate", post(api::activate))
         .route("/api/me", get(api::me))
         .route("/api/leaderboard", get(api::leaderboard))

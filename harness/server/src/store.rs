@@ -1,5 +1,6 @@
-//! Uploaded modules, stored once by SHA-256 as `DIR/modules/HASH.wasm`,
-//! each written whole or not at all (`pitboss_host::files::write_atomic`:
+//! Uploaded modules, stored once by SHA-256 as `DIR/modules/HASH.wasm`
+//! (a Python bot's source as `HASH.py`, so the league's loader runs it
+//! with the Python runtime: [`module_file`]), each written whole or not at all (`pitboss_host::files::write_atomic`:
 //! a uniquely named temporary file renamed into place), so a reader never
 //! sees half a module and two uploads of one module at once do not collide.
 //!
@@ -79,10 +80,13 @@ fn release(m: &mut BTreeMap<String, usize>, sha256: &str) -> bool {
 
 /// Deletes a stored module (gone already is fine).
 fn remove(dir: &Path, sha256: &str) -> Result<(), Error> {
-    match std::fs::remove_file(module_path(dir, sha256)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
-        _ => Ok(()),
+    for extension in EXTENSIONS {
+        match std::fs::remove_file(dir.join("modules").join(format!("{sha256}.{extension}"))) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+            _ => {}
+        }
     }
+    Ok(())
 }
 
 /// At start: deletes every file in `DIR/modules/` that is not the module
@@ -94,7 +98,8 @@ pub fn sweep(dir: &Path, db: &Db) -> Result<usize, Error> {
     for entry in entries {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        let keep = match name.strip_suffix(".wasm") {
+        let sha = EXTENSIONS.iter().find_map(|e| name.strip_suffix(&format!(".{e}")));
+        let keep = match sha {
             Some(sha) if sha.len() == 64 && sha.bytes().all(|b| b.is_ascii_hexdigit()) => db.module_in_use(sha)?,
             _ => false,
         };
@@ -106,14 +111,33 @@ pub fn sweep(dir: &Path, db: &Db) -> Result<usize, Error> {
     Ok(removed)
 }
 
+/// The extensions of stored modules: a Python bot's source, a wasm module.
+const EXTENSIONS: [&str; 2] = [pitboss_host::PYTHON_EXTENSION, "wasm"];
+
+/// Whether an upload's bytes are a Python bot's source rather than a
+/// WebAssembly module (which starts with the bytes `\0asm`): what decides
+/// how a module is stored, so one SHA-256 has one kind.
+pub fn is_source(bytes: &[u8]) -> bool {
+    !bytes.starts_with(b"\0asm")
+}
+
+/// The file name the module with this SHA-256 is kept under, and has in
+/// a run's `bots/` folder: `HASH.py` for a Python bot's source, else
+/// `HASH.wasm`.
+pub fn module_file(dir: &Path, sha256: &str) -> String {
+    let source = format!("{sha256}.{}", pitboss_host::PYTHON_EXTENSION);
+    if dir.join("modules").join(&source).is_file() { source } else { format!("{sha256}.wasm") }
+}
+
 /// Where the module with this SHA-256 is kept.
 pub fn module_path(dir: &Path, sha256: &str) -> PathBuf {
-    dir.join("modules").join(format!("{sha256}.wasm"))
+    dir.join("modules").join(module_file(dir, sha256))
 }
 
 /// Stores `bytes` (whose SHA-256 is `sha256`) unless already stored.
 pub fn put(dir: &Path, sha256: &str, bytes: &[u8]) -> Result<PathBuf, Error> {
-    let path = module_path(dir, sha256);
+    let extension = if is_source(bytes) { pitboss_host::PYTHON_EXTENSION } else { "wasm" };
+    let path = dir.join("modules").join(format!("{sha256}.{extension}"));
     if path.is_file() {
         return Ok(path);
     }
@@ -123,16 +147,27 @@ pub fn put(dir: &Path, sha256: &str, bytes: &[u8]) -> Result<PathBuf, Error> {
     Ok(path)
 }
 
-/// Copies a stored module to `to` (a hard link where the disk allows).
-pub fn copy_out(dir: &Path, sha256: &str, to: &Path) -> Result<(), Error> {
-    if to.is_file() {
-        return Ok(());
+/// A bot's file name as a run's results record it, checked to be a plain
+/// file name (its module in the run's `bots/` folder).
+pub fn plain_file(file: &str) -> Result<&str, Error> {
+    match Path::new(file).file_name() {
+        Some(f) if f == file => Ok(file),
+        _ => Err(Error::League(format!(
+            "a run's results name the bot file `{}`, not a plain file name",
+            pitboss_host::text::excerpt(file, 80)
+        ))),
     }
-    let from = module_path(dir, sha256);
-    if std::fs::hard_link(&from, to).is_err() {
-        std::fs::copy(&from, to)?;
+}
+
+/// Copies a stored module into the folder `to` under its
+/// [`module_file`] name (a hard link where the disk allows); that name.
+pub fn copy_out(dir: &Path, sha256: &str, to: &Path) -> Result<String, Error> {
+    let file = module_file(dir, sha256);
+    let (from, to) = (dir.join("modules").join(&file), to.join(&file));
+    if !to.is_file() && std::fs::hard_link(&from, &to).is_err() {
+        std::fs::copy(&from, &to)?;
     }
-    Ok(())
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -143,7 +178,7 @@ mod tests {
     fn one_module_uploaded_many_times_at_once_is_stored_once_whole() {
         let dir = std::env::temp_dir().join(format!("pitboss-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let bytes: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        let bytes: Vec<u8> = b"\0asm".iter().copied().chain((0..100_000u32).map(|i| (i % 251) as u8)).collect();
         std::thread::scope(|s| {
             let puts: Vec<_> = (0..16).map(|_| s.spawn(|| put(&dir, "ab12", &bytes))).collect();
             for p in puts {
@@ -153,6 +188,21 @@ mod tests {
         assert_eq!(std::fs::read(module_path(&dir, "ab12")).unwrap(), bytes);
         let names: Vec<_> = std::fs::read_dir(dir.join("modules")).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["ab12.wasm"], "no temporary file left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_python_source_is_kept_as_py_and_found_by_its_hash_alone() {
+        let dir = std::env::temp_dir().join(format!("pitboss-store-py-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        put(&dir, "cd34", b"import pitboss\n").unwrap();
+        put(&dir, "ef56", b"\0asm\x01\0\0\0").unwrap();
+        assert_eq!((module_file(&dir, "cd34"), module_file(&dir, "ef56")), ("cd34.py".into(), "ef56.wasm".into()));
+        std::fs::create_dir_all(dir.join("out")).unwrap();
+        assert_eq!(copy_out(&dir, "cd34", &dir.join("out")).unwrap(), "cd34.py");
+        assert_eq!(std::fs::read(dir.join("out/cd34.py")).unwrap(), b"import pitboss\n");
+        remove(&dir, "cd34").unwrap();
+        assert_eq!(module_file(&dir, "cd34"), "cd34.wasm", "removed");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

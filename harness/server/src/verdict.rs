@@ -1,5 +1,6 @@
 //! An upload from start to verdict: refused before checking (past the
-//! deadline, too big, over the hourly rate, not a wasm module), or stored
+//! deadline, too big, over the hourly rate, neither a wasm module nor a
+//! `.py` file: a Python bot's source, run by the Python runtime), or stored
 //! by SHA-256 and checked with `pitboss check` against exactly what each
 //! league plays (its rules under its limits). Every upload is recorded,
 //! refusals too, up to `refused_per_hour` refusals an hour an entrant
@@ -197,8 +198,12 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
     }
-    if !up.bytes.starts_with(b"\0asm") {
-        return Ok(Some("refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm)".into()));
+    if crate::store::is_source(up.bytes) && !pitboss_host::is_python_source(up.file_name) {
+        return Ok(Some(
+            "refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm), nor a Python bot's \
+             source (send it under a name that ends in .py)"
+                .into(),
+        ));
     }
     Ok(None)
 }

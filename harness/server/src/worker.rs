@@ -327,11 +327,12 @@ impl Work {
             let folder = format!("league-{}", i + 1);
             let dir = run_dir.join(&folder);
             std::fs::create_dir_all(dir.join("bots"))?;
+            let mut paths = Vec::new();
             for bot in &bots {
-                let sha = &bot.sha256;
-                store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
+                let file = store::copy_out(&self.dir, &bot.sha256, &dir.join("bots"))?;
+                paths.push((bot.name.as_str(), format!("bots/{file}")));
             }
-            let text = template.with_bots(bots.iter().map(|b| (b.name.as_str(), format!("bots/{}.wasm", b.sha256))));
+            let text = template.with_bots(paths);
             let result = self.play_league(&dir, &text, Some((id, &folder)), &|_| ())?;
             leagues.push(LeagueStandings::of(&result, folder));
         }
@@ -415,8 +416,8 @@ impl Work {
         for seat in &s.seats {
             match &seat.sha256 {
                 Some(sha) => {
-                    store::copy_out(&self.dir, sha, &dir.join("bots").join(format!("{sha}.wasm")))?;
-                    text += &format!("\n[[bot]]\nname = \"{}\"\npath = \"bots/{sha}.wasm\"\n", seat.name);
+                    let file = store::copy_out(&self.dir, sha, &dir.join("bots"))?;
+                    text += &format!("\n[[bot]]\nname = \"{}\"\npath = \"bots/{file}\"\n", seat.name);
                 }
                 None => {
                     let builtin = seat.name.trim_start_matches("builtin:");

@@ -1,5 +1,6 @@
-//! `pitboss submit --server URL --token T BOT.wasm`: uploads a bot to a
-//! competition server and prints its verdict, as `pitboss check` would.
+//! `pitboss submit --server URL --token T BOT.wasm|bot.py`: uploads a bot
+//! (a module, or a Python bot's source) to a competition server and prints
+//! its verdict, as `pitboss check` would.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,7 +13,7 @@ use pitboss_host::files;
 /// verdict; exit status 0 when it passed its check, 1 otherwise.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The bot (.wasm).
+    /// The bot: a .wasm file, or a Python bot's .py source.
     bot: PathBuf,
     /// The server, e.g. https://pitboss.example.edu
     #[arg(long, value_name = "URL")]
@@ -59,7 +60,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let sent = agent()
         .post(&url)
         .header("Authorization", &format!("Bearer {}", args.token))
-        .header("Content-Type", "application/wasm")
+        .header(
+            "Content-Type",
+            if pitboss_host::is_python_source(&name) { "text/x-python" } else { "application/wasm" },
+        )
         .send(&bytes[..]);
     let mut answer = match sent {
         Ok(answer) => answer,
