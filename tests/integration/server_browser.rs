@@ -4,7 +4,7 @@
 //! one's bot, compare two submissions, play a scrimmage, read the
 //! dashboard, freeze a final run.
 //! Every page must fit its width (nothing overflowing sideways); the
-//! screenshots go to `target/test-artifacts/` (README shows them).
+//! screenshots go to `target/test-artifacts/` (docs/server.md shows them).
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

@@ -69,7 +69,7 @@ pub struct Competition {
 
 /// What the server lets one client, one entrant and everyone do:
 /// `[server]` in the competition file. Every value has a default and a
-/// range; README's deployment section lists them.
+/// range; docs/server.md's "Limits" lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServerPolicy {
     /// Open connections at once; more are answered 503 and closed.

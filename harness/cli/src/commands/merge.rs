@@ -2,7 +2,7 @@
 //! with `--verify-sessions N` a random sample of the merged sessions
 //! replayed from the league and the bot files, so a shard whose figures
 //! were changed consistently (nets, counts and series shifted together,
-//! which no sum can catch) is found with the probability README gives.
+//! which no sum can catch) is found with the probability docs/server.md gives.
 
 use std::path::PathBuf;
 
