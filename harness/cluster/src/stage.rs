@@ -157,6 +157,32 @@ fn inputs(league: &Path) -> Result<Vec<PathBuf>> {
     pitboss_league::roster::bot_files(&file, base)
 }
 
+/// Where everything of a league staged in `dir` goes (no manifest yet).
+fn layout(dir: &Path, league: &Path) -> Result<Staged> {
+    Ok(Staged {
+        league: mirrored(&dir.join("tree"), league)?,
+        bin: dir.join("bin").join("pitboss"),
+        out: dir.join("out"),
+        logs: dir.join("logs"),
+        dir: dir.to_path_buf(),
+        manifest: Vec::new(),
+    })
+}
+
+/// Each file staged, from where to where: the binary, the league, then
+/// each bot file once (a file named twice is staged once).
+fn copies(staged: &Staged, league: &Path, pitboss: &Path, bots: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let mut pairs = vec![(pitboss.to_path_buf(), staged.bin.clone()), (league.to_path_buf(), staged.league.clone())];
+    let tree = staged.dir.join("tree");
+    for bot in bots {
+        let to = mirrored(&tree, bot)?;
+        if !pairs.iter().any(|(_, p)| *p == to) {
+            pairs.push((bot.clone(), to));
+        }
+    }
+    Ok(pairs)
+}
+
 /// Stages the league at `league` (and the `pitboss` binary at `pitboss`)
 /// in a new private folder under `workdir`, which must be storage every
 /// node sees.
@@ -173,26 +199,10 @@ pub fn stage(league: &Path, workdir: &Path, pitboss: &Path) -> Result<Staged> {
     }
     private_dir(&dir)?;
     check_private(&dir)?;
-    let tree = dir.join("tree");
-    let mut staged = Staged {
-        league: mirrored(&tree, league)?,
-        bin: dir.join("bin").join("pitboss"),
-        out: dir.join("out"),
-        logs: dir.join("logs"),
-        dir,
-        manifest: Vec::new(),
-    };
-    let root = staged.dir.clone();
-    let bin = copy(&root, pitboss, &staged.bin, 0o700)?;
-    staged.manifest.push((staged.bin.clone(), bin));
-    let sha = copy(&root, league, &staged.league, 0o600)?;
-    staged.manifest.push((staged.league.clone(), sha));
-    for bot in &bots {
-        let to = mirrored(&tree, bot)?;
-        if staged.manifest.iter().any(|(p, _)| *p == to) {
-            continue;
-        }
-        let sha = copy(&root, bot, &to, 0o600)?;
+    let mut staged = layout(&dir, league)?;
+    for (from, to) in copies(&staged, league, pitboss, &bots)? {
+        let mode = if to == staged.bin { 0o700 } else { 0o600 };
+        let sha = copy(&staged.dir, &from, &to, mode)?;
         staged.manifest.push((to, sha));
     }
     for folder in [&staged.out, &staged.logs] {
@@ -210,23 +220,8 @@ pub fn reopen(dir: &Path, league: &Path, pitboss: &Path) -> Result<Staged> {
     for sub in ["tree", "bin", "out", "logs"] {
         check_private(&dir.join(sub))?;
     }
-    let tree = dir.join("tree");
-    let mut staged = Staged {
-        league: mirrored(&tree, league)?,
-        bin: dir.join("bin").join("pitboss"),
-        out: dir.join("out"),
-        logs: dir.join("logs"),
-        dir: dir.to_path_buf(),
-        manifest: Vec::new(),
-    };
-    let mut pairs = vec![(pitboss.to_path_buf(), staged.bin.clone()), (league.to_path_buf(), staged.league.clone())];
-    for bot in inputs(league)? {
-        let to = mirrored(&tree, &bot)?;
-        if !pairs.iter().any(|(_, p)| *p == to) {
-            pairs.push((bot, to));
-        }
-    }
-    for (from, to) in pairs {
+    let mut staged = layout(dir, league)?;
+    for (from, to) in copies(&staged, league, pitboss, &inputs(league)?)? {
         let meta = std::fs::symlink_metadata(&to).with_context(|| format!("cannot find {}", to.display()))?;
         if !meta.is_file() || meta.uid() != effective_uid() {
             bail!("{} is not a file this user staged: refused", to.display());
