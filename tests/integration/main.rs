@@ -96,6 +96,9 @@ mod server_status;
 /// A class competition from its defaults: a relative data folder, scores
 /// at start, uploads over the size limit, answers without server paths.
 mod server_teacher;
+/// docs/teaching.md followed as written, from its competition file to the
+/// exported standings, with a bot in Python, Rust, C and Go.
+mod server_teaching;
 /// `pitboss run --slurm` on a real single-node Slurm started by the test.
 mod slurm;
 /// Honest standings: EV over own rounds, bots out of play, league-wide

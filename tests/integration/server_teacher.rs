@@ -16,9 +16,9 @@ use crate::server::{bytes, call, scratch};
 /// `pitboss serve` started in `dir` as a teacher types it (paths
 /// relative to `dir`), its errors and warnings kept in `dir/serve.log`;
 /// killed when dropped.
-struct Served {
+pub struct Served {
     child: Child,
-    url: String,
+    pub url: String,
     printed: Vec<String>,
     log: PathBuf,
 }
@@ -32,10 +32,15 @@ impl Drop for Served {
 
 impl Served {
     fn start(dir: &Path, competition: &str, data: &str) -> Served {
+        Served::with_args(dir, &["serve", competition, "--data", data, "--listen", "127.0.0.1:0"])
+    }
+
+    /// `pitboss ARGS` (a `serve` command) started in `dir`.
+    pub fn with_args(dir: &Path, args: &[&str]) -> Served {
         let log = dir.join("serve.log");
         let err = std::fs::OpenOptions::new().create(true).append(true).open(&log).unwrap();
         let child = Command::new(pitboss_bin())
-            .args(["serve", competition, "--data", data, "--listen", "127.0.0.1:0"])
+            .args(args)
             .current_dir(dir)
             .env("PITBOSS_CACHE_DIR", "off")
             .stdin(Stdio::null())
@@ -63,18 +68,18 @@ impl Served {
         }
     }
 
-    fn token(&self, who: &str) -> String {
+    pub fn token(&self, who: &str) -> String {
         let prefix = if who == "admin" { "admin token: ".to_string() } else { format!("entrant {who}: ") };
         self.printed.iter().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_else(|| panic!("no token for {who}")).into()
     }
 
     /// What the server wrote to its log so far.
-    fn log(&self) -> String {
+    pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// Stops the server with SIGTERM and waits for it.
-    fn stop(mut self) {
+    pub fn stop(mut self) {
         // SAFETY: kill(2) on our own child's pid.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         let start = Instant::now();
