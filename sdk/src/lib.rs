@@ -139,10 +139,33 @@ pub mod __private {
 /// `pitboss_count` (from [`Strategy::count`]) and a panic
 /// handler (bots are `no_std` on wasm; not on `wasm32-wasip1`, where a bot
 /// may use `std` and std's own handler prints to stderr, the bot's log).
-/// `$init` builds the strategy on the first request. Natively it expands to
-/// nothing.
+/// `$init` builds the strategy on the first request; without it,
+/// `export_bot!(MyBot)`, the strategy is `MyBot::default()`, so a struct
+/// whose fields all have defaults (numbers, `Vec`s, `BTreeMap`s…) needs no
+/// other line. Natively it expands to nothing.
+///
+/// ```
+/// use pitboss_sdk::{Action, Strategy, View};
+///
+/// #[derive(Default)]
+/// pub struct Counting {
+///     hands: u32,
+/// }
+///
+/// impl Strategy for Counting {
+///     fn act(&mut self, _view: &View<'_>) -> Action {
+///         self.hands += 1;
+///         Action::Stand
+///     }
+/// }
+///
+/// pitboss_sdk::export_bot!(Counting);
+/// ```
 #[macro_export]
 macro_rules! export_bot {
+    ($ty:ty) => {
+        $crate::export_bot!($ty, <$ty as ::core::default::Default>::default());
+    };
     ($ty:ty, $init:expr) => {
         #[cfg(target_arch = "wasm32")]
         const _: () = {

@@ -209,6 +209,35 @@ fn a_rust_bot_from_a_copied_pitboss_tests_natively_builds_and_passes_check() {
     );
 }
 
+/// The template's bot given state, as its comment says: fields in the
+/// struct and a line in `act` that uses them, nothing else changed (the
+/// `export_bot!` line and the unit test stay as `pitboss new` wrote them).
+#[test]
+fn a_rust_bot_from_pitboss_new_keeps_state_in_fields_with_only_its_struct_changed() {
+    let dir = new_bot("fields", Lang::Rust);
+    let source = std::fs::read_to_string(dir.join("src/lib.rs")).unwrap();
+    let edits = [
+        (
+            "use pitboss_sdk::{Action, Strategy, View};",
+            "use pitboss_sdk::alloc::vec::Vec;\nuse pitboss_sdk::{Action, Strategy, View};",
+        ),
+        ("pub struct MyBot;", "pub struct MyBot {\n    hands: u32,\n    seen: Vec<u8>,\n}"),
+        (
+            "        let total = view.total();\n",
+            "        let total = view.total();\n        self.hands += 1;\n        self.seen.push(total.best());\n",
+        ),
+    ];
+    let mut edited = source.clone();
+    for (from, to) in edits {
+        assert_eq!(edited.matches(from).count(), 1, "the template has one `{from}`:\n{source}");
+        edited = edited.replacen(from, to, 1);
+    }
+    std::fs::write(dir.join("src/lib.rs"), &edited).unwrap();
+    let tested = succeeds(Command::new(cargo()).args(["test", "--quiet"]).current_dir(&dir), "cargo test (fields)");
+    assert!(tested.contains("1 passed"), "{tested}");
+    build_check_and_league(&dir, "fields", Lang::Rust);
+}
+
 /// A Rust bot that logs each decision and panics on its second card.
 const PANICKING_BOT: &str = r#"//! Logs, then indexes past the end of an array.
 #![cfg_attr(target_arch = "wasm32", no_std)]

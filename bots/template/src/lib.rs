@@ -19,8 +19,11 @@
 
 use pitboss_sdk::{Action, Strategy, View};
 
-/// Your strategy's state lives here (this one needs none).
-#[derive(Clone, Copy, Debug, Default)]
+/// Your strategy's state lives here (this one needs none). To keep some,
+/// give it fields, e.g. `pub struct MyBot { hands: u32, seen: Vec<u8> }`
+/// (with `use pitboss_sdk::alloc::vec::Vec;`): `Default` starts each at
+/// zero or empty, and nothing else needs to change.
+#[derive(Debug, Default)]
 pub struct MyBot;
 
 impl Strategy for MyBot {
@@ -53,9 +56,10 @@ impl Strategy for MyBot {
 }
 
 // Generates the wasm exports (`pitboss_abi_version`, `pitboss_buffer`,
-// `pitboss_decide`, `pitboss_wants_events`, `pitboss_defaults`). The
-// second argument builds your strategy.
-pitboss_sdk::export_bot!(MyBot, MyBot);
+// `pitboss_decide`, `pitboss_wants_events`, `pitboss_defaults`). It builds
+// your strategy with `MyBot::default()`; to build it otherwise, say how:
+// `export_bot!(MyBot, MyBot { hands: 0, seen: Vec::new() })`.
+pitboss_sdk::export_bot!(MyBot);
 
 #[cfg(test)]
 mod tests {
@@ -64,11 +68,13 @@ mod tests {
     use pitboss_sdk::abi::{BUFFER_LEN, sample};
     use pitboss_sdk::{ActionSet, Card, Decision};
 
+    // `MyBot::default()`, not `MyBot`: it keeps working once MyBot has fields.
+    #[allow(clippy::default_constructed_unit_structs)]
     fn play(ranks: &[u8]) -> Action {
         let hand: Vec<Card> = ranks.iter().map(|&r| Card::new(r).unwrap()).collect();
         let all = ActionSet::EMPTY.with(Action::Stand).with(Action::Hit).with(Action::Double);
         let mut buf = [0u8; BUFFER_LEN];
-        MyBot.act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), all))
+        MyBot::default().act(&sample(&mut buf, Decision::Act, &hand, Card::new(9), all))
     }
 
     #[test]
