@@ -139,3 +139,49 @@ fn every_rule_set_plays_from_the_command_line_library() {
         );
     }
 }
+
+/// `pitboss run` on a terminal (a pseudo-terminal from util-linux's
+/// `script`, as a user's): the bar's rate is a whole number of rounds a
+/// second, its estimate whole seconds and sane for a run of seconds, and
+/// the standings say they rank by final chips.
+#[test]
+fn pitboss_run_on_a_terminal_shows_a_whole_rate_a_sane_estimate_and_how_it_ranks() {
+    let dir = std::env::temp_dir().join(format!("pitboss-tests-{}-pace", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let league = format!(
+        "name = \"pace\"\nvariant = \"north-american\"\nrounds = 1500000\nsessions = 1\nseed = 3\n\
+         bankroll = 100000000\nformat = \"solo\"\n[[bot]]\nname = \"basic\"\npath = \"{}\"\n",
+        wasm_path("basic").display()
+    );
+    std::fs::write(dir.join("league.toml"), league).unwrap();
+    let command = format!("{} run league.toml --threads 1", pitboss_tests::pitboss_bin().display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(&dir)
+        .env("TERM", "xterm")
+        .env("PITBOSS_CACHE_DIR", "off")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux's `script` runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Ranked by final chips, highest first"), "{text}");
+    // Each frame of the bar ends in `RATE rounds/s  ETA LEFT`.
+    let frames: Vec<(&str, &str)> = text
+        .split(['\r', '\n'])
+        .filter_map(|f| {
+            let (rate, rest) = f.split_once(" rounds/s  ETA ")?;
+            Some((rate.rsplit("rounds  ").next()?, rest.split("  ").next()?.trim()))
+        })
+        .collect();
+    let measured: Vec<&(&str, &str)> = frames.iter().filter(|(rate, _)| *rate != "--").collect();
+    assert!(!measured.is_empty(), "no frame showed a rate: {frames:?}");
+    for (rate, eta) in measured {
+        assert!(rate.chars().all(|c| c.is_ascii_digit() || c == ','), "a whole number: {rate}");
+        let secs: u64 = match eta.strip_suffix('s').and_then(|e| e.split_once("m ")) {
+            Some((m, s)) => m.parse::<u64>().unwrap() * 60 + s.parse::<u64>().unwrap(),
+            None => eta.strip_suffix('s').and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("ETA {eta}")),
+        };
+        assert!(secs <= 60, "a run of seconds is not {eta} from its end: {frames:?}");
+    }
+}

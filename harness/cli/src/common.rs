@@ -105,18 +105,103 @@ pub fn warn_skipped(skipped: &[pitboss_results::Skipped]) {
     }
 }
 
-/// A progress bar with rounds per second and an ETA on a terminal;
-/// hidden when stderr is not one (CI logs, pipes).
+/// A progress bar with rounds per second and the time left on a terminal
+/// ([`Pace`]); hidden when stderr is not one (CI logs, pipes).
 pub fn progress_bar(total: u64) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total);
-    let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rounds  {per_sec}  ETA {eta}")
+    let style = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} rounds  {pace}")
+        .map(|s| s.with_key("pace", Pace::default()))
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);
     bar
+}
+
+/// The bar's rate and estimate: `41,230 rounds/s  ETA 1m 05s`, a whole
+/// number of rounds a second and whole seconds left. Both are measured
+/// from the first rounds done, not from the start: loading and compiling
+/// the bots (seconds for a language runtime) would otherwise count as slow
+/// rounds and the first estimates be far too long. Until half a second of
+/// rounds has been seen it shows `-- rounds/s  ETA --`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pace {
+    /// When the first rounds were seen done, and how many.
+    first: Option<(std::time::Instant, u64)>,
+    /// The latest count seen, and when.
+    latest: Option<(std::time::Instant, u64)>,
+}
+
+impl Pace {
+    /// Rounds a second since the first rounds done, once half a second of
+    /// them has been seen.
+    fn rate(&self) -> Option<f64> {
+        let ((t0, p0), (t1, p1)) = (self.first?, self.latest?);
+        let secs = t1.saturating_duration_since(t0).as_secs_f64();
+        (secs >= 0.5 && p1 > p0).then(|| (p1 - p0) as f64 / secs)
+    }
+
+    /// What the bar shows with `len` rounds in all.
+    fn text(&self, len: Option<u64>) -> String {
+        let Some(rate) = self.rate() else { return "-- rounds/s  ETA --".into() };
+        let done = self.latest.map_or(0, |(_, p)| p);
+        let eta = match len {
+            Some(len) => duration_text(len.saturating_sub(done) as f64 / rate),
+            None => "--".into(),
+        };
+        format!("{} rounds/s  ETA {eta}", grouped(rate.round() as u64))
+    }
+}
+
+impl indicatif::style::ProgressTracker for Pace {
+    fn clone_box(&self) -> Box<dyn indicatif::style::ProgressTracker> {
+        Box::new(*self)
+    }
+
+    fn tick(&mut self, state: &indicatif::ProgressState, now: std::time::Instant) {
+        let pos = state.pos();
+        if pos > 0 {
+            self.first.get_or_insert((now, pos));
+            self.latest = Some((now, pos));
+        }
+    }
+
+    fn reset(&mut self, _: &indicatif::ProgressState, _: std::time::Instant) {
+        *self = Pace::default();
+    }
+
+    fn write(&self, state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+        let _ = w.write_str(&self.text(state.len()));
+    }
+}
+
+/// A whole number with its thousands grouped: `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Seconds left in whole units, rounded up: `7s`, `1m 05s`, `2h 03m`;
+/// beyond 99 hours, `over 99h`.
+fn duration_text(secs: f64) -> String {
+    if !secs.is_finite() || secs >= 99.0 * 3600.0 {
+        return "over 99h".into();
+    }
+    let s = secs.max(0.0).ceil() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// `--variant`: a rule set by its id; `--help` lists them.
@@ -205,5 +290,26 @@ mod tests {
             let over = (limit.range().end() + 1).to_string();
             assert!(Flags::try_parse_from(["t", limit.flag(), &over]).is_err(), "{}", limit.flag());
         }
+    }
+
+    #[test]
+    fn the_bars_rate_is_a_whole_number_and_its_estimate_leaves_out_the_start() {
+        assert_eq!([grouped(0), grouped(999), grouped(1_000), grouped(1_234_567)], ["0", "999", "1,000", "1,234,567"]);
+        let times = [0.2, 59.1, 65.0, 7_380.0, f64::INFINITY, 1e9];
+        assert_eq!(times.map(duration_text), ["1s", "1m 00s", "1m 05s", "2h 03m", "over 99h", "over 99h"]);
+
+        // 10 s of loading before the first 1,000 rounds, then 40,000 in 2 s:
+        // 20,000 rounds/s, and the 59,000 left take 3 s (2.95, rounded up),
+        // not the 18 s that 41,000 rounds in 12 s would say.
+        let start = std::time::Instant::now();
+        let at = |secs: f64| start + std::time::Duration::from_secs_f64(secs);
+        let mut pace = Pace { first: Some((at(10.0), 1_000)), latest: Some((at(10.3), 7_000)) };
+        assert_eq!(pace.text(Some(100_000)), "-- rounds/s  ETA --", "too soon to say");
+        pace.latest = Some((at(12.0), 41_000));
+        assert_eq!(pace.text(Some(100_000)), "20,000 rounds/s  ETA 3s");
+        assert_eq!(pace.text(None), "20,000 rounds/s  ETA --", "no length yet (verify)");
+        pace.latest = Some((at(12.0), 100_000));
+        assert_eq!(pace.text(Some(100_000)), "49,500 rounds/s  ETA 0s");
+        assert_eq!(Pace::default().text(Some(10)), "-- rounds/s  ETA --");
     }
 }

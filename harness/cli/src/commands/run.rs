@@ -64,7 +64,8 @@ pub fn run(args: Args) -> Result<()> {
     crate::common::standings(&result, &results_file, args.json, args.csv)
 }
 
-/// The line above the standings.
+/// The lines above the standings: the league, and how it ranks (the
+/// order `pitboss_results::standings` gives, said in words).
 fn heading(result: &pitboss_results::LeagueResult) {
     out!(
         "{} — {} session(s) × {} rounds of {} (seed {}, {} format)",
@@ -75,4 +76,9 @@ fn heading(result: &pitboss_results::LeagueResult) {
         result.seed,
         result.format
     );
+    out!("{RANKING}");
 }
+
+/// How `pitboss run` ranks, printed above its standings.
+pub const RANKING: &str =
+    "Ranked by final chips, highest first; bots that went broke, then disqualified ones, below those in play.";
