@@ -4,9 +4,10 @@
 //! Rust, C and Go bot made, built, checked and submitted by its students'
 //! commands (the Python one also through `/me`), the deadline, the final
 //! run by its `curl`, publishing by its edit and a restart, and its export
-//! (the CSV and the final run's bundle, verified). The blocks the test
-//! runs are marked `<!-- test: NAME -->` in the guide, and every line of
-//! the guide that runs `pitboss` is in one of them.
+//! (the CSV and the final run's bundle, verified), and its backup restored
+//! into another folder. The blocks the test runs are marked
+//! `<!-- test: NAME -->` in the guide, and every line of the guide that
+//! runs `pitboss` is in one of them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -165,12 +166,10 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
     assert!(unit.contains("WorkingDirectory=/srv/pitboss") && serve.contains("cd /srv/pitboss"), "{serve}{unit}");
     let data = args.iter().position(|a| *a == "--data").map(|i| args[i + 1]).unwrap();
     assert!(Path::new(data).is_relative(), "the guide's data folder is relative: {data}");
-    let start = || {
-        // Any free port: tests run side by side.
-        let mut words = vec!["serve"];
-        words.extend(args.iter().map(|&a| if a.starts_with("127.0.0.1:") { "127.0.0.1:0" } else { a }));
-        Served::with_args(&class, &words)
-    };
+    // Any free port: tests run side by side.
+    let mut start_args = vec!["serve"];
+    start_args.extend(args.iter().map(|&a| if a.starts_with("127.0.0.1:") { "127.0.0.1:0" } else { a }));
+    let start = || Served::with_args(&class, &start_args);
     let server = start();
     let (url, admin) = (server.url.clone(), server.token("admin"));
     assert!(!server.log().contains("warning"), "the guide's file starts without a warning: {}", server.log());
@@ -269,6 +268,32 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
         assert!(row[2].parse::<u32>().is_ok() && row[6].parse::<f64>().is_ok(), "rank and EV: {csv}");
     }
     assert!(said.contains("verified") || said.contains("identical"), "pitboss verify: {said}");
+
+    // 12. The backup of the stopped server, restored into another folder
+    // (a new VM's): the final standings and the admin token come back.
+    server.stop();
+    let machine = |block: &str, folder: &Path| {
+        // `systemctl` is the test's to play; each `tar` runs as written.
+        let mut tars = String::new();
+        for line in block.lines().filter(|l| !l.trim().is_empty()) {
+            match line.strip_prefix("sudo tar ") {
+                Some(rest) => tars += &format!("tar {}\n", rest.replace("/srv/pitboss", &folder.display().to_string())),
+                None => assert!(line.starts_with("sudo systemctl "), "a line of the guide's backup: {line}"),
+            }
+        }
+        assert!(!tars.is_empty(), "{block}");
+        sh(&dir, &tars, &url, &[]);
+    };
+    machine(&block(&doc, "backup"), &class);
+    let restored = dir.join("restored");
+    std::fs::create_dir_all(&restored).unwrap();
+    machine(&block(&doc, "restore"), &restored);
+    let server = Served::with_args(&restored, &start_args);
+    let url = server.url.clone();
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    assert_eq!(board["final"], run, "the final standings come back: {board}");
+    let (status, entrants) = call("GET", &format!("{url}/api/entrants"), Some(&admin), None);
+    assert_eq!((status, entrants.as_array().map(Vec::len)), (200, Some(4)), "{entrants}");
 
     // Every line of the guide that runs `pitboss` was run here.
     let ran: String =
