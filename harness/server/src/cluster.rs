@@ -14,9 +14,9 @@ use pitboss_cluster::{Options, Progress, Submitted};
 use pitboss_results::{LeagueResult, ResultsFile};
 use rusqlite::{OptionalExtension, params};
 
-use crate::Error;
 use crate::competition::SlurmPolicy;
 use crate::db::Db;
+use crate::error::Error;
 
 /// Sessions of a merged league replayed before it is recorded.
 pub use pitboss_cluster::PROVEN_SESSIONS;

@@ -16,12 +16,12 @@ use pitboss_coach::{BotInput, CoachRequest, coach_league};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::Error;
+use crate::answer::Answer;
 use crate::auth::{Reader, Visitor};
-use crate::pages::{Answer, page};
-use crate::replays::league_folder;
+use crate::error::Error;
+use crate::page::page;
+use crate::paths::{league_folder, run_dir};
 use crate::state::{App, Failure, Shared};
-use crate::worker::run_dir;
 
 /// Rounds a coaching plays (about 3 s of one core for `basic`).
 pub const COACH_ROUNDS: u64 = 5_000;

@@ -10,7 +10,7 @@ use pitboss_host::files;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::Error;
+use crate::error::Error;
 
 /// Longest debounce after a submission change, in seconds (a day).
 pub const MAX_DEBOUNCE_SECS: u64 = 86_400;

@@ -55,11 +55,13 @@ use pitboss_results::standings::rank_with_intervals;
 use pitboss_results::tally::FAULT_LOG_CAP;
 use pitboss_results::{BotResult, ResultsFile, SessionRecord, Standing};
 
-use crate::app::Options;
 use crate::competition::{self, Competition};
+use crate::data::Options;
 use crate::db::{ActiveBot, Db, now};
-use crate::worker::{LeagueStandings, Summary, overall, run_dir};
-use crate::{Error, store};
+use crate::error::Error;
+use crate::paths::{module_file, module_path, run_dir};
+use crate::store;
+use crate::worker::{LeagueStandings, Summary, overall};
 
 /// Sessions an import replays unless told otherwise.
 pub const DEFAULT_SAMPLE: u64 = 4;
@@ -98,7 +100,7 @@ pub struct Imported {
 /// that league with the active entrants' bots stored here.
 pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay) -> Result<Imported, Error> {
     let competition = competition::read(&options.competition)?;
-    let (db, _) = crate::app::open(options, &competition)?;
+    let (db, _) = crate::data::open(options, &competition)?;
     if let Some(id) = db.frozen()? {
         return Err(Error::Import(format!(
             "run {id} was the final run: the standings are frozen, nothing is imported"
@@ -110,7 +112,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
     recompute(&file, &results).map_err(|why| Error::Import(format!("{label}: its figures do not add up: {why}")))?;
 
     let folder = format!("league-{league}");
-    let stage = options.data.join("runs").join(format!(".import-{}-{}", std::process::id(), now()));
+    let stage = crate::paths::runs(&options.data).join(format!(".import-{}-{}", std::process::id(), now()));
     let staged = write_files(&options.data, &stage.join(&folder), path, &results)
         .and_then(|()| replay_sessions(&stage.join(&folder).join("results.json"), &results, replay, &label));
     let replayed = match staged {
@@ -173,11 +175,11 @@ fn verify(
     let active = db.active_bots()?;
     check_bots(results, &active).map_err(refuse)?;
     for ActiveBot { name, sha256: sha, .. } in &active {
-        if !store::module_path(dir, sha).is_file() {
+        if !module_path(dir, sha).is_file() {
             return Err(refuse(format!("entrant `{name}`'s active module ({}…) is not stored here", &sha[..16])));
         }
     }
-    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}", store::module_file(dir, &a.sha256))));
+    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}", module_file(dir, &a.sha256))));
     if results.league.text != template.with_bots(paths) {
         let played = &results.league.parsed;
         return Err(refuse(format!(

@@ -16,11 +16,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
 use serde::Deserialize;
 
-use crate::api::refused_registration;
+use crate::answer::Answer;
 use crate::auth::{self, Client, Visitor, same_origin};
 use crate::db::now;
-use crate::entrants;
-use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
+use crate::entrants::{self, refused_registration};
+use crate::page::{CsrfForm, bad_csrf, page, refuse};
 use crate::state::{Failure, Shared, Who};
 
 /// Cookie of the login and registration forms' CSRF token.

@@ -10,70 +10,21 @@ use axum::Form;
 use axum::body::Bytes;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use axum::response::{IntoResponse, Redirect};
+use maud::{Markup, html};
 use pitboss_host::text::printable;
 use pitboss_results::standings::{LUCK_LEGEND, luck_note};
 use serde::Deserialize;
 
-use crate::api::{latest_and_runs, public_run, reports_of};
+use crate::answer::Answer;
 use crate::auth::{EntrantVisitor, Session, Visitor};
 use crate::competition::format_time;
 use crate::db::Outcome;
-use crate::state::{Failure, Shared, Who};
+use crate::page::{CsrfForm, SHOWN_TEXT, bad_csrf, link, page, refuse};
+use crate::runs::{latest_and_runs, public_run, reports_of};
+use crate::state::{Shared, Who};
 use crate::uploads::{PageUpload, judge_upload};
 use crate::worker::Summary;
-
-pub type Answer = Result<Response, Failure>;
-
-const CSS: &str = include_str!("page.css");
-
-/// Most characters of outside text (a verdict, a report, an error) shown.
-pub const SHOWN_TEXT: usize = 20_000;
-
-fn layout(title: &str, who: Option<&Session>, body: Markup) -> Markup {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                style { (PreEscaped(CSS)) }
-            }
-            body {
-                nav {
-                    a href="/" { "Leaderboard" }
-                    @match who {
-                        Some(Session { who: Who::Entrant(e), csrf, .. }) => { a href="/me" { "My bot (" (e.name) ")" } (logout_form(csrf)) }
-                        Some(Session { who: Who::Admin, csrf, .. }) => { a href="/admin" { "Organiser" } (logout_form(csrf)) }
-                        None => { a href="/login" { "Log in" } }
-                    }
-                }
-                main { (body) }
-            }
-        }
-    }
-}
-
-fn logout_form(csrf: &str) -> Markup {
-    html! { form.inline method="post" action="/logout" { input type="hidden" name="csrf" value=(csrf); button { "Log out" } } }
-}
-
-/// A whole page.
-pub fn page(title: &str, who: Option<&Session>, body: Markup) -> Response {
-    Html(layout(title, who, body).into_string()).into_response()
-}
-
-/// A page that says why something was refused.
-pub fn refuse(status: StatusCode, text: &str) -> Response {
-    (status, Html(layout("Refused", None, html! { h1 { "Refused" } p.error { (text) } }).into_string())).into_response()
-}
-
-/// The answer to a form whose CSRF token is missing or wrong.
-pub fn bad_csrf() -> Response {
-    refuse(StatusCode::FORBIDDEN, "The form's CSRF token is missing or wrong: reload the page.")
-}
 
 /// `GET /`: the latest run's standings per league and overall, and the
 /// runs before it.
@@ -149,20 +100,6 @@ fn league_table(run: i64, league: &crate::worker::LeagueStandings, links: bool) 
             } } } } }
         @if let Some(note) = luck.then(|| luck_note(league.luck_uncorrected.as_deref())).flatten() { p.small.luck { (note) } }
     }
-}
-
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    pub csrf: String,
-    #[serde(default)]
-    pub id: Option<i64>,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub action: Option<String>,
-    /// `yes` on the second step of an action that asks first (removing).
-    #[serde(default)]
-    pub confirm: Option<String>,
 }
 
 /// Which finished run `/me` shows (`?run=N`; the latest without).
@@ -353,7 +290,7 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
             p { strong { "#" (s.id) " " (pitboss_host::text::excerpt(&s.file_name, 100)) } " · " (format_time(s.created)) " · " (s.size) " bytes"
                 @if let Some(sha) = &s.sha256 { " · " code { (sha.get(..16).unwrap_or(sha)) "…" } }
                 @if s.active { " · " span.active { "ACTIVE" } }
-                @if let Some(href) = s.sha256.as_ref().and_then(|_| crate::sources::link(s.id, &s.file_name)) { " · " a href=(href) { "source" } } }
+                @if let Some(href) = s.sha256.as_ref().and_then(|_| link(s.id, &s.file_name)) { " · " a href=(href) { "source" } } }
             pre.verdict { (printable(&s.verdict, SHOWN_TEXT)) }
             @if let Some(score) = &s.score { (score_line(score)) }
             @if !s.report.is_empty() { details { summary { "Per decision: faults and fuel" } pre { (printable(&s.report, SHOWN_TEXT)) } } }

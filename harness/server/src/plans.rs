@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use pitboss_host::Sandbox;
 use pitboss_league::check::Plan;
 
-use crate::Error;
 use crate::competition::Competition;
+use crate::error::Error;
 
 /// The check plans, one per league.
 pub struct Checker {

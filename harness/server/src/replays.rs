@@ -28,13 +28,13 @@ use pitboss_results::ResultsFile;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::Error;
+use crate::answer::Answer;
 use crate::answer::REPORT_POLICY;
 use crate::auth::Reader;
 use crate::db::Entrant;
-use crate::pages::Answer;
+use crate::error::Error;
+use crate::paths::{PUBLIC, league_folder, run_dir, scrimmage_dir};
 use crate::state::{App, Failure, Shared};
-use crate::worker::{PUBLIC, run_dir};
 
 /// The round asked for, from the query string.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -67,7 +67,7 @@ impl Source {
                     Reader::Organiser => None,
                 };
                 let done = app.db.scrimmage(*id, owner)?.is_some_and(|s| s.state == "done");
-                let path = crate::scrimmage::scrimmage_dir(&app.dir, *id).join("results.json");
+                let path = scrimmage_dir(&app.dir, *id).join("results.json");
                 Ok(match done && path.is_file() {
                     true => Ok((path, false)),
                     false => Err(Failure::new(StatusCode::NOT_FOUND, "no such finished scrimmage of yours")),
@@ -83,13 +83,6 @@ impl Source {
             Source::Scrimmage(id) => json!({ "scrimmage": id }),
         }
     }
-}
-
-/// Whether `folder` names a league of a run (`league-K`).
-pub fn league_folder(folder: &str) -> bool {
-    folder
-        .strip_prefix("league-")
-        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The organiser's results file of a finished run's league, or 404.

@@ -21,10 +21,10 @@ use pitboss_league::duel::{Duel, duel};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::Error;
 use crate::db::{Db, Entrant};
+use crate::error::Error;
+use crate::paths::module_path;
 use crate::state::{App, Failure, Shared};
-use crate::store::module_path;
 use crate::worker::Summary;
 
 impl Db {

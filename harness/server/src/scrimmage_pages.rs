@@ -14,14 +14,15 @@ use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::answer::Answer;
 use crate::answer::REPORT_POLICY;
 use crate::auth::{EntrantCaller, EntrantVisitor, Reader};
 use crate::competition::format_time;
 use crate::db::Entrant;
-use crate::pages::{Answer, bad_csrf, page, refuse};
-use crate::scrimmage::{Ask, BUILTINS, MAX_OPPONENTS, Scrimmage, scrimmage_dir};
+use crate::page::{bad_csrf, page, refuse};
+use crate::paths::{PUBLIC, scrimmage_dir};
+use crate::scrimmage::{Ask, BUILTINS, MAX_OPPONENTS, Scrimmage};
 use crate::state::{Failure, Shared};
-use crate::worker::PUBLIC;
 
 /// Checks and queues `ask`; wakes the worker.
 async fn queue(app: &Shared, who: Entrant, ask: Ask) -> Result<i64, Failure> {

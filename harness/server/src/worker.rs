@@ -19,7 +19,7 @@
 //! played again from scratch.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pitboss_results::{LeagueResult, Standing, Status};
@@ -27,8 +27,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
 use crate::db::{ActiveBot, Db, Entrant, now};
-use crate::scrimmage::{Scrimmage, scrimmage_dir};
-use crate::{Error, store};
+use crate::error::Error;
+use crate::paths::{PUBLIC, run_dir, scrimmage_dir};
+use crate::scrimmage::Scrimmage;
+use crate::state::Bell;
+use crate::store;
 
 /// Longest a scrimmage plays before it is stopped.
 pub const SCRIMMAGE_MAX_SECS: u64 = 300;
@@ -43,51 +46,6 @@ enum GaveWay {
     RunQueued,
     /// It played [`SCRIMMAGE_MAX_SECS`].
     TimeUp,
-}
-
-/// What wakes the worker.
-#[derive(Default)]
-struct Signal {
-    /// Look at the queue now.
-    wake: bool,
-    /// Queue a run at this time (the debounce after a change).
-    due: Option<Instant>,
-    /// Stop after the current run.
-    stop: bool,
-}
-
-/// The worker's doorbell, shared with the request handlers.
-#[derive(Default)]
-pub struct Bell {
-    signal: Mutex<Signal>,
-    ring: Condvar,
-}
-
-impl Bell {
-    fn with<T>(&self, f: impl FnOnce(&mut Signal) -> T) -> T {
-        let out = f(&mut self.signal.lock().unwrap_or_else(|e| e.into_inner()));
-        self.ring.notify_all();
-        out
-    }
-
-    /// A run was queued: look now.
-    pub fn wake(&self) {
-        self.with(|s| s.wake = true);
-    }
-
-    /// The active bots changed: queue a run `debounce` from now, unless
-    /// one is due already (a later change never moves it later, so a
-    /// stream of changes cannot put a run off for ever).
-    pub fn changed(&self, debounce: Duration) {
-        self.with(|s| {
-            s.due.get_or_insert_with(|| Instant::now() + debounce);
-        });
-    }
-
-    /// Stop when the current run (if any) ends.
-    pub fn stop(&self) {
-        self.with(|s| s.stop = true);
-    }
 }
 
 /// One league's standings in a run, as the leaderboard shows them.
@@ -475,14 +433,6 @@ pub fn write_reports(dir: &Path, results: &pitboss_results::ResultsFile) -> Resu
     pitboss_results::output::write_json(&public.join("results.json"), &results.without_logs())?;
     report(public.join("results.json"), public.join("report.html"))?;
     Ok(())
-}
-
-/// The folder of a league's public copies.
-pub const PUBLIC: &str = "public";
-
-/// Where run `id` keeps its files.
-pub fn run_dir(dir: &Path, id: i64) -> PathBuf {
-    dir.join("runs").join(id.to_string())
 }
 
 pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
