@@ -38,6 +38,7 @@ pub mod cluster;
 pub mod coaching;
 pub mod compare;
 pub mod competition;
+pub mod csrf;
 pub mod data;
 pub mod db;
 pub mod entrants;
@@ -70,6 +71,9 @@ pub mod uploads;
 pub mod verdict;
 pub mod verification;
 pub mod worker;
+
+#[cfg(test)]
+mod tests;
 
 pub use app::{add_entrant, serve};
 pub use data::Options;

@@ -5,7 +5,6 @@
 //! imported run's sessions ([`crate::verification`]). Every form carries
 //! the session's CSRF token.
 
-use axum::Form;
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
@@ -15,10 +14,11 @@ use pitboss_host::text::excerpt;
 use crate::answer::Answer;
 use crate::auth::{AdminVisitor, Session};
 use crate::competition::format_time;
+use crate::csrf::CsrfForm;
 use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
 use crate::import::Replay;
-use crate::page::{CsrfForm, SHOWN_TEXT, bad_csrf, link, page, refuse};
+use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
 use crate::paths::run_dir;
 use crate::runs::{final_run, frozen, latest_and_runs, queue_unless_frozen, reports_of};
 use crate::state::{App, Shared};
@@ -110,11 +110,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
 pub async fn admin_add(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(form): CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let name = form.name.unwrap_or_default();
     let shown = name.clone();
     let max = app.competition.max_entrants;
@@ -131,11 +128,8 @@ pub async fn admin_add(
 pub async fn admin_entrant(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(form): CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let Some(action) = form.action.as_deref().and_then(Action::parse) else {
         return Ok(refuse(StatusCode::BAD_REQUEST, "No such action: disable, enable, remove or token."));
     };
@@ -174,11 +168,8 @@ fn confirm_removal(session: &Session, name: &str) -> axum::response::Response {
 pub async fn admin_run(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    _: CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let note = match app.blocking(queue_unless_frozen).await? {
         Some(id) => html! { p { "Run " (id) " queued." } },
         None => html! { p.error { (frozen().text) } },
@@ -192,11 +183,8 @@ pub async fn admin_run(
 pub async fn admin_final(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    _: CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let note = match app.blocking(final_run).await? {
         Ok(id) => html! { p { "Final run " (id) " queued: when it has finished, the standings are frozen." } },
         Err(refused) => html! { p.error { (refused.text) } },
@@ -257,7 +245,6 @@ pub async fn submission_log(
 /// The organiser's ask: `sessions` more (a number) or `all`.
 #[derive(serde::Deserialize)]
 pub struct MoreForm {
-    csrf: String,
     sessions: String,
 }
 
@@ -266,14 +253,10 @@ pub struct MoreForm {
 /// organiser's page shows the outcome.
 pub async fn admin_verify(
     State(app): State<Shared>,
-    AdminVisitor(session): AdminVisitor,
+    _: AdminVisitor,
     UrlPath(run): UrlPath<i64>,
-    Form(form): Form<MoreForm>,
+    CsrfForm(form): CsrfForm<MoreForm>,
 ) -> Answer {
-    use axum::http::StatusCode;
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let asked = form.sessions.trim();
     let more = match asked {
         "all" => Replay::All,

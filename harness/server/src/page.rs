@@ -1,6 +1,7 @@
 //! The site's layout, shared by every page: the navigation with who is
-//! logged in, a whole page, a refusal in words, and the CSRF-carrying
-//! form every page's post sends. Handlers build their bodies with maud
+//! logged in, a whole page, a refusal in words, and the fields of the
+//! small forms (taken through [`crate::csrf::CsrfForm`], which checks
+//! their token). Handlers build their bodies with maud
 //! (so every name and verdict is escaped by construction) and wrap them
 //! here.
 
@@ -56,14 +57,10 @@ pub fn refuse(status: StatusCode, text: &str) -> Response {
     (status, Html(layout("Refused", None, html! { h1 { "Refused" } p.error { (text) } }).into_string())).into_response()
 }
 
-/// The answer to a form whose CSRF token is missing or wrong.
-pub fn bad_csrf() -> Response {
-    refuse(StatusCode::FORBIDDEN, "The form's CSRF token is missing or wrong: reload the page.")
-}
-
+/// The fields of the site's small forms (their `csrf` is the
+/// extractor's).
 #[derive(Deserialize)]
-pub struct CsrfForm {
-    pub csrf: String,
+pub struct PageForm {
     #[serde(default)]
     pub id: Option<i64>,
     #[serde(default)]

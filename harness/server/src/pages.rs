@@ -3,12 +3,11 @@
 //! escaped): the leaderboard and an entrant's page (upload form,
 //! submissions with verdicts, faults and log lines from the latest run).
 //! Logging in and registering are in `login.rs`, the organiser's page in
-//! `organiser.rs`. Every form that changes something
-//! carries the session's CSRF token, checked before anything is done.
+//! `organiser.rs`. Every form that changes something carries the
+//! session's CSRF token, checked by its extractor ([`crate::csrf`])
+//! before anything is done.
 
-use axum::Form;
-use axum::body::Bytes;
-use axum::extract::{Multipart, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use maud::{Markup, html};
@@ -19,8 +18,9 @@ use serde::Deserialize;
 use crate::answer::Answer;
 use crate::auth::{EntrantVisitor, Session, Visitor};
 use crate::competition::format_time;
+use crate::csrf::{CsrfForm, CsrfUpload};
 use crate::db::Outcome;
-use crate::page::{CsrfForm, SHOWN_TEXT, bad_csrf, link, page, refuse};
+use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
 use crate::runs::{latest_and_runs, public_run, reports_of};
 use crate::state::{Shared, Who};
 use crate::uploads::{PageUpload, judge_upload};
@@ -304,40 +304,18 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
 
 /// `POST /me/upload` (multipart: `csrf`, `bot`). The session and the
 /// upload slot are settled before the body is read.
-pub async fn upload(State(app): State<Shared>, up: PageUpload, mut form: Multipart) -> Answer {
-    let bad = |text: &str| Ok(refuse(StatusCode::BAD_REQUEST, text));
-    let (mut csrf, mut file): (Option<String>, Option<(String, Bytes)>) = (None, None);
-    loop {
-        let field = match form.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => return bad(&format!("The upload could not be read: {e}")),
-        };
-        match field.name() {
-            Some("csrf") => csrf = field.text().await.ok(),
-            Some("bot") => {
-                let name = field.file_name().unwrap_or("upload.wasm").to_string();
-                match field.bytes().await {
-                    Ok(bytes) => file = Some((name, bytes)),
-                    Err(e) => return bad(&format!("The upload could not be read: {e}")),
-                }
-            }
-            _ => {}
-        }
-    }
-    if !csrf.is_some_and(|c| up.visitor.session.csrf_ok(&c)) {
-        return Ok(bad_csrf());
-    }
-    let Some((name, bytes)) = file else { return bad("The form had no file.") };
+pub async fn upload(State(app): State<Shared>, up: PageUpload, CsrfUpload { file }: CsrfUpload) -> Answer {
+    let Some((name, bytes)) = file else { return Ok(refuse(StatusCode::BAD_REQUEST, "The form had no file.")) };
     let verdict = judge_upload(&app, up.visitor.entrant, up.slot, name, bytes).await?;
     Ok(Redirect::to(&format!("/me#sub-{}", verdict.id)).into_response())
 }
 
 /// `POST /me/activate` (`csrf`, `id`).
-pub async fn activate(State(app): State<Shared>, visitor: EntrantVisitor, Form(form): Form<CsrfForm>) -> Answer {
-    if !visitor.session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
+pub async fn activate(
+    State(app): State<Shared>,
+    visitor: EntrantVisitor,
+    CsrfForm(form): CsrfForm<PageForm>,
+) -> Answer {
     let who = visitor.entrant.id;
     let chosen = match form.id {
         Some(id) => app.blocking(move |app| app.db.choose(who, id)).await?,

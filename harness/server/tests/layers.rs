@@ -159,3 +159,35 @@ fn the_reader_finds_paths_and_circles() {
     graph.entry("c".into()).or_default().insert("a".into());
     assert_eq!(cycle(&graph), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
 }
+
+#[test]
+fn only_the_csrf_extractors_read_a_page_form() {
+    // A handler that took `axum::Form` or `Multipart` itself could forget
+    // the CSRF check; through `crate::csrf` it cannot.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let word = |code: &str, w: &str| {
+        code.match_indices(w).any(|(at, _)| {
+            let before = code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let after = code[at + w.len()..].chars().next().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !before && !after
+        })
+    };
+    let mut readers = Vec::new();
+    for file in &files {
+        if file.ends_with("csrf.rs") || file.starts_with(src.join("tests")) {
+            continue;
+        }
+        let code: String = std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if word(&code, "Form") || word(&code, "Multipart") || word(&code, "RawForm") {
+            readers.push(file.strip_prefix(&src).unwrap().display().to_string());
+        }
+    }
+    assert!(readers.is_empty(), "these files read a form without crate::csrf's extractors: {readers:?}");
+}
