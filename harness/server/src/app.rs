@@ -108,7 +108,7 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     clean(&options.data, &db)?;
     crate::verdict::STARTED.get_or_init(crate::db::now);
     let db = Arc::new(db);
-    let sandbox = pitboss_league::sandbox().map_err(|e| Error::League(format!("{e:#}")))?;
+    let sandbox = pitboss_league::sandbox().map_err(Error::Sandbox)?;
     if let Some(why) = pitboss_league::cache_warning(&sandbox) {
         eprintln!("pitboss serve: warning: {why}");
     }

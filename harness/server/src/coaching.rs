@@ -66,7 +66,7 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
         Some(_) => BotInput::Bytes { name: &file_name, bytes: &bytes },
         None => BotInput::Builtin(source.file.trim_start_matches("builtin:")),
     };
-    let league = pitboss_league::file::parse(&dir.join("league.toml")).map_err(|e| Error::League(format!("{e:#}")))?;
+    let league = pitboss_league::file::parse(&dir.join("league.toml")).map_err(Error::LeagueFile)?;
     let request = CoachRequest { rounds: COACH_ROUNDS, seed: league.seed, top: COACH_TOP, bankroll: None };
     let json = match coach_league(&league, bot, &request, &app.checker.sandbox) {
         Ok(report) => serde_json::to_value(&report)?,
@@ -132,7 +132,7 @@ pub async fn coach_page(
     let json = coaching(&app, reader, run, folder.clone(), whose).await?;
     let section = match json.get("error").and_then(Value::as_str) {
         Some(why) => html! { p.error { "No coaching: " (pitboss_host::text::excerpt(why, 500)) } },
-        None => pitboss_report::coach_section(&json).map_err(|e| Failure::from(Error::League(format!("{e:#}"))))?,
+        None => pitboss_report::coach_section(&json).map_err(|e| Failure::from(Error::Report(e)))?,
     };
     let body = html! {
         style { (maud::PreEscaped(pitboss_report::COACH_CSS)) }

@@ -1,6 +1,16 @@
 //! The server's one error type: what can stop the server or one of its
 //! requests ([`crate::answer::Failure`] is how a request's error is
-//! answered).
+//! answered), typed by what failed.
+//!
+//! The libraries a run, a check, a replay or a report goes through
+//! (`pitboss-league`, `-report`, `-cluster`, `-coach`) answer with
+//! `anyhow` chains; the server keeps such a chain whole in the variant
+//! of the step that failed ([`Error::Sandbox`], [`Error::Plan`],
+//! [`Error::LeagueFile`], [`Error::Play`], [`Error::Replay`],
+//! [`Error::Report`], [`Error::Slurm`], [`Error::NotImportable`]), and
+//! writes it the one way, `a: b: c` on one line, here. Such a variant
+//! has no `source`: its text is the whole chain already, and a caller
+//! printing `{:#}` (the CLI) would repeat it.
 
 use std::path::PathBuf;
 
@@ -10,9 +20,34 @@ pub enum Error {
     /// The competition file is wrong (one line, `file:line: problem`).
     #[error("{0}")]
     Competition(String),
-    /// A league could not be checked or played.
+    /// A league could not be checked or played (the server's own words).
     #[error("{0}")]
     League(String),
+    /// The wasm sandbox could not start.
+    #[error("{0:#}")]
+    Sandbox(anyhow::Error),
+    /// A league's check plan could not be made.
+    #[error("{0:#}")]
+    Plan(anyhow::Error),
+    /// A league file (a run's, a duel's) could not be read.
+    #[error("{0:#}")]
+    LeagueFile(anyhow::Error),
+    /// A league or a duel could not be played.
+    #[error("{0:#}")]
+    Play(anyhow::Error),
+    /// A round could not be replayed.
+    #[error("{0:#}")]
+    Replay(anyhow::Error),
+    /// A report or the coach's section could not be written.
+    #[error("{0:#}")]
+    Report(anyhow::Error),
+    /// A league could not be staged, played or proved on Slurm.
+    #[error("{0:#}")]
+    Slurm(anyhow::Error),
+    /// A results file an import refuses because it cannot be read, replayed
+    /// or added up (the file's label and the step in its context).
+    #[error("{0:#}")]
+    NotImportable(anyhow::Error),
     /// The database.
     #[error("database: {0}")]
     Db(#[from] rusqlite::Error),
@@ -46,4 +81,30 @@ pub enum Error {
     /// The data folder cannot be used.
     #[error("data folder {0}: {1}")]
     Data(PathBuf, String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_librarys_chain_is_one_line_in_its_own_words_and_not_repeated() {
+        let chain = || anyhow::anyhow!("no such file").context("cannot read bot.wasm").context("cannot replay it");
+        let typed = [
+            Error::Sandbox(chain()),
+            Error::Plan(chain()),
+            Error::LeagueFile(chain()),
+            Error::Play(chain()),
+            Error::Replay(chain()),
+            Error::Report(chain()),
+            Error::Slurm(chain()),
+            Error::NotImportable(chain()),
+        ];
+        for e in typed {
+            // The words `format!("{e:#}")` wrote before, once.
+            assert_eq!(e.to_string(), "cannot replay it: cannot read bot.wasm: no such file");
+            assert!(std::error::Error::source(&e).is_none(), "{e:?} would be printed twice by `{{:#}}`");
+            assert_eq!(format!("{:#}", anyhow::Error::new(e)), "cannot replay it: cannot read bot.wasm: no such file");
+        }
+    }
 }

@@ -143,8 +143,8 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
             "you did not sit at this table; in this competition only the organiser replays other tables",
         )));
     }
-    let league = Replayable::from_results_table(results, &path, None, spot).map_err(league_error)?;
-    let events = league.round_events(spot).map_err(league_error)?;
+    let league = Replayable::from_results_table(results, &path, None, spot).map_err(Error::Replay)?;
+    let events = league.round_events(spot).map_err(Error::Replay)?;
     // Another bot's log lines stay private; the organiser sees them all.
     let shown: Vec<&TableEvent> = events
         .iter()
@@ -157,7 +157,7 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         })
         .collect();
     let mut text = Vec::new();
-    league.write_round(spot, shown.iter().copied(), &mut text).map_err(league_error)?;
+    league.write_round(spot, shown.iter().copied(), &mut text).map_err(Error::Replay)?;
     let names: Vec<String> = seats.iter().map(|&b| league.bots[b].0.clone()).collect();
     let events: Vec<Value> = shown.iter().map(|e| pitboss_league::transcript::event_json(e)).collect();
     let Spot { session, table, round } = spot;
@@ -180,10 +180,6 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         json.extend(more);
     }
     Ok(Ok(json))
-}
-
-fn league_error(e: anyhow::Error) -> Error {
-    Error::League(format!("{e:#}"))
 }
 
 /// Plays the replay off the async threads, after a check slot and (for

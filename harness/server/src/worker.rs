@@ -398,11 +398,10 @@ impl Work {
         on: Option<(i64, &str)>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<LeagueResult, Error> {
-        let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
         let path = dir.join("league.toml");
         std::fs::write(&path, text)?;
-        let file =
-            pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string()).map_err(league_err)?;
+        let file = pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string())
+            .map_err(Error::LeagueFile)?;
         let threads = self
             .competition
             .runs
@@ -411,7 +410,7 @@ impl Work {
         let (result, results_file) = match (on, &self.competition.slurm) {
             (Some((run, folder)), Some(policy)) => crate::cluster::play(&self.db, run, folder, &path, policy)?,
             _ => {
-                pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, progress).map_err(league_err)?
+                pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, progress).map_err(Error::Play)?
             }
         };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
@@ -425,7 +424,7 @@ impl Work {
 pub fn write_reports(dir: &Path, results: &pitboss_results::ResultsFile) -> Result<(), Error> {
     let report = |results: PathBuf, out: PathBuf| {
         let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
-        pitboss_report::write_report(&request, &out).map_err(|e| Error::League(format!("{e:#}")))
+        pitboss_report::write_report(&request, &out).map_err(Error::Report)
     };
     report(dir.join("results.json"), dir.join("report.html"))?;
     let public = dir.join(PUBLIC);
