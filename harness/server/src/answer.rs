@@ -6,7 +6,7 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::Error;
+use crate::error::Error;
 
 /// The pages' policy: our own inline CSS, no script, forms to
 /// ourselves, never framed.
@@ -16,6 +16,9 @@ pub const PAGE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; im
 /// A report's policy: its inline CSS, SVG and script, nothing fetched.
 pub const REPORT_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
      img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/// What a handler answers: a response, or the one error answer.
+pub type Answer = Result<Response, Failure>;
 
 /// An error answer: a status, one line of text (as JSON), and how long
 /// to wait before trying again where that is known.

@@ -4,7 +4,7 @@
 //! faults, the leaderboard, runs and their files, and the organiser's
 //! entrant and run controls. Who may call a handler is its extractor
 //! ([`crate::auth`]); its database and file work runs off the async
-//! threads ([`App::blocking`]).
+//! threads ([`crate::state::App::blocking`]).
 
 use std::path::Path;
 
@@ -12,20 +12,20 @@ use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::answer::REPORT_POLICY;
+use crate::answer::{Answer, REPORT_POLICY};
+use crate::auth;
 use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
 use crate::db::Outcome;
-use crate::entrants::{self, Action};
-use crate::state::{App, Failure, Shared};
+use crate::entrants::{self, Action, refused_registration};
+use crate::error::Error;
+use crate::paths::{PUBLIC, league_folder, run_dir};
+use crate::runs::{final_run, frozen, latest_and_runs, public_run, queue_unless_frozen};
+use crate::state::{Failure, Shared};
 use crate::uploads::{ApiUpload, judge_upload};
-use crate::worker::{PUBLIC, Summary, run_dir};
-use crate::{Error, auth};
-
-type Answer = Result<Response, Failure>;
 
 #[derive(Deserialize)]
 pub struct UploadQuery {
@@ -91,15 +91,6 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
     Ok(Json(answer).into_response())
 }
 
-/// The latest finished run's summary and the recent runs (blocking).
-pub fn latest_and_runs(app: &App, runs: u32) -> Result<(Option<Summary>, Vec<crate::db::Run>), Error> {
-    let latest = match app.db.latest_done()? {
-        Some((_, s)) => Some(serde_json::from_str(&s)?),
-        None => None,
-    };
-    Ok((latest, app.db.runs(runs)?))
-}
-
 /// `GET /api/leaderboard`: the latest finished run's standings, per
 /// league and overall, and the recent runs. Public.
 pub async fn leaderboard(State(app): State<Shared>) -> Answer {
@@ -108,14 +99,6 @@ pub async fn leaderboard(State(app): State<Shared>) -> Answer {
     let frozen = app.blocking(|app| app.db.frozen()).await?;
     Ok(Json(json!({ "competition": app.competition.name, "final": frozen, "latest": latest, "runs": runs }))
         .into_response())
-}
-
-/// The league folders of finished run `id` that hold a report (blocking).
-pub fn reports_of(app: &App, id: i64) -> Vec<String> {
-    (1..=app.competition.leagues.len())
-        .map(|k| format!("league-{k}"))
-        .filter(|l| run_dir(&app.dir, id).join(l).join("report.html").is_file())
-        .collect()
 }
 
 /// `GET /api/leaderboard.csv`: the latest finished run's standings, one
@@ -160,13 +143,6 @@ fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
-/// A run as anyone may see it: a failed run's error without the server's
-/// paths.
-pub fn public_run(app: &App, mut run: crate::db::Run) -> crate::db::Run {
-    run.error = run.error.map(|e| app.public_text(&e));
-    run
-}
-
 /// `GET /api/runs`: recent runs. Public.
 pub async fn runs(State(app): State<Shared>) -> Answer {
     let runs = app.blocking(|app| app.db.runs(50)).await?;
@@ -182,33 +158,6 @@ pub async fn start_run(State(app): State<Shared>, _: AdminCaller) -> Answer {
     let Some(id) = app.blocking(queue_unless_frozen).await? else { return Err(frozen()) };
     app.bell.wake();
     Ok((StatusCode::ACCEPTED, Json(json!({ "run": id }))).into_response())
-}
-
-/// Queues a run on demand, unless the final run has finished.
-pub fn queue_unless_frozen(app: &App) -> Result<Option<i64>, Error> {
-    match app.db.frozen()? {
-        Some(_) => Ok(None),
-        None => app.db.queue_run("on demand").map(Some),
-    }
-}
-
-/// The answer to a run asked for after the final run.
-pub fn frozen() -> Failure {
-    Failure::new(StatusCode::CONFLICT, "the final run has finished: the standings are frozen")
-}
-
-/// Queues the final run: after the deadline (when there is one), once.
-pub fn final_run(app: &App) -> Result<Result<i64, Failure>, Error> {
-    if let Some(deadline) = app.competition.deadline
-        && crate::db::now() <= deadline
-    {
-        let when = crate::competition::format_time(deadline);
-        return Ok(Err(Failure::new(StatusCode::CONFLICT, format!("the final run comes after the deadline ({when})"))));
-    }
-    match app.db.queue_final_run()? {
-        Some(id) => Ok(Ok(id)),
-        None => Ok(Err(Failure::new(StatusCode::CONFLICT, "the final run is already queued, running or done"))),
-    }
 }
 
 /// `POST /api/runs/final`: the organiser queues the final run; once it
@@ -262,16 +211,6 @@ pub async fn register(State(app): State<Shared>, Client(ip): Client, Json(body):
     }
     app.guards.register(ip)?;
     register_name(&app, body.name).await
-}
-
-/// The status of a registration that did not happen.
-pub fn refused_registration(e: &Error) -> Option<StatusCode> {
-    match e {
-        Error::BadName(_) => Some(StatusCode::BAD_REQUEST),
-        Error::Taken(_) => Some(StatusCode::CONFLICT),
-        Error::Full(_) => Some(StatusCode::FORBIDDEN),
-        _ => None,
-    }
 }
 
 async fn register_name(app: &Shared, name: String) -> Answer {
@@ -339,7 +278,7 @@ pub async fn run_file(
         "league.toml" => "text/plain; charset=utf-8",
         _ => return Err(Failure::new(StatusCode::NOT_FOUND, "no such file")),
     };
-    if !crate::replays::league_folder(&league) {
+    if !league_folder(&league) {
         return Err(Failure::new(StatusCode::NOT_FOUND, "no such finished run"));
     }
     let folder = run_dir(&app.dir, id).join(&league);

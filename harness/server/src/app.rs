@@ -11,98 +11,22 @@
 //! start).
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::competition::{self, Competition};
+use crate::competition;
+use crate::data::{Options, data_folder, make_private, open, say};
 use crate::db::Db;
+use crate::error::Error;
 use crate::guards::Guards;
 use crate::plans::Checker;
-use crate::state::App;
-use crate::worker::{self, Bell};
-use crate::{Error, auth, entrants, net, routes, store};
-
-/// How to start.
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The competition file.
-    pub competition: PathBuf,
-    /// The data folder (database, modules, runs).
-    pub data: PathBuf,
-    /// Address to listen on, e.g. `127.0.0.1:8080` (port 0: any free one).
-    pub listen: String,
-}
+use crate::state::{App, Bell};
+use crate::{entrants, net, routes, store, worker};
 
 /// Descriptors kept for everything but connections (database, modules,
 /// runs, the listener).
 const SPARE_FILES: u64 = 128;
-
-/// New files and folders of this process: for its own user only.
-fn private_umask() {
-    // SAFETY: umask only sets the process's file-mode mask; it cannot fail.
-    unsafe {
-        libc::umask(0o077);
-    }
-}
-
-/// Makes `path` (a file or folder) its owner's only.
-fn make_private(path: &Path, mode: u32) -> Result<(), Error> {
-    use std::os::unix::fs::PermissionsExt as _;
-    match std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Data(path.to_path_buf(), e.to_string())),
-        _ => Ok(()),
-    }
-}
-
-/// Opens the data folder: creates it (`0700`), the database (`0600`), and
-/// at first start the organiser's token (printed) and the listed
-/// entrants (each token printed once).
-pub(crate) fn open(options: &Options, competition: &Competition) -> Result<(Db, String), Error> {
-    private_umask();
-    let data = &options.data;
-    std::fs::create_dir_all(data).map_err(|e| Error::Data(data.clone(), e.to_string()))?;
-    make_private(data, 0o700)?;
-    let db = Db::open(data)?;
-    for file in ["pitboss.db", "pitboss.db-wal", "pitboss.db-shm"] {
-        make_private(&data.join(file), 0o600)?;
-    }
-    let admin_hash = match db.meta("admin_token_hash")? {
-        Some(hash) => hash,
-        None => {
-            let token = auth::new_secret("pba_")?;
-            let hash = auth::hash(&token);
-            db.set_meta("admin_token_hash", &hash)?;
-            say(&format!("admin token: {token}"));
-            hash
-        }
-    };
-    for name in &competition.entrants {
-        if !db.has_entrant(name)? {
-            let token = entrants::register(&db, name, competition.max_entrants)?;
-            say(&format!("entrant {name}: {token}"));
-        }
-    }
-    Ok((db, admin_hash))
-}
-
-/// The data folder, made if missing, as one absolute, canonical path,
-/// resolved once at start: the server writes it into league files whose
-/// bot paths are read relative to the league file's own folder, so a
-/// relative one (the default `pitboss-data`) would be joined twice.
-fn data_folder(data: &Path) -> Result<PathBuf, Error> {
-    private_umask();
-    std::fs::create_dir_all(data).map_err(|e| Error::Data(data.to_path_buf(), e.to_string()))?;
-    data.canonicalize().map_err(|e| Error::Data(data.to_path_buf(), e.to_string()))
-}
-
-/// Prints a line to stdout at once (a supervisor or test reads it).
-pub(crate) fn say(line: &str) {
-    use std::io::Write as _;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
-}
 
 /// `pitboss serve --add-entrant NAME`: registers an entrant in the data
 /// folder and returns their token.
@@ -122,7 +46,7 @@ fn clean(dir: &Path, db: &Db) -> Result<(), Error> {
     if removed > 0 {
         eprintln!("pitboss serve: removed {removed} module file(s) no passed submission names");
     }
-    if let Ok(entries) = std::fs::read_dir(dir.join("runs")) {
+    if let Ok(entries) = std::fs::read_dir(crate::paths::runs(dir)) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let finished = match name.parse::<i64>() {
@@ -137,8 +61,8 @@ fn clean(dir: &Path, db: &Db) -> Result<(), Error> {
             }
         }
     }
-    if let Ok(entries) = std::fs::read_dir(dir.join("modules")) {
-        make_private(&dir.join("modules"), 0o700)?;
+    if let Ok(entries) = std::fs::read_dir(crate::paths::modules(dir)) {
+        make_private(&crate::paths::modules(dir), 0o700)?;
         for entry in entries.flatten() {
             make_private(&entry.path(), 0o600)?;
         }
@@ -184,7 +108,7 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     clean(&options.data, &db)?;
     crate::verdict::STARTED.get_or_init(crate::db::now);
     let db = Arc::new(db);
-    let sandbox = pitboss_league::sandbox().map_err(|e| Error::League(format!("{e:#}")))?;
+    let sandbox = pitboss_league::sandbox().map_err(Error::Sandbox)?;
     if let Some(why) = pitboss_league::cache_warning(&sandbox) {
         eprintln!("pitboss serve: warning: {why}");
     }

@@ -170,13 +170,19 @@ pub fn cookie_session(headers: &HeaderMap) -> Option<&str> {
     headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(session_cookie)
 }
 
-/// Whoever the page's visitor is: their session, if they have one.
+/// Whoever the page's visitor is: their session, if they have one. Looked
+/// up once a request: a second extractor of the same request (the CSRF
+/// check's, [`crate::csrf`]) gets the same answer, counted once.
+#[derive(Clone)]
 pub struct Visitor(pub Option<Session>);
 
 impl FromRequestParts<Shared> for Visitor {
     type Rejection = Failure;
 
     async fn from_request_parts(parts: &mut Parts, app: &Shared) -> Result<Self, Failure> {
+        if let Some(known) = parts.extensions.get::<Visitor>() {
+            return Ok(known.clone());
+        }
         let Some(id) = cookie_session(&parts.headers).map(str::to_string) else { return Ok(Visitor(None)) };
         let lookup = id.clone();
         // An unknown session id is most often a stale cookie (expired,
@@ -187,7 +193,9 @@ impl FromRequestParts<Shared> for Visitor {
         if let Some((Who::Entrant(e), _)) = &found {
             app.guards.request(e.id)?;
         }
-        Ok(Visitor(found.map(|(who, csrf)| Session { who, csrf, id })))
+        let visitor = Visitor(found.map(|(who, csrf)| Session { who, csrf, id }));
+        parts.extensions.insert(visitor.clone());
+        Ok(visitor)
     }
 }
 

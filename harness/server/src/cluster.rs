@@ -14,9 +14,9 @@ use pitboss_cluster::{Options, Progress, Submitted};
 use pitboss_results::{LeagueResult, ResultsFile};
 use rusqlite::{OptionalExtension, params};
 
-use crate::Error;
 use crate::competition::SlurmPolicy;
 use crate::db::Db;
+use crate::error::Error;
 
 /// Sessions of a merged league replayed before it is recorded.
 pub use pitboss_cluster::PROVEN_SESSIONS;
@@ -70,10 +70,6 @@ impl Db {
     }
 }
 
-fn league_err(e: anyhow::Error) -> Error {
-    Error::League(format!("{e:#}"))
-}
-
 /// Plays league `folder` of run `run` (its league file at `league`) on
 /// Slurm, resuming a job submitted before a restart; proves and returns
 /// the merged results (blocking, for as long as the cluster takes).
@@ -100,8 +96,8 @@ pub fn play(
     let (staged, mut submitted) = match resumed {
         Some((s, staged)) => (staged, s),
         None => {
-            let staged = pitboss_cluster::stage(league, &policy.workdir, &binary).map_err(league_err)?;
-            let submitted = pitboss_cluster::submit(&staged, &options).map_err(league_err)?;
+            let staged = pitboss_cluster::stage(league, &policy.workdir, &binary).map_err(Error::Slurm)?;
+            let submitted = pitboss_cluster::submit(&staged, &options).map_err(Error::Slurm)?;
             (staged, submitted)
         }
     };
@@ -112,7 +108,7 @@ pub fn play(
             eprintln!("pitboss serve: run {run} {folder}: cannot record shard progress: {e}");
         }
     };
-    let merged = pitboss_cluster::follow(&staged, &options, &mut submitted, &saved).map_err(league_err)?;
+    let merged = pitboss_cluster::follow(&staged, &options, &mut submitted, &saved).map_err(Error::Slurm)?;
     prove(league, &merged.1)?;
     Ok(merged)
 }
@@ -121,5 +117,5 @@ pub fn play(
 /// from the league file and bots beside `league`, and refuses any
 /// difference.
 fn prove(league: &Path, results: &ResultsFile) -> Result<(), Error> {
-    pitboss_cluster::prove(league, results).map_err(league_err)
+    pitboss_cluster::prove(league, results).map_err(Error::Slurm)
 }

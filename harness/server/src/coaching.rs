@@ -16,12 +16,12 @@ use pitboss_coach::{BotInput, CoachRequest, coach_league};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::Error;
+use crate::answer::Answer;
 use crate::auth::{Reader, Visitor};
-use crate::pages::{Answer, page};
-use crate::replays::league_folder;
+use crate::error::Error;
+use crate::page::page;
+use crate::paths::{league_folder, run_dir};
 use crate::state::{App, Failure, Shared};
-use crate::worker::run_dir;
 
 /// Rounds a coaching plays (about 3 s of one core for `basic`).
 pub const COACH_ROUNDS: u64 = 5_000;
@@ -66,7 +66,7 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
         Some(_) => BotInput::Bytes { name: &file_name, bytes: &bytes },
         None => BotInput::Builtin(source.file.trim_start_matches("builtin:")),
     };
-    let league = pitboss_league::file::parse(&dir.join("league.toml")).map_err(|e| Error::League(format!("{e:#}")))?;
+    let league = pitboss_league::file::parse(&dir.join("league.toml")).map_err(Error::LeagueFile)?;
     let request = CoachRequest { rounds: COACH_ROUNDS, seed: league.seed, top: COACH_TOP, bankroll: None };
     let json = match coach_league(&league, bot, &request, &app.checker.sandbox) {
         Ok(report) => serde_json::to_value(&report)?,
@@ -132,7 +132,7 @@ pub async fn coach_page(
     let json = coaching(&app, reader, run, folder.clone(), whose).await?;
     let section = match json.get("error").and_then(Value::as_str) {
         Some(why) => html! { p.error { "No coaching: " (pitboss_host::text::excerpt(why, 500)) } },
-        None => pitboss_report::coach_section(&json).map_err(|e| Failure::from(Error::League(format!("{e:#}"))))?,
+        None => pitboss_report::coach_section(&json).map_err(|e| Failure::from(Error::Report(e)))?,
     };
     let body = html! {
         style { (maud::PreEscaped(pitboss_report::COACH_CSS)) }

@@ -6,8 +6,9 @@ use axum::extract::{Query, State};
 use axum::response::IntoResponse;
 use maud::html;
 
+use crate::answer::Answer;
 use crate::auth::{EntrantCaller, EntrantVisitor};
-use crate::pages::{Answer, page};
+use crate::page::page;
 use crate::scores::{Pair, compared};
 use crate::state::Shared;
 

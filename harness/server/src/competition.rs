@@ -10,7 +10,7 @@ use pitboss_host::files;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::Error;
+use crate::error::Error;
 
 /// Longest debounce after a submission change, in seconds (a day).
 pub const MAX_DEBOUNCE_SECS: u64 = 86_400;
@@ -466,7 +466,7 @@ fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec
         let parsed = pitboss_league::file::parse_text(&probe, "league.toml", "league")
             .and_then(|f| pitboss_league::file::league_rules(&f).map(|_| f))
             .map_err(|e| {
-                let message = format!("{e:#}");
+                let message = Error::LeagueFile(e).to_string();
                 at(start, format!("league: {}", strip_origin(&message)))
             })?;
         if out.iter().any(|l| l.name == parsed.name) {

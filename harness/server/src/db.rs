@@ -11,7 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use crate::Error;
+use crate::error::Error;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -209,7 +209,7 @@ pub fn now() -> u64 {
 impl Db {
     /// Opens (creating) `DIR/pitboss.db` in WAL mode with the schema.
     pub fn open(dir: &Path) -> Result<Db, Error> {
-        let conn = Connection::open(dir.join("pitboss.db"))?;
+        let conn = Connection::open(dir.join(crate::paths::DB_FILES[0]))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;

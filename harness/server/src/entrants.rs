@@ -3,10 +3,12 @@
 //! disabling and re-enabling, removing, and giving a new token. Blocking
 //! (SQLite): called through [`crate::state::App::blocking`].
 
-use crate::Error;
+use axum::http::StatusCode;
+
 use crate::auth;
 use crate::competition::valid_name;
 use crate::db::{Db, Entrant, NotAdded};
+use crate::error::Error;
 use crate::state::App;
 
 /// Registers `name` under `max` entrants; returns their token (shown
@@ -72,4 +74,14 @@ pub fn manage(app: &App, name: &str, action: Action) -> Result<Option<(Entrant, 
         app.changed();
     }
     Ok(Some((entrant, token)))
+}
+
+/// The status of a registration that did not happen.
+pub fn refused_registration(e: &Error) -> Option<StatusCode> {
+    match e {
+        Error::BadName(_) => Some(StatusCode::BAD_REQUEST),
+        Error::Taken(_) => Some(StatusCode::CONFLICT),
+        Error::Full(_) => Some(StatusCode::FORBIDDEN),
+        _ => None,
+    }
 }

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{Markup, html};
 
-use crate::Error;
 use crate::db::Db;
+use crate::error::Error;
 use crate::worker::{LeagueStandings, Summary};
 
 /// Finished runs the chart covers, at most.

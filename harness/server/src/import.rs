@@ -55,11 +55,13 @@ use pitboss_results::standings::rank_with_intervals;
 use pitboss_results::tally::FAULT_LOG_CAP;
 use pitboss_results::{BotResult, ResultsFile, SessionRecord, Standing};
 
-use crate::app::Options;
 use crate::competition::{self, Competition};
+use crate::data::Options;
 use crate::db::{ActiveBot, Db, now};
-use crate::worker::{LeagueStandings, Summary, overall, run_dir};
-use crate::{Error, store};
+use crate::error::Error;
+use crate::paths::{module_file, module_path, run_dir};
+use crate::store;
+use crate::worker::{LeagueStandings, Summary, overall};
 
 /// Sessions an import replays unless told otherwise.
 pub const DEFAULT_SAMPLE: u64 = 4;
@@ -98,19 +100,19 @@ pub struct Imported {
 /// that league with the active entrants' bots stored here.
 pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay) -> Result<Imported, Error> {
     let competition = competition::read(&options.competition)?;
-    let (db, _) = crate::app::open(options, &competition)?;
+    let (db, _) = crate::data::open(options, &competition)?;
     if let Some(id) = db.frozen()? {
         return Err(Error::Import(format!(
             "run {id} was the final run: the standings are frozen, nothing is imported"
         )));
     }
-    let results = pitboss_results::open(path).map_err(|e| Error::Import(format!("{e:#}")))?;
+    let results = pitboss_results::open(path).map_err(|e| Error::NotImportable(e.into()))?;
     let label = path.display().to_string();
     let (file, bots) = verify(&competition, &db, &options.data, &results, &label, league)?;
     recompute(&file, &results).map_err(|why| Error::Import(format!("{label}: its figures do not add up: {why}")))?;
 
     let folder = format!("league-{league}");
-    let stage = options.data.join("runs").join(format!(".import-{}-{}", std::process::id(), now()));
+    let stage = crate::paths::runs(&options.data).join(format!(".import-{}-{}", std::process::id(), now()));
     let staged = write_files(&options.data, &stage.join(&folder), path, &results)
         .and_then(|()| replay_sessions(&stage.join(&folder).join("results.json"), &results, replay, &label));
     let replayed = match staged {
@@ -169,15 +171,15 @@ fn verify(
     let Some(template) = league.checked_sub(1).and_then(|i| competition.leagues.get(i)) else {
         return Err(refuse(format!("this competition has no league {league} (it has 1 to {count})")));
     };
-    let file = pitboss_league::file::embedded(&results.league, label).map_err(|e| Error::Import(format!("{e:#}")))?;
+    let file = pitboss_league::file::embedded(&results.league, label).map_err(Error::NotImportable)?;
     let active = db.active_bots()?;
     check_bots(results, &active).map_err(refuse)?;
     for ActiveBot { name, sha256: sha, .. } in &active {
-        if !store::module_path(dir, sha).is_file() {
+        if !module_path(dir, sha).is_file() {
             return Err(refuse(format!("entrant `{name}`'s active module ({}…) is not stored here", &sha[..16])));
         }
     }
-    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}", store::module_file(dir, &a.sha256))));
+    let paths = active.iter().map(|a| (a.name.as_str(), format!("bots/{}", module_file(dir, &a.sha256))));
     if results.league.text != template.with_bots(paths) {
         let played = &results.league.parsed;
         return Err(refuse(format!(
@@ -234,20 +236,20 @@ fn check_bots(results: &ResultsFile, active: &[ActiveBot]) -> Result<(), String>
 /// `pitboss merge` assembles a run, and names the first that differs in
 /// the file; the totals over all rounds are taken from the file once they
 /// agree with the rest ([`check_totals`]).
-fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
+fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), Error> {
     for (k, s) in results.sessions.iter().enumerate() {
         if let Some(b) = s.bots.iter().find(|b| !b.after_dq && b.tally.net() != b.net) {
-            return Err(format!(
+            return Err(Error::Import(format!(
                 "session {k}, bot `{}`: net {} but its tally's chip parts add up to {}",
                 excerpt(&b.name, 40),
                 b.net,
                 b.tally.net()
-            ));
+            )));
         }
     }
     let played: Vec<SessionResult> = results.sessions.iter().map(|s| as_played(s, league)).collect();
     let (_, mut rebuilt) = pitboss_league::league::assemble(league, results.bots.clone(), &played)
-        .map_err(|e| format!("cannot assemble its sessions: {e:#}"))?;
+        .map_err(|e| Error::Play(e.context("cannot assemble its sessions")))?;
     rebuilt.pitboss_version.clone_from(&results.pitboss_version);
     let n = results.bots.len();
     let mut totals = Vec::with_capacity(n);
@@ -264,7 +266,7 @@ fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
             // standard error is.
             (r.luck_ev, r.luck_ev_se) = (f.luck_ev, f.luck_ev_se);
             r.fault_log.clone_from(&f.fault_log);
-            check_totals(results, league, &r)?;
+            check_totals(results, league, &r).map_err(Error::Import)?;
         }
         stats.push(Stats { rounds: r.rounds, wagered: r.wagered.into(), net: r.net.into(), ..Stats::default() });
         totals.push(r);
@@ -272,14 +274,15 @@ fn recompute(league: &LeagueFile, results: &ResultsFile) -> Result<(), String> {
     let mut standings = rank_with_intervals(totals, &stats, &|_, _| Cross::Exact(0), league.rounds * league.sessions);
     for standing in &mut standings {
         if let Some(filed) = results.result.standings.iter().find(|s| s.result.name == standing.result.name) {
-            adopt_intervals(standing, filed)?;
+            adopt_intervals(standing, filed).map_err(Error::Import)?;
         }
     }
     rebuilt.result.standings = standings;
     let (file, rebuilt) = (serde_json::to_value(results), serde_json::to_value(&rebuilt));
-    let (file, rebuilt) = (file.map_err(|e| e.to_string())?, rebuilt.map_err(|e| e.to_string())?);
+    let (file, rebuilt) =
+        (file.map_err(|e| Error::Import(e.to_string()))?, rebuilt.map_err(|e| Error::Import(e.to_string()))?);
     match pitboss_results::first_difference(&file, &rebuilt) {
-        Some(d) => Err(d.replace(" re-run", " recomputed")),
+        Some(d) => Err(Error::Import(d.replace(" re-run", " recomputed"))),
         None => Ok(()),
     }
 }
@@ -385,7 +388,7 @@ fn replay_sessions(staged: &Path, results: &ResultsFile, replay: Replay, label: 
     let count = results.sessions.len() as u64;
     let sessions = match replay {
         Replay::Sample(k) if k < count => {
-            pitboss_league::verify::random_sessions(count, k.max(1)).map_err(|e| Error::Import(format!("{e:#}")))?
+            pitboss_league::verify::random_sessions(count, k.max(1)).map_err(Error::Replay)?
         }
         _ => return replay_all(staged, count, label),
     };
@@ -400,14 +403,14 @@ fn replay_sessions(staged: &Path, results: &ResultsFile, replay: Replay, label: 
 /// difference.
 pub(crate) fn replay_stored(path: &Path, done: &[u64], more: Replay) -> Result<Vec<u64>, Error> {
     let label = "the stored results";
-    let results = pitboss_results::read(path).map_err(|e| Error::Import(format!("{label}: {e:#}")))?;
+    let results =
+        pitboss_results::read(path).map_err(|e| Error::NotImportable(anyhow::Error::new(e).context(label)))?;
     let count = results.sessions.len() as u64;
     let left: Vec<u64> = (0..count).filter(|s| !done.contains(s)).collect();
     if let Replay::Sample(k) = more
         && k < left.len() as u64
     {
-        let picks = pitboss_league::verify::random_sessions(left.len() as u64, k.max(1))
-            .map_err(|e| Error::Import(format!("{e:#}")))?;
+        let picks = pitboss_league::verify::random_sessions(left.len() as u64, k.max(1)).map_err(Error::Replay)?;
         let sessions: Vec<u64> = picks.iter().filter_map(|&i| left.get(i as usize).copied()).collect();
         replay_sample(path, &results, &sessions).map_err(|why| Error::Import(format!("{label}: {why}")))?;
         return Ok(sessions);
@@ -420,7 +423,7 @@ pub(crate) fn replay_stored(path: &Path, done: &[u64], more: Replay) -> Result<V
 fn replay_all(staged: &Path, count: u64, label: &str) -> Result<Vec<u64>, Error> {
     let request = VerifyRequest { results: staged.to_path_buf(), bots: None, sessions: None, threads: None };
     let verdict = pitboss_league::verify::verify(&request, &|_| (), &|_| ())
-        .map_err(|e| Error::Import(format!("{label}: cannot replay it: {e:#}")))?;
+        .map_err(|e| Error::NotImportable(e.context(format!("{label}: cannot replay it"))))?;
     match verdict {
         Verdict::Identical(_) => Ok((0..count).collect()),
         Verdict::Differs(d) => {
@@ -436,23 +439,25 @@ fn replay_all(staged: &Path, count: u64, label: &str) -> Result<Vec<u64>, Error>
 /// is as the file records it: nothing, which [`recompute`] checked), and
 /// refuses totals over all rounds below what the replayed sessions alone
 /// add up to.
-fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Result<(), String> {
-    let league =
-        Replayable::from_results(results.clone(), staged, None).map_err(|e| format!("cannot replay it: {e:#}"))?;
+fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Result<(), Error> {
+    let league = Replayable::from_results(results.clone(), staged, None)
+        .map_err(|e| Error::Replay(e.context("cannot replay it")))?;
     let f = &league.file;
     let mut sums = vec![Stats::default(); results.bots.len()];
     for &s in sessions {
         let seed = derive_seed(f.seed, s);
         let seats = league.seating(s);
         let (rules, bots) = (&league.rules, &league.bots);
-        let luck = pitboss_league::league::luck_table(f, rules).map_err(|e| format!("cannot replay it: {e:#}"))?;
+        let luck =
+            pitboss_league::league::luck_table(f, rules).map_err(|e| Error::Replay(e.context("cannot replay it")))?;
         let played =
             play_session(s, seed, rules, f.rounds, f.bankroll, f.fault_limit, bots, &seats, luck.as_ref(), &|_| ())
-                .map_err(|e| format!("cannot replay session {s}: {e:#}"))?;
+                .map_err(|e| Error::Replay(e.context(format!("cannot replay session {s}"))))?;
         let record = &results.sessions[s as usize];
         let (_, alone) = pitboss_league::league::assemble(f, results.bots.clone(), std::slice::from_ref(&played))
-            .map_err(|e| format!("cannot replay session {s}: {e:#}"))?;
-        let mut replayed = alone.sessions.into_iter().next().ok_or("a replayed session went missing")?;
+            .map_err(|e| Error::Replay(e.context(format!("cannot replay session {s}"))))?;
+        let mut replayed =
+            alone.sessions.into_iter().next().ok_or_else(|| Error::Import("a replayed session went missing".into()))?;
         for (i, filed) in record.bots.iter().enumerate() {
             if filed.after_dq {
                 replayed.bots[i].clone_from(filed);
@@ -461,9 +466,10 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
             }
         }
         let (filed, replayed) = (serde_json::to_value(record), serde_json::to_value(&replayed));
-        let (filed, replayed) = (filed.map_err(|e| e.to_string())?, replayed.map_err(|e| e.to_string())?);
+        let (filed, replayed) =
+            (filed.map_err(|e| Error::Import(e.to_string()))?, replayed.map_err(|e| Error::Import(e.to_string()))?);
         if let Some(d) = pitboss_results::first_difference_at(&filed, &replayed, &format!("sessions[{s}]")) {
-            return Err(format!("session {s} differs from its replay: {d}"));
+            return Err(Error::Import(format!("session {s} differs from its replay: {d}")));
         }
     }
     for (bot, sum) in results.bots.iter().zip(&sums) {
@@ -471,7 +477,7 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
             continue;
         };
         if r.rounds < sum.rounds || i128::from(r.wagered) < sum.wagered {
-            return Err(format!(
+            return Err(Error::Import(format!(
                 "bot `{}` bet {} chips in {} rounds in all, but the {} replayed session(s) alone bet {} in {}",
                 excerpt(&r.name, 40),
                 r.wagered,
@@ -479,7 +485,7 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
                 sessions.len(),
                 sum.wagered,
                 sum.rounds
-            ));
+            )));
         }
     }
     Ok(())

@@ -4,8 +4,8 @@
 use rusqlite::params;
 use serde::Serialize;
 
-use crate::Error;
 use crate::db::Db;
+use crate::error::Error;
 
 /// One upload in the log.
 #[derive(Clone, Debug, Serialize)]

@@ -2,53 +2,27 @@
 //! session cookie (HttpOnly, SameSite=Strict). The login and registration
 //! forms have no session yet, so they carry a CSRF token that must match
 //! a cookie set with the form (double submit), and their posts must come
-//! from this server's own pages (`Origin`); failed attempts are
+//! from this server's own pages (`Origin`), both checked by the extractor
+//! [`crate::csrf::FreshForm`]; failed attempts are
 //! rate-limited per address and a wrong token or invite code counts
 //! against it; a right token or code is never refused for what others at
 //! the address did (registrations with the right code are counted).
 
 use std::net::IpAddr;
 
-use axum::Form;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
 use serde::Deserialize;
 
-use crate::api::refused_registration;
-use crate::auth::{self, Client, Visitor, same_origin};
+use crate::answer::Answer;
+use crate::auth::{self, Client, Visitor};
+use crate::csrf::{CsrfForm, FreshForm, with_form_token};
 use crate::db::now;
-use crate::entrants;
-use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
+use crate::entrants::{self, refused_registration};
+use crate::page::{PageForm, page, refuse};
 use crate::state::{Failure, Shared, Who};
-
-/// Cookie of the login and registration forms' CSRF token.
-const FORM_COOKIE: &str = "pitboss_form";
-
-/// A page with a fresh form token: the token goes into the form and, as
-/// a cookie, beside it.
-fn with_form_token(make: impl FnOnce(&str) -> Response) -> Answer {
-    let csrf = auth::new_secret("")?;
-    let mut response = make(&csrf);
-    let cookie = format!("{FORM_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/; Max-Age=3600");
-    let value =
-        HeaderValue::from_str(&cookie).map_err(|e| Failure::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    response.headers_mut().append(header::SET_COOKIE, value);
-    Ok(response)
-}
-
-/// Whether a form post without a session is genuine: from our own pages,
-/// carrying the token its form cookie holds.
-fn form_ok(headers: &HeaderMap, given: &str) -> bool {
-    let cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';').map(str::trim))
-        .find_map(|kv| kv.strip_prefix(FORM_COOKIE)?.strip_prefix('='));
-    same_origin(headers) && cookie.is_some_and(|c| !c.is_empty() && auth::same(c, given))
-}
 
 /// `GET /login`.
 pub async fn login_form(State(app): State<Shared>) -> Answer {
@@ -69,8 +43,6 @@ pub async fn login_form(State(app): State<Shared>) -> Answer {
 
 #[derive(Deserialize)]
 pub struct LoginForm {
-    #[serde(default)]
-    csrf: String,
     token: String,
 }
 
@@ -79,14 +51,11 @@ pub async fn login(
     State(app): State<Shared>,
     Client(ip): Client,
     headers: HeaderMap,
-    Form(form): Form<LoginForm>,
+    FreshForm(form): FreshForm<LoginForm>,
 ) -> Answer {
-    // Only attempts that fail count against the address: a right token
-    // logs in whatever others at the address did.
-    if !form_ok(&headers, &form.csrf) {
-        app.guards.login(ip)?;
-        return Ok(bad_csrf());
-    }
+    // Only attempts that fail count against the address (a forged form
+    // too, [`FreshForm`]): a right token logs in whatever others at the
+    // address did.
     let token = form.token.trim().to_string();
     let who = match app.blocking(move |app| app.token_owner(&token)).await? {
         None => {
@@ -131,11 +100,8 @@ fn wrong(app: &Shared, ip: IpAddr, status: StatusCode, text: &str) -> Response {
 }
 
 /// `POST /logout` (`csrf`).
-pub async fn logout(State(app): State<Shared>, Visitor(session): Visitor, Form(form): Form<CsrfForm>) -> Answer {
+pub async fn logout(State(app): State<Shared>, Visitor(session): Visitor, _: CsrfForm<PageForm>) -> Answer {
     let Some(session) = session else { return Ok(Redirect::to("/").into_response()) };
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let id_hash = auth::hash(&session.id);
     app.blocking(move |app| app.db.end_session(&id_hash)).await?;
     let mut response = Redirect::to("/").into_response();
@@ -170,7 +136,6 @@ pub async fn register_form(State(app): State<Shared>) -> Answer {
 
 #[derive(Deserialize)]
 pub struct RegisterForm {
-    csrf: String,
     name: String,
     invite_code: String,
 }
@@ -180,16 +145,11 @@ pub struct RegisterForm {
 pub async fn register(
     State(app): State<Shared>,
     Client(ip): Client,
-    headers: HeaderMap,
-    Form(form): Form<RegisterForm>,
+    FreshForm(form): FreshForm<RegisterForm>,
 ) -> Answer {
     let Some(code) = &app.competition.invite_code else {
         return Ok(refuse(StatusCode::NOT_FOUND, "This competition has no self-registration."));
     };
-    if !form_ok(&headers, &form.csrf) {
-        app.guards.login(ip)?;
-        return Ok(bad_csrf());
-    }
     if !auth::same(form.invite_code.trim(), code) {
         return Ok(wrong(&app, ip, StatusCode::FORBIDDEN, "Wrong invite code."));
     }

@@ -12,9 +12,10 @@ use std::path::Path;
 use pitboss_results::ResultsFile;
 use serde_json::{Value, json};
 
-use crate::Error;
 use crate::db::{Db, Entrant};
-use crate::worker::{Summary, run_dir};
+use crate::error::Error;
+use crate::paths::run_dir;
+use crate::worker::Summary;
 
 /// Most faults shown per league.
 pub const SHOWN_FAULTS: usize = 20;

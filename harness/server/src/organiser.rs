@@ -1,21 +1,27 @@
 //! The organiser's page: the entrants (active bot, last upload and its
 //! outcome, when last seen), with buttons to disable, re-enable or remove one and to give
 //! one a new token; a form to add one; a button to run now; and the runs
-//! with their reports and bundles. Every form
-//! carries the session's CSRF token.
+//! with their reports and bundles, and a form to replay more of an
+//! imported run's sessions ([`crate::verification`]). Every form carries
+//! the session's CSRF token.
 
-use axum::Form;
-use axum::extract::{Query, State};
+use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect};
 use maud::{Markup, html};
 use pitboss_host::text::excerpt;
 
-use crate::api::{final_run, frozen, latest_and_runs, queue_unless_frozen, refused_registration, reports_of};
+use crate::answer::Answer;
 use crate::auth::{AdminVisitor, Session};
 use crate::competition::format_time;
-use crate::entrants::{self, Action};
-use crate::pages::{Answer, CsrfForm, bad_csrf, page, refuse};
-use crate::state::Shared;
+use crate::csrf::CsrfForm;
+use crate::entrants::{self, Action, refused_registration};
+use crate::error::Error;
+use crate::import::Replay;
+use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
+use crate::paths::run_dir;
+use crate::runs::{final_run, frozen, latest_and_runs, queue_unless_frozen, reports_of};
+use crate::state::{App, Shared};
 
 /// `GET /admin`.
 pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisitor) -> Answer {
@@ -104,11 +110,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
 pub async fn admin_add(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(form): CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let name = form.name.unwrap_or_default();
     let shown = name.clone();
     let max = app.competition.max_entrants;
@@ -125,11 +128,8 @@ pub async fn admin_add(
 pub async fn admin_entrant(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    CsrfForm(form): CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let Some(action) = form.action.as_deref().and_then(Action::parse) else {
         return Ok(refuse(StatusCode::BAD_REQUEST, "No such action: disable, enable, remove or token."));
     };
@@ -168,11 +168,8 @@ fn confirm_removal(session: &Session, name: &str) -> axum::response::Response {
 pub async fn admin_run(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    _: CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let note = match app.blocking(queue_unless_frozen).await? {
         Some(id) => html! { p { "Run " (id) " queued." } },
         None => html! { p.error { (frozen().text) } },
@@ -186,11 +183,8 @@ pub async fn admin_run(
 pub async fn admin_final(
     State(app): State<Shared>,
     AdminVisitor(session): AdminVisitor,
-    Form(form): Form<CsrfForm>,
+    _: CsrfForm<PageForm>,
 ) -> Answer {
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
     let note = match app.blocking(final_run).await? {
         Ok(id) => html! { p { "Final run " (id) " queued: when it has finished, the standings are frozen." } },
         Err(refused) => html! { p.error { (refused.text) } },
@@ -236,14 +230,86 @@ pub async fn submission_log(
         p.small { (rows.len()) " upload(s), newest first (at most " (LOG_ROWS) ")." }
         div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
             tbody { @for r in &rows { tr {
-                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { @match crate::sources::link(r.id, &r.file_name).filter(|_| r.outcome == "passed") {
+                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { @match link(r.id, &r.file_name).filter(|_| r.outcome == "passed") {
                     Some(href) => { a href=(href) { (excerpt(&r.file_name, 100)) } }
                     None => { (excerpt(&r.file_name, 100)) }
                 } } td { (r.outcome) }
                 td.message { @if r.full_verdict.contains('\n') {
-                    details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, crate::pages::SHOWN_TEXT)) } }
+                    details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, SHOWN_TEXT)) } }
                 } @else { (excerpt(&r.verdict, 300)) } }
             } } } } }
     };
     Ok(page("Submission log", Some(&session), body))
+}
+
+/// The organiser's ask: `sessions` more (a number) or `all`.
+#[derive(serde::Deserialize)]
+pub struct MoreForm {
+    sessions: String,
+}
+
+/// `POST /admin/runs/N/verify` (`csrf`, `sessions`: a number or `all`):
+/// replays more of imported run N's sessions in the background; the
+/// organiser's page shows the outcome.
+pub async fn admin_verify(
+    State(app): State<Shared>,
+    _: AdminVisitor,
+    UrlPath(run): UrlPath<i64>,
+    CsrfForm(form): CsrfForm<MoreForm>,
+) -> Answer {
+    let asked = form.sessions.trim();
+    let more = match asked {
+        "all" => Replay::All,
+        n => match n.parse::<u64>() {
+            Ok(k) if (1..=1_000_000).contains(&k) => Replay::Sample(k),
+            _ => return Ok(refuse(StatusCode::BAD_REQUEST, "sessions: a number from 1, or `all`")),
+        },
+    };
+    let started = app
+        .blocking(move |app| {
+            let Some(mut v) = app.db.verification(run)? else { return Ok(false) };
+            if v.state == "replaying" {
+                return Ok(true);
+            }
+            v.state = "replaying".into();
+            app.db.set_verification(run, &v)?;
+            Ok(true)
+        })
+        .await?;
+    if !started {
+        return Ok(refuse(StatusCode::NOT_FOUND, "no such imported run"));
+    }
+    // Replaying may take as long as the run did: in the background, after
+    // a check slot, so uploads and pages go on.
+    let slot = app.guards.check_slot().await?;
+    let worker = app.clone();
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        if let Err(e) = replay_more(&worker, run, more) {
+            eprintln!("pitboss serve: run {run}: replaying more sessions: {e}");
+        }
+    });
+    Ok(Redirect::to("/admin").into_response())
+}
+
+/// Replays `more` of imported run `run`'s sessions not yet replayed and
+/// records the outcome (blocking).
+fn replay_more(app: &App, run: i64, more: Replay) -> Result<(), Error> {
+    let Some(mut v) = app.db.verification(run)? else { return Ok(()) };
+    let path = run_dir(&app.dir, run).join(&v.folder).join("results.json");
+    let outcome = crate::import::replay_stored(&path, &v.replayed, more);
+    match outcome {
+        Ok(done) => {
+            v.replayed.extend(done);
+            v.replayed.sort_unstable();
+            v.replayed.dedup();
+            v.state = "proved".into();
+            v.note = None;
+        }
+        Err(e) => {
+            v.state = "differs".into();
+            v.note = Some(app.public_text(&e.to_string()));
+        }
+    }
+    app.db.set_verification(run, &v)
 }

@@ -1,6 +1,6 @@
 //! An upload over the competition's size limit, answered in words: the
 //! upload routes' outer layer sees a `Content-Length` past
-//! [`crate::routes::upload_limit`], settles who sends it (and their one
+//! [`crate::uploads::upload_limit`], settles who sends it (and their one
 //! upload slot) as the upload itself would, reads the body to nowhere
 //! (so a client still sending it reads the answer instead of a broken
 //! pipe; at most [`DRAINED`] bytes, until [`IDLE`] passes without one),
@@ -20,6 +20,7 @@ use maud::html;
 use crate::db::{NewSubmission, Outcome, now};
 use crate::state::Shared;
 use crate::uploads::{ApiUpload, PageUpload};
+use crate::verdict::too_big;
 
 /// Most bytes of an oversized upload read and thrown away before the
 /// answer: the largest bot file `pitboss submit` sends, and its framing.
@@ -29,22 +30,10 @@ pub const DRAINED: u64 = pitboss_host::files::BOT_CAP + (64 << 10);
 /// answer is sent without the rest.
 pub const IDLE: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Why an upload of `size` bytes is refused under a limit of
-/// `max_bytes`: the size, the limit and the competition file's key.
-pub fn too_big(size: u64, max_bytes: usize) -> String {
-    format!(
-        "this upload is {} KiB ({size} bytes), over this competition's limit of {} KiB \
-         (`max_kib = {}` under [uploads] in the competition file, the organiser's)",
-        size.div_ceil(1024),
-        max_bytes >> 10,
-        max_bytes >> 10
-    )
-}
-
 /// The layer: passes every request but an upload whose declared length
 /// is over the limit.
 pub async fn refuse(State(app): State<Shared>, request: Request, next: Next) -> Response {
-    let limit = crate::routes::upload_limit(app.competition.uploads.max_bytes) as u64;
+    let limit = crate::uploads::upload_limit(app.competition.uploads.max_bytes) as u64;
     let length = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let Some(size) = length.filter(|&n| n > limit) else { return next.run(request).await };
     let (mut parts, body) = request.into_parts();
@@ -112,7 +101,7 @@ pub async fn refuse(State(app): State<Shared>, request: Request, next: Next) -> 
                 p { "Nothing was checked. Make the module smaller, or ask the organiser to raise the limit." }
                 p { a href=(id.map_or("/me".to_string(), |id| format!("/me#sub-{id}"))) { "← back to your page" } }
             };
-            let mut answer = crate::pages::page("Upload refused", Some(&session), body);
+            let mut answer = crate::page::page("Upload refused", Some(&session), body);
             *answer.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
             answer
         }

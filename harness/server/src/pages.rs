@@ -3,77 +3,28 @@
 //! escaped): the leaderboard and an entrant's page (upload form,
 //! submissions with verdicts, faults and log lines from the latest run).
 //! Logging in and registering are in `login.rs`, the organiser's page in
-//! `organiser.rs`. Every form that changes something
-//! carries the session's CSRF token, checked before anything is done.
+//! `organiser.rs`. Every form that changes something carries the
+//! session's CSRF token, checked by its extractor ([`crate::csrf`])
+//! before anything is done.
 
-use axum::Form;
-use axum::body::Bytes;
-use axum::extract::{Multipart, Query, State};
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use axum::response::{IntoResponse, Redirect};
+use maud::{Markup, html};
 use pitboss_host::text::printable;
 use pitboss_results::standings::{LUCK_LEGEND, luck_note};
 use serde::Deserialize;
 
-use crate::api::{latest_and_runs, public_run, reports_of};
+use crate::answer::Answer;
 use crate::auth::{EntrantVisitor, Session, Visitor};
 use crate::competition::format_time;
+use crate::csrf::{CsrfForm, CsrfUpload};
 use crate::db::Outcome;
-use crate::state::{Failure, Shared, Who};
+use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
+use crate::runs::{latest_and_runs, public_run, reports_of};
+use crate::state::{Shared, Who};
 use crate::uploads::{PageUpload, judge_upload};
 use crate::worker::Summary;
-
-pub type Answer = Result<Response, Failure>;
-
-const CSS: &str = include_str!("page.css");
-
-/// Most characters of outside text (a verdict, a report, an error) shown.
-pub const SHOWN_TEXT: usize = 20_000;
-
-fn layout(title: &str, who: Option<&Session>, body: Markup) -> Markup {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                style { (PreEscaped(CSS)) }
-            }
-            body {
-                nav {
-                    a href="/" { "Leaderboard" }
-                    @match who {
-                        Some(Session { who: Who::Entrant(e), csrf, .. }) => { a href="/me" { "My bot (" (e.name) ")" } (logout_form(csrf)) }
-                        Some(Session { who: Who::Admin, csrf, .. }) => { a href="/admin" { "Organiser" } (logout_form(csrf)) }
-                        None => { a href="/login" { "Log in" } }
-                    }
-                }
-                main { (body) }
-            }
-        }
-    }
-}
-
-fn logout_form(csrf: &str) -> Markup {
-    html! { form.inline method="post" action="/logout" { input type="hidden" name="csrf" value=(csrf); button { "Log out" } } }
-}
-
-/// A whole page.
-pub fn page(title: &str, who: Option<&Session>, body: Markup) -> Response {
-    Html(layout(title, who, body).into_string()).into_response()
-}
-
-/// A page that says why something was refused.
-pub fn refuse(status: StatusCode, text: &str) -> Response {
-    (status, Html(layout("Refused", None, html! { h1 { "Refused" } p.error { (text) } }).into_string())).into_response()
-}
-
-/// The answer to a form whose CSRF token is missing or wrong.
-pub fn bad_csrf() -> Response {
-    refuse(StatusCode::FORBIDDEN, "The form's CSRF token is missing or wrong: reload the page.")
-}
 
 /// `GET /`: the latest run's standings per league and overall, and the
 /// runs before it.
@@ -149,20 +100,6 @@ fn league_table(run: i64, league: &crate::worker::LeagueStandings, links: bool) 
             } } } } }
         @if let Some(note) = luck.then(|| luck_note(league.luck_uncorrected.as_deref())).flatten() { p.small.luck { (note) } }
     }
-}
-
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    pub csrf: String,
-    #[serde(default)]
-    pub id: Option<i64>,
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub action: Option<String>,
-    /// `yes` on the second step of an action that asks first (removing).
-    #[serde(default)]
-    pub confirm: Option<String>,
 }
 
 /// Which finished run `/me` shows (`?run=N`; the latest without).
@@ -353,7 +290,7 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
             p { strong { "#" (s.id) " " (pitboss_host::text::excerpt(&s.file_name, 100)) } " · " (format_time(s.created)) " · " (s.size) " bytes"
                 @if let Some(sha) = &s.sha256 { " · " code { (sha.get(..16).unwrap_or(sha)) "…" } }
                 @if s.active { " · " span.active { "ACTIVE" } }
-                @if let Some(href) = s.sha256.as_ref().and_then(|_| crate::sources::link(s.id, &s.file_name)) { " · " a href=(href) { "source" } } }
+                @if let Some(href) = s.sha256.as_ref().and_then(|_| link(s.id, &s.file_name)) { " · " a href=(href) { "source" } } }
             pre.verdict { (printable(&s.verdict, SHOWN_TEXT)) }
             @if let Some(score) = &s.score { (score_line(score)) }
             @if !s.report.is_empty() { details { summary { "Per decision: faults and fuel" } pre { (printable(&s.report, SHOWN_TEXT)) } } }
@@ -367,40 +304,18 @@ fn submission(s: &crate::db::Submission, csrf: &str) -> Markup {
 
 /// `POST /me/upload` (multipart: `csrf`, `bot`). The session and the
 /// upload slot are settled before the body is read.
-pub async fn upload(State(app): State<Shared>, up: PageUpload, mut form: Multipart) -> Answer {
-    let bad = |text: &str| Ok(refuse(StatusCode::BAD_REQUEST, text));
-    let (mut csrf, mut file): (Option<String>, Option<(String, Bytes)>) = (None, None);
-    loop {
-        let field = match form.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => return bad(&format!("The upload could not be read: {e}")),
-        };
-        match field.name() {
-            Some("csrf") => csrf = field.text().await.ok(),
-            Some("bot") => {
-                let name = field.file_name().unwrap_or("upload.wasm").to_string();
-                match field.bytes().await {
-                    Ok(bytes) => file = Some((name, bytes)),
-                    Err(e) => return bad(&format!("The upload could not be read: {e}")),
-                }
-            }
-            _ => {}
-        }
-    }
-    if !csrf.is_some_and(|c| up.visitor.session.csrf_ok(&c)) {
-        return Ok(bad_csrf());
-    }
-    let Some((name, bytes)) = file else { return bad("The form had no file.") };
+pub async fn upload(State(app): State<Shared>, up: PageUpload, CsrfUpload { file }: CsrfUpload) -> Answer {
+    let Some((name, bytes)) = file else { return Ok(refuse(StatusCode::BAD_REQUEST, "The form had no file.")) };
     let verdict = judge_upload(&app, up.visitor.entrant, up.slot, name, bytes).await?;
     Ok(Redirect::to(&format!("/me#sub-{}", verdict.id)).into_response())
 }
 
 /// `POST /me/activate` (`csrf`, `id`).
-pub async fn activate(State(app): State<Shared>, visitor: EntrantVisitor, Form(form): Form<CsrfForm>) -> Answer {
-    if !visitor.session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
+pub async fn activate(
+    State(app): State<Shared>,
+    visitor: EntrantVisitor,
+    CsrfForm(form): CsrfForm<PageForm>,
+) -> Answer {
     let who = visitor.entrant.id;
     let chosen = match form.id {
         Some(id) => app.blocking(move |app| app.db.choose(who, id)).await?,

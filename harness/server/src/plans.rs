@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use pitboss_host::Sandbox;
 use pitboss_league::check::Plan;
 
-use crate::Error;
 use crate::competition::Competition;
+use crate::error::Error;
 
 /// The check plans, one per league.
 pub struct Checker {
@@ -31,9 +31,7 @@ impl Checker {
             std::fs::write(&path, text)?;
             // A fault's replay command is read by the entrant, who has
             // no copy of this file: its limits go in as flags.
-            let plan = Plan::league(&path, sandbox)
-                .and_then(Plan::limits_as_flags)
-                .map_err(|e| Error::League(format!("{e:#}")))?;
+            let plan = Plan::league(&path, sandbox).and_then(Plan::limits_as_flags).map_err(Error::Plan)?;
             plans.push((league.name.clone(), plan));
         }
         Ok(Checker { plans, sandbox: sandbox.clone() })

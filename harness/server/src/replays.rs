@@ -28,13 +28,13 @@ use pitboss_results::ResultsFile;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::Error;
+use crate::answer::Answer;
 use crate::answer::REPORT_POLICY;
 use crate::auth::Reader;
 use crate::db::Entrant;
-use crate::pages::Answer;
+use crate::error::Error;
+use crate::paths::{PUBLIC, league_folder, run_dir, scrimmage_dir};
 use crate::state::{App, Failure, Shared};
-use crate::worker::{PUBLIC, run_dir};
 
 /// The round asked for, from the query string.
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -67,7 +67,7 @@ impl Source {
                     Reader::Organiser => None,
                 };
                 let done = app.db.scrimmage(*id, owner)?.is_some_and(|s| s.state == "done");
-                let path = crate::scrimmage::scrimmage_dir(&app.dir, *id).join("results.json");
+                let path = scrimmage_dir(&app.dir, *id).join("results.json");
                 Ok(match done && path.is_file() {
                     true => Ok((path, false)),
                     false => Err(Failure::new(StatusCode::NOT_FOUND, "no such finished scrimmage of yours")),
@@ -83,13 +83,6 @@ impl Source {
             Source::Scrimmage(id) => json!({ "scrimmage": id }),
         }
     }
-}
-
-/// Whether `folder` names a league of a run (`league-K`).
-pub fn league_folder(folder: &str) -> bool {
-    folder
-        .strip_prefix("league-")
-        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The organiser's results file of a finished run's league, or 404.
@@ -150,8 +143,8 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
             "you did not sit at this table; in this competition only the organiser replays other tables",
         )));
     }
-    let league = Replayable::from_results_table(results, &path, None, spot).map_err(league_error)?;
-    let events = league.round_events(spot).map_err(league_error)?;
+    let league = Replayable::from_results_table(results, &path, None, spot).map_err(Error::Replay)?;
+    let events = league.round_events(spot).map_err(Error::Replay)?;
     // Another bot's log lines stay private; the organiser sees them all.
     let shown: Vec<&TableEvent> = events
         .iter()
@@ -164,7 +157,7 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         })
         .collect();
     let mut text = Vec::new();
-    league.write_round(spot, shown.iter().copied(), &mut text).map_err(league_error)?;
+    league.write_round(spot, shown.iter().copied(), &mut text).map_err(Error::Replay)?;
     let names: Vec<String> = seats.iter().map(|&b| league.bots[b].0.clone()).collect();
     let events: Vec<Value> = shown.iter().map(|e| pitboss_league::transcript::event_json(e)).collect();
     let Spot { session, table, round } = spot;
@@ -187,10 +180,6 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         json.extend(more);
     }
     Ok(Ok(json))
-}
-
-fn league_error(e: anyhow::Error) -> Error {
-    Error::League(format!("{e:#}"))
 }
 
 /// Plays the replay off the async threads, after a check slot and (for

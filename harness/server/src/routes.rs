@@ -17,16 +17,11 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
+use crate::uploads::upload_limit;
 use crate::{api, coaching, compare, login, organiser, pages, replays, scrimmage_pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
-
-/// The largest upload body: the module and the form's framing (a larger
-/// one is refused in words by [`crate::oversize`]).
-pub fn upload_limit(max_bytes: usize) -> usize {
-    max_bytes + (64 << 10)
-}
 
 /// Every route of `app`, with its layers.
 pub fn routes(app: Shared) -> Router {
@@ -79,7 +74,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
         .route("/admin/final", post(organiser::admin_final))
-        .route("/admin/runs/{id}/verify", post(crate::verification::admin_verify))
+        .route("/admin/runs/{id}/verify", post(organiser::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {

@@ -21,10 +21,10 @@ use pitboss_league::duel::{Duel, duel};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::Error;
 use crate::db::{Db, Entrant};
+use crate::error::Error;
+use crate::paths::module_path;
 use crate::state::{App, Failure, Shared};
-use crate::store::module_path;
 use crate::worker::Summary;
 
 impl Db {
@@ -82,12 +82,11 @@ fn play(app: &App, name: &str, sha: &str, b: Against<'_>) -> Result<Duel, Error>
     };
     let path = app.dir.join("leagues").join("duel.toml");
     let origin = format!("the first league ({}) of the competition", template.name);
-    let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
-    let mut league = pitboss_league::file::parse_text(&text, "duel.toml", &origin).map_err(league_err)?;
+    let mut league = pitboss_league::file::parse_text(&text, "duel.toml", &origin).map_err(Error::LeagueFile)?;
     let rounds = app.competition.uploads.score_rounds;
     league.rounds = league.rounds.min(rounds).max(1);
     league.sessions = (rounds / league.rounds).max(1);
-    duel(&league, Path::new(&path), &app.checker.sandbox).map_err(league_err)
+    duel(&league, Path::new(&path), &app.checker.sandbox).map_err(Error::Play)
 }
 
 /// Scores `entrant`'s passing submission `id` (module `sha`) and stores

@@ -15,15 +15,13 @@
 //! **Invariant:** a scrimmage is `done` only once every file is written;
 //! one found `running` at start is played again.
 
-use std::path::{Path, PathBuf};
-
 use axum::http::StatusCode;
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::Error;
 use crate::db::{Db, Entrant, now};
+use crate::error::Error;
 use crate::state::{App, Failure};
 
 /// The built-in bots one may play against, by their `builtin:` names.
@@ -68,11 +66,6 @@ pub struct Scrimmage {
     pub standings: Option<Value>,
     /// Seconds from being asked for to starting to play.
     pub waited: Option<u64>,
-}
-
-/// Where scrimmage `id` keeps its files.
-pub fn scrimmage_dir(dir: &Path, id: i64) -> PathBuf {
-    dir.join("scrimmages").join(id.to_string())
 }
 
 /// Checks `ask` of `who` and queues it (blocking): its id, or why not.

@@ -6,22 +6,24 @@
 //! are a finished one's files (the public copies for its entrant,
 //! everything for the organiser).
 
+use axum::Json;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
-use axum::{Form, Json};
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::answer::Answer;
 use crate::answer::REPORT_POLICY;
 use crate::auth::{EntrantCaller, EntrantVisitor, Reader};
 use crate::competition::format_time;
+use crate::csrf::CsrfForm;
 use crate::db::Entrant;
-use crate::pages::{Answer, bad_csrf, page, refuse};
-use crate::scrimmage::{Ask, BUILTINS, MAX_OPPONENTS, Scrimmage, scrimmage_dir};
+use crate::page::{page, refuse};
+use crate::paths::{PUBLIC, scrimmage_dir};
+use crate::scrimmage::{Ask, BUILTINS, MAX_OPPONENTS, Scrimmage};
 use crate::state::{Failure, Shared};
-use crate::worker::PUBLIC;
 
 /// Checks and queues `ask`; wakes the worker.
 async fn queue(app: &Shared, who: Entrant, ask: Ask) -> Result<i64, Failure> {
@@ -127,12 +129,9 @@ fn scrimmage(s: &Scrimmage) -> Markup {
 pub async fn page_post(
     State(app): State<Shared>,
     visitor: EntrantVisitor,
-    Form(fields): Form<Vec<(String, String)>>,
+    CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
 ) -> Answer {
     let field = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
-    if !field("csrf").is_some_and(|c| visitor.session.csrf_ok(c)) {
-        return Ok(bad_csrf());
-    }
     let opponents = fields.iter().filter(|(k, _)| k == "opponent").map(|(_, v)| v.clone()).collect();
     let (Some(league), Some(rounds)) =
         (field("league").and_then(|l| l.parse().ok()), field("rounds").and_then(|r| r.parse().ok()))
@@ -154,15 +153,15 @@ pub async fn page_post(
 /// The setting's form: `csrf`, `allow` (`yes` or `no`).
 #[derive(Deserialize)]
 pub struct AllowForm {
-    pub csrf: String,
     pub allow: String,
 }
 
 /// `POST /me/scrimmages/allow`.
-pub async fn allow_post(State(app): State<Shared>, visitor: EntrantVisitor, Form(form): Form<AllowForm>) -> Answer {
-    if !visitor.session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
+pub async fn allow_post(
+    State(app): State<Shared>,
+    visitor: EntrantVisitor,
+    CsrfForm(form): CsrfForm<AllowForm>,
+) -> Answer {
     let (id, allow) = (visitor.entrant.id, form.allow == "yes");
     app.blocking(move |app| app.db.allow_scrimmages(id, allow)).await?;
     Ok(Redirect::to("/me/scrimmages").into_response())

@@ -3,7 +3,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::Error;
+use crate::error::Error;
 
 /// A fresh secret: `prefix` and 32 random bytes in hex.
 pub fn new_secret(prefix: &str) -> Result<String, Error> {

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use rusqlite::params;
 
-use crate::Error;
 use crate::db::Db;
+use crate::error::Error;
 
 /// How stale the stored time may get before a request updates it, in
 /// seconds.

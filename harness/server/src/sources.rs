@@ -11,10 +11,11 @@ use axum::response::{IntoResponse, Redirect};
 use maud::html;
 use pitboss_host::text::{excerpt, printable};
 
-use crate::Error;
+use crate::answer::Answer;
 use crate::auth::Visitor;
 use crate::db::Db;
-use crate::pages::{Answer, page, refuse};
+use crate::error::Error;
+use crate::page::{page, refuse};
 use crate::state::{Shared, Who};
 
 /// Most characters of a source shown (a source is at most `max_kib`).
@@ -42,12 +43,6 @@ impl Db {
     }
 }
 
-/// The link to submission `id`'s source page, for a submission whose
-/// file name says it is a Python bot's source.
-pub fn link(id: i64, file_name: &str) -> Option<String> {
-    pitboss_host::is_python_source(file_name).then(|| format!("/submissions/{id}/source"))
-}
-
 /// `GET /submissions/ID/source`: the entrant who sent it or the
 /// organiser, by browser session.
 pub async fn source_page(State(app): State<Shared>, Visitor(session): Visitor, UrlPath(id): UrlPath<i64>) -> Answer {
@@ -65,7 +60,7 @@ pub async fn source_page(State(app): State<Shared>, Visitor(session): Visitor, U
             }
             // Only a Python bot's source is text; a kept module is the
             // passed bytes, stored by their hash.
-            let path = found.sha256.as_deref().map(|sha| crate::store::module_path(&app.dir, sha));
+            let path = found.sha256.as_deref().map(|sha| crate::paths::module_path(&app.dir, sha));
             let source = match path {
                 Some(path) if pitboss_host::is_python_source(&path.to_string_lossy()) && path.is_file() => {
                     Some(String::from_utf8_lossy(&std::fs::read(path)?).into_owned())

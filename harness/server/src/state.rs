@@ -1,20 +1,22 @@
 //! What every request handler reads: the shared [`App`], who a caller is
-//! ([`Who`]), and the one error answer ([`Failure`], from
-//! [`crate::answer`]). Blocking work
-//! (SQLite, files, checks) goes through [`App::blocking`], never on the
-//! async threads.
+//! ([`Who`]), the one error answer ([`Failure`], from [`crate::answer`]),
+//! and the worker's doorbell ([`Bell`]), which handlers ring and the
+//! worker waits on, so neither imports the other. Blocking work (SQLite,
+//! files, checks) goes through [`App::blocking`], never on the async
+//! threads.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::competition::Competition;
 use crate::db::{Db, Entrant};
 use crate::guards::Guards;
 use crate::plans::Checker;
-use crate::worker::Bell;
 
 pub use crate::answer::Failure;
-use crate::{Error, secret};
+use crate::error::Error;
+use crate::secret;
 
 /// Everything a request handler reads.
 pub struct App {
@@ -89,7 +91,7 @@ impl App {
     /// that long after the first change.
     pub fn changed(&self) {
         if let Some(secs) = self.competition.runs.debounce_secs {
-            self.bell.changed(std::time::Duration::from_secs(secs));
+            self.bell.changed(Duration::from_secs(secs));
         }
     }
 
@@ -105,5 +107,50 @@ impl App {
             }
         }
         out
+    }
+}
+
+/// What wakes the worker.
+#[derive(Default)]
+pub(crate) struct Signal {
+    /// Look at the queue now.
+    pub(crate) wake: bool,
+    /// Queue a run at this time (the debounce after a change).
+    pub(crate) due: Option<Instant>,
+    /// Stop after the current run.
+    pub(crate) stop: bool,
+}
+
+/// The worker's doorbell, shared with the request handlers.
+#[derive(Default)]
+pub struct Bell {
+    pub(crate) signal: Mutex<Signal>,
+    pub(crate) ring: Condvar,
+}
+
+impl Bell {
+    fn with<T>(&self, f: impl FnOnce(&mut Signal) -> T) -> T {
+        let out = f(&mut self.signal.lock().unwrap_or_else(|e| e.into_inner()));
+        self.ring.notify_all();
+        out
+    }
+
+    /// A run was queued: look now.
+    pub fn wake(&self) {
+        self.with(|s| s.wake = true);
+    }
+
+    /// The active bots changed: queue a run `debounce` from now, unless
+    /// one is due already (a later change never moves it later, so a
+    /// stream of changes cannot put a run off for ever).
+    pub fn changed(&self, debounce: Duration) {
+        self.with(|s| {
+            s.due.get_or_insert_with(|| Instant::now() + debounce);
+        });
+    }
+
+    /// Stop when the current run (if any) ends.
+    pub fn stop(&self) {
+        self.with(|s| s.stop = true);
     }
 }

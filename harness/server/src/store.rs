@@ -14,8 +14,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::Error;
 use crate::db::Db;
+use crate::error::Error;
+use crate::paths::{module_file, modules};
 
 /// The modules being checked now, by SHA-256, with how many checks.
 #[derive(Default)]
@@ -81,7 +82,7 @@ fn release(m: &mut BTreeMap<String, usize>, sha256: &str) -> bool {
 /// Deletes a stored module (gone already is fine).
 fn remove(dir: &Path, sha256: &str) -> Result<(), Error> {
     for extension in EXTENSIONS {
-        match std::fs::remove_file(dir.join("modules").join(format!("{sha256}.{extension}"))) {
+        match std::fs::remove_file(modules(dir).join(format!("{sha256}.{extension}"))) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
             _ => {}
         }
@@ -93,7 +94,7 @@ fn remove(dir: &Path, sha256: &str) -> Result<(), Error> {
 /// of a passed submission (orphans of a kill mid-check, temporary files,
 /// modules of removed entrants); returns how many.
 pub fn sweep(dir: &Path, db: &Db) -> Result<usize, Error> {
-    let Ok(entries) = std::fs::read_dir(dir.join("modules")) else { return Ok(0) };
+    let Ok(entries) = std::fs::read_dir(modules(dir)) else { return Ok(0) };
     let mut removed = 0;
     for entry in entries {
         let entry = entry?;
@@ -121,27 +122,14 @@ pub fn is_source(bytes: &[u8]) -> bool {
     !bytes.starts_with(b"\0asm")
 }
 
-/// The file name the module with this SHA-256 is kept under, and has in
-/// a run's `bots/` folder: `HASH.py` for a Python bot's source, else
-/// `HASH.wasm`.
-pub fn module_file(dir: &Path, sha256: &str) -> String {
-    let source = format!("{sha256}.{}", pitboss_host::PYTHON_EXTENSION);
-    if dir.join("modules").join(&source).is_file() { source } else { format!("{sha256}.wasm") }
-}
-
-/// Where the module with this SHA-256 is kept.
-pub fn module_path(dir: &Path, sha256: &str) -> PathBuf {
-    dir.join("modules").join(module_file(dir, sha256))
-}
-
 /// Stores `bytes` (whose SHA-256 is `sha256`) unless already stored.
 pub fn put(dir: &Path, sha256: &str, bytes: &[u8]) -> Result<PathBuf, Error> {
     let extension = if is_source(bytes) { pitboss_host::PYTHON_EXTENSION } else { "wasm" };
-    let path = dir.join("modules").join(format!("{sha256}.{extension}"));
+    let path = modules(dir).join(format!("{sha256}.{extension}"));
     if path.is_file() {
         return Ok(path);
     }
-    std::fs::create_dir_all(dir.join("modules"))?;
+    std::fs::create_dir_all(modules(dir))?;
     pitboss_host::files::write_atomic(&path, |out| out.write_all(bytes))
         .map_err(|e| Error::Io(std::io::Error::other(e.to_string())))?;
     Ok(path)
@@ -163,7 +151,7 @@ pub fn plain_file(file: &str) -> Result<&str, Error> {
 /// [`module_file`] name (a hard link where the disk allows); that name.
 pub fn copy_out(dir: &Path, sha256: &str, to: &Path) -> Result<String, Error> {
     let file = module_file(dir, sha256);
-    let (from, to) = (dir.join("modules").join(&file), to.join(&file));
+    let (from, to) = (modules(dir).join(&file), to.join(&file));
     if !to.is_file() && std::fs::hard_link(&from, &to).is_err() {
         std::fs::copy(&from, &to)?;
     }
@@ -173,6 +161,7 @@ pub fn copy_out(dir: &Path, sha256: &str, to: &Path) -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::paths::module_path;
 
     #[test]
     fn one_module_uploaded_many_times_at_once_is_stored_once_whole() {
@@ -186,7 +175,7 @@ mod tests {
             }
         });
         assert_eq!(std::fs::read(module_path(&dir, "ab12")).unwrap(), bytes);
-        let names: Vec<_> = std::fs::read_dir(dir.join("modules")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(modules(&dir)).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names, ["ab12.wasm"], "no temporary file left");
         std::fs::remove_dir_all(&dir).unwrap();
     }

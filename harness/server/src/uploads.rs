@@ -74,3 +74,9 @@ pub async fn judge_upload(
     }
     Ok(verdict)
 }
+
+/// The largest upload body: the module and the form's framing (a larger
+/// one is refused in words by [`crate::oversize`]).
+pub fn upload_limit(max_bytes: usize) -> usize {
+    max_bytes + (64 << 10)
+}

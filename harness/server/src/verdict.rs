@@ -14,9 +14,9 @@ use pitboss_host::text::excerpt;
 use pitboss_league::check::{self, CheckReport};
 use serde::Serialize;
 
-use crate::Error;
 use crate::competition::Competition;
 use crate::db::{Db, Entrant, NewSubmission, Outcome, now};
+use crate::error::Error;
 use crate::plans::Checker;
 use crate::state::App;
 
@@ -193,7 +193,7 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     }
     let max = competition.uploads.max_bytes;
     if up.bytes.len() > max {
-        return Ok(Some(format!("refused: {}", crate::oversize::too_big(up.bytes.len() as u64, max))));
+        return Ok(Some(format!("refused: {}", too_big(up.bytes.len() as u64, max))));
     }
     if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
@@ -206,6 +206,18 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
         ));
     }
     Ok(None)
+}
+
+/// Why an upload of `size` bytes is refused under a limit of
+/// `max_bytes`: the size, the limit and the competition file's key.
+pub fn too_big(size: u64, max_bytes: usize) -> String {
+    format!(
+        "this upload is {} KiB ({size} bytes), over this competition's limit of {} KiB \
+         (`max_kib = {}` under [uploads] in the competition file, the organiser's)",
+        size.div_ceil(1024),
+        max_bytes >> 10,
+        max_bytes >> 10
+    )
 }
 
 #[cfg(test)]

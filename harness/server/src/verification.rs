@@ -14,19 +14,10 @@
 
 use std::collections::BTreeMap;
 
-use axum::Form;
-use axum::extract::{Path as UrlPath, State};
-use axum::response::{IntoResponse, Redirect};
 use rusqlite::{OptionalExtension, params};
-use serde::Deserialize;
 
-use crate::Error;
-use crate::auth::AdminVisitor;
 use crate::db::Db;
-use crate::import::Replay;
-use crate::pages::{Answer, bad_csrf, refuse};
-use crate::state::{App, Shared};
-use crate::worker::run_dir;
+use crate::error::Error;
 
 /// The probability that a uniform sample of `k` of `sessions` sessions
 /// (without replacement) draws none of `forged` forged ones:
@@ -134,83 +125,6 @@ impl Db {
         let rows = stmt.query_map([], row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
-}
-
-/// The organiser's ask: `sessions` more (a number) or `all`.
-#[derive(Deserialize)]
-pub struct MoreForm {
-    csrf: String,
-    sessions: String,
-}
-
-/// `POST /admin/runs/N/verify` (`csrf`, `sessions`: a number or `all`):
-/// replays more of imported run N's sessions in the background; the
-/// organiser's page shows the outcome.
-pub async fn admin_verify(
-    State(app): State<Shared>,
-    AdminVisitor(session): AdminVisitor,
-    UrlPath(run): UrlPath<i64>,
-    Form(form): Form<MoreForm>,
-) -> Answer {
-    use axum::http::StatusCode;
-    if !session.csrf_ok(&form.csrf) {
-        return Ok(bad_csrf());
-    }
-    let asked = form.sessions.trim();
-    let more = match asked {
-        "all" => Replay::All,
-        n => match n.parse::<u64>() {
-            Ok(k) if (1..=1_000_000).contains(&k) => Replay::Sample(k),
-            _ => return Ok(refuse(StatusCode::BAD_REQUEST, "sessions: a number from 1, or `all`")),
-        },
-    };
-    let started = app
-        .blocking(move |app| {
-            let Some(mut v) = app.db.verification(run)? else { return Ok(false) };
-            if v.state == "replaying" {
-                return Ok(true);
-            }
-            v.state = "replaying".into();
-            app.db.set_verification(run, &v)?;
-            Ok(true)
-        })
-        .await?;
-    if !started {
-        return Ok(refuse(StatusCode::NOT_FOUND, "no such imported run"));
-    }
-    // Replaying may take as long as the run did: in the background, after
-    // a check slot, so uploads and pages go on.
-    let slot = app.guards.check_slot().await?;
-    let worker = app.clone();
-    tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        if let Err(e) = replay_more(&worker, run, more) {
-            eprintln!("pitboss serve: run {run}: replaying more sessions: {e}");
-        }
-    });
-    Ok(Redirect::to("/admin").into_response())
-}
-
-/// Replays `more` of imported run `run`'s sessions not yet replayed and
-/// records the outcome (blocking).
-fn replay_more(app: &App, run: i64, more: Replay) -> Result<(), Error> {
-    let Some(mut v) = app.db.verification(run)? else { return Ok(()) };
-    let path = run_dir(&app.dir, run).join(&v.folder).join("results.json");
-    let outcome = crate::import::replay_stored(&path, &v.replayed, more);
-    match outcome {
-        Ok(done) => {
-            v.replayed.extend(done);
-            v.replayed.sort_unstable();
-            v.replayed.dedup();
-            v.state = "proved".into();
-            v.note = None;
-        }
-        Err(e) => {
-            v.state = "differs".into();
-            v.note = Some(app.public_text(&e.to_string()));
-        }
-    }
-    app.db.set_verification(run, &v)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@
 //! played again from scratch.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use pitboss_results::{LeagueResult, Standing, Status};
@@ -27,8 +27,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::competition::Competition;
 use crate::db::{ActiveBot, Db, Entrant, now};
-use crate::scrimmage::{Scrimmage, scrimmage_dir};
-use crate::{Error, store};
+use crate::error::Error;
+use crate::paths::{PUBLIC, run_dir, scrimmage_dir};
+use crate::scrimmage::Scrimmage;
+use crate::state::Bell;
+use crate::store;
 
 /// Longest a scrimmage plays before it is stopped.
 pub const SCRIMMAGE_MAX_SECS: u64 = 300;
@@ -43,51 +46,6 @@ enum GaveWay {
     RunQueued,
     /// It played [`SCRIMMAGE_MAX_SECS`].
     TimeUp,
-}
-
-/// What wakes the worker.
-#[derive(Default)]
-struct Signal {
-    /// Look at the queue now.
-    wake: bool,
-    /// Queue a run at this time (the debounce after a change).
-    due: Option<Instant>,
-    /// Stop after the current run.
-    stop: bool,
-}
-
-/// The worker's doorbell, shared with the request handlers.
-#[derive(Default)]
-pub struct Bell {
-    signal: Mutex<Signal>,
-    ring: Condvar,
-}
-
-impl Bell {
-    fn with<T>(&self, f: impl FnOnce(&mut Signal) -> T) -> T {
-        let out = f(&mut self.signal.lock().unwrap_or_else(|e| e.into_inner()));
-        self.ring.notify_all();
-        out
-    }
-
-    /// A run was queued: look now.
-    pub fn wake(&self) {
-        self.with(|s| s.wake = true);
-    }
-
-    /// The active bots changed: queue a run `debounce` from now, unless
-    /// one is due already (a later change never moves it later, so a
-    /// stream of changes cannot put a run off for ever).
-    pub fn changed(&self, debounce: Duration) {
-        self.with(|s| {
-            s.due.get_or_insert_with(|| Instant::now() + debounce);
-        });
-    }
-
-    /// Stop when the current run (if any) ends.
-    pub fn stop(&self) {
-        self.with(|s| s.stop = true);
-    }
 }
 
 /// One league's standings in a run, as the leaderboard shows them.
@@ -440,11 +398,10 @@ impl Work {
         on: Option<(i64, &str)>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<LeagueResult, Error> {
-        let league_err = |e: anyhow::Error| Error::League(format!("{e:#}"));
         let path = dir.join("league.toml");
         std::fs::write(&path, text)?;
-        let file =
-            pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string()).map_err(league_err)?;
+        let file = pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string())
+            .map_err(Error::LeagueFile)?;
         let threads = self
             .competition
             .runs
@@ -453,7 +410,7 @@ impl Work {
         let (result, results_file) = match (on, &self.competition.slurm) {
             (Some((run, folder)), Some(policy)) => crate::cluster::play(&self.db, run, folder, &path, policy)?,
             _ => {
-                pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, progress).map_err(league_err)?
+                pitboss_league::league::run_with(&file, &path, &self.sandbox, threads, progress).map_err(Error::Play)?
             }
         };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
@@ -467,7 +424,7 @@ impl Work {
 pub fn write_reports(dir: &Path, results: &pitboss_results::ResultsFile) -> Result<(), Error> {
     let report = |results: PathBuf, out: PathBuf| {
         let request = pitboss_report::ReportRequest { results, session: 0, opening_rounds: 5 };
-        pitboss_report::write_report(&request, &out).map_err(|e| Error::League(format!("{e:#}")))
+        pitboss_report::write_report(&request, &out).map_err(Error::Report)
     };
     report(dir.join("results.json"), dir.join("report.html"))?;
     let public = dir.join(PUBLIC);
@@ -475,14 +432,6 @@ pub fn write_reports(dir: &Path, results: &pitboss_results::ResultsFile) -> Resu
     pitboss_results::output::write_json(&public.join("results.json"), &results.without_logs())?;
     report(public.join("results.json"), public.join("report.html"))?;
     Ok(())
-}
-
-/// The folder of a league's public copies.
-pub const PUBLIC: &str = "public";
-
-/// Where run `id` keeps its files.
-pub fn run_dir(dir: &Path, id: i64) -> PathBuf {
-    dir.join("runs").join(id.to_string())
 }
 
 pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {

@@ -1,0 +1,53 @@
+//! The data folder's layout, in one place: the database beside
+//! `modules/` (each uploaded module once, by SHA-256), `runs/N/league-K/`
+//! (a finished run's league folder, with its public copies under
+//! `public/`) and `scrimmages/N/`. Everything that names a path in the
+//! data folder asks here.
+
+use std::path::{Path, PathBuf};
+
+/// The database and its journal files.
+pub const DB_FILES: [&str; 3] = ["pitboss.db", "pitboss.db-wal", "pitboss.db-shm"];
+
+/// The folder of every run (and of an import while it is staged).
+pub fn runs(dir: &Path) -> PathBuf {
+    dir.join("runs")
+}
+
+/// The folder of the uploaded modules, each once by SHA-256.
+pub fn modules(dir: &Path) -> PathBuf {
+    dir.join("modules")
+}
+
+/// The folder of a league's public copies.
+pub const PUBLIC: &str = "public";
+
+/// Where run `id` keeps its files.
+pub fn run_dir(dir: &Path, id: i64) -> PathBuf {
+    runs(dir).join(id.to_string())
+}
+
+/// Where scrimmage `id` keeps its files.
+pub fn scrimmage_dir(dir: &Path, id: i64) -> PathBuf {
+    dir.join("scrimmages").join(id.to_string())
+}
+
+/// Whether `folder` names a league of a run (`league-K`).
+pub fn league_folder(folder: &str) -> bool {
+    folder
+        .strip_prefix("league-")
+        .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The file name the module with this SHA-256 is kept under, and has in
+/// a run's `bots/` folder: `HASH.py` for a Python bot's source, else
+/// `HASH.wasm`.
+pub fn module_file(dir: &Path, sha256: &str) -> String {
+    let source = format!("{sha256}.{}", pitboss_host::PYTHON_EXTENSION);
+    if modules(dir).join(&source).is_file() { source } else { format!("{sha256}.wasm") }
+}
+
+/// Where the module with this SHA-256 is kept.
+pub fn module_path(dir: &Path, sha256: &str) -> PathBuf {
+    modules(dir).join(module_file(dir, sha256))
+}

@@ -1,0 +1,178 @@
+//! In-process tests of the whole router ([`crate::routes::routes`]),
+//! called with `tower::ServiceExt::oneshot`: no socket, no process, a
+//! fresh data folder per [`Site`]. They cover who may call what, the
+//! CSRF extractors, every page's status and key content and every JSON
+//! shape. Timeouts, floods, a kill -9 and Chromium stay in the socket
+//! tests (`tests/integration/server*.rs`).
+
+mod callers;
+mod csrf;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use pitboss_host::Sandbox;
+use tower::ServiceExt;
+
+use crate::auth;
+use crate::competition;
+use crate::db::{Db, now};
+use crate::guards::Guards;
+use crate::plans::Checker;
+use crate::state::{App, Bell, Shared};
+
+/// A competition with one league, self-registration and public reports.
+pub const COMPETITION: &str = "name = \"Class\"\npublic_reports = true\n[entrants]\ninvite_code = \"letmein-2026\"\n\
+    [[league]]\nname = \"Main\"\nvariant = \"north-american\"\nrounds = 100\nseed = 1\nbankroll = 1000\n";
+
+/// One sandbox for every site of the test process (it compiles modules).
+fn sandbox() -> &'static Sandbox {
+    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
+    SANDBOX.get_or_init(|| pitboss_league::sandbox().expect("the wasm sandbox"))
+}
+
+/// A server in this process on a fresh data folder: its state, its
+/// router, and the organiser's token.
+pub struct Site {
+    pub app: Shared,
+    pub router: Router,
+    pub admin: String,
+    pub dir: PathBuf,
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// What a request answered: status, headers and the body as text.
+pub struct Answered {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Answered {
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    /// A header's value, or "".
+    pub fn header(&self, name: header::HeaderName) -> &str {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+    }
+}
+
+impl Site {
+    /// A site for `competition` (the text of a competition file).
+    pub fn with(competition: &str) -> Site {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "pitboss-site-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let competition = Arc::new(competition::parse(competition, "competition.toml").unwrap());
+        let db = Db::open(&dir).unwrap();
+        let admin = auth::new_secret("pba_").unwrap();
+        let checker = Checker::new(&dir, &competition, sandbox()).unwrap();
+        let app = Arc::new(App {
+            dir: dir.clone(),
+            db: Arc::new(db),
+            guards: Arc::new(Guards::new(&competition.server, 2)),
+            competition,
+            checker,
+            bell: Arc::new(Bell::default()),
+            modules: crate::store::Checking::default(),
+            admin_hash: auth::hash(&admin),
+        });
+        Site { router: crate::routes::routes(app.clone()), app, admin, dir }
+    }
+
+    /// A site for [`COMPETITION`].
+    pub fn new() -> Site {
+        Site::with(COMPETITION)
+    }
+
+    /// Registers entrant `name`: their token.
+    pub fn entrant(&self, name: &str) -> String {
+        crate::entrants::register(&self.app.db, name, 100).unwrap()
+    }
+
+    /// A browser session for the entrant with `token` (`None`: the
+    /// organiser): its cookie header and CSRF token.
+    pub fn session(&self, token: Option<&str>) -> (String, String) {
+        let entrant = token.map(|t| self.app.db.entrant_by_token(&auth::hash(t)).unwrap().unwrap().id);
+        let (id, csrf) = (auth::new_secret("").unwrap(), auth::new_secret("").unwrap());
+        self.app.db.add_session(&auth::hash(&id), entrant, &csrf, now() + 3600).unwrap();
+        (format!("{}={id}", auth::COOKIE), csrf)
+    }
+
+    /// Sends `request` from 127.0.0.1 through the router.
+    pub async fn send(&self, mut request: Request<Body>) -> Answered {
+        let peer: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        request.extensions_mut().insert(ConnectInfo(peer));
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let (parts, body) = response.into_parts();
+        let bytes = axum::body::to_bytes(body, 64 << 20).await.unwrap();
+        Answered { status: parts.status, headers: parts.headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+    }
+
+    /// `GET path` with these headers.
+    pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Answered {
+        self.send(request(Method::GET, path, headers, Body::empty())).await
+    }
+
+    /// `GET path` with a bearer token.
+    pub async fn get_as(&self, path: &str, token: &str) -> Answered {
+        self.get(path, &[("authorization", &format!("Bearer {token}"))]).await
+    }
+
+    /// `POST path` with a form (`application/x-www-form-urlencoded`).
+    pub async fn post_form(&self, path: &str, headers: &[(&str, &str)], fields: &[(&str, &str)]) -> Answered {
+        let body = fields.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&");
+        let mut all = vec![("content-type", "application/x-www-form-urlencoded")];
+        all.extend_from_slice(headers);
+        self.send(request(Method::POST, path, &all, Body::from(body))).await
+    }
+
+    /// `method path` with a bearer token and a JSON body (or none).
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, json: Option<&str>) -> Answered {
+        let bearer = token.map(|t| format!("Bearer {t}"));
+        let mut headers: Vec<(&str, &str)> = bearer.iter().map(|b| ("authorization", b.as_str())).collect();
+        if json.is_some() {
+            headers.push(("content-type", "application/json"));
+        }
+        let body = json.map_or_else(Body::empty, |j| Body::from(j.to_string()));
+        self.send(request(method, path, &headers, body)).await
+    }
+}
+
+/// A request with headers and a body.
+pub fn request(method: Method, path: &str, headers: &[(&str, &str)], body: Body) -> Request<Body> {
+    let mut builder = Request::builder().method(method).uri(path).header(header::HOST, "localhost");
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    builder.body(body).unwrap()
+}
+
+/// Percent-encodes a form value.
+pub fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
