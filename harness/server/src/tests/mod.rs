@@ -8,6 +8,8 @@
 mod api;
 mod callers;
 mod csrf;
+mod hostile;
+mod journeys;
 mod pages;
 mod runs;
 
@@ -61,6 +63,8 @@ pub struct Answered {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: String,
+    /// The body as it came (a tar, say).
+    pub bytes: Vec<u8>,
 }
 
 impl Answered {
@@ -129,7 +133,8 @@ impl Site {
         let response = self.router.clone().oneshot(request).await.unwrap();
         let (parts, body) = response.into_parts();
         let bytes = axum::body::to_bytes(body, 64 << 20).await.unwrap();
-        Answered { status: parts.status, headers: parts.headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+        let body = String::from_utf8_lossy(&bytes).into_owned();
+        Answered { status: parts.status, headers: parts.headers, body, bytes: bytes.to_vec() }
     }
 
     /// `GET path` with these headers.
