@@ -243,3 +243,78 @@ async fn scrimmages_are_asked_for_listed_and_allowed_in_json() {
     let unplayed = site.get_as("/api/scrimmages/1/replay?session=0&table=0&round=1", &alice).await;
     assert_eq!(unplayed.status, StatusCode::NOT_FOUND, "{}", unplayed.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_passing_upload_is_scored_against_basic_and_the_page_says_so() {
+    let site = Site::new();
+    let alice = site.entrant("alice");
+    let verdict = site.upload(&alice, "basic.wasm", wasm("basic")).await.json();
+    let score = &verdict["score"];
+    assert_eq!(
+        keys(score),
+        [
+            "basic_ev_pct",
+            "ci95_pct",
+            "ev_pct",
+            "league",
+            "of",
+            "rank_if_active",
+            "rounds",
+            "status",
+            "vs_basic_ci95",
+            "vs_basic_per_100_rounds"
+        ]
+    );
+    assert_eq!(score["league"], "Main");
+    // Basic against basic on the same cards: no difference at all.
+    assert_eq!(score["vs_basic_per_100_rounds"].as_f64(), Some(0.0), "{score}");
+    assert_eq!(site.get_as("/api/submissions/1", &alice).await.json()["score"], *score, "kept with the submission");
+    let (cookie, _) = site.session(Some(&alice));
+    let me = site.get("/me", &[("cookie", &cookie)]).await;
+    assert!(
+        me.body.contains("Score on Main (") && me.body.contains("rounds against basic on the same cards"),
+        "{}",
+        me.body
+    );
+
+    let unscored = Site::with(&super::COMPETITION.replace("[[league]]", "[uploads]\nscore_rounds = 0\n[[league]]"));
+    let bob = unscored.entrant("bob");
+    let plain = unscored.upload(&bob, "basic.wasm", wasm("basic")).await.json();
+    assert!(plain.get("score").is_none(), "no score without score_rounds: {plain}");
+    let compare = unscored.get_as("/api/submissions/compare?a=1&b=2", &bob).await;
+    assert_eq!(compare.status, StatusCode::NOT_FOUND);
+    assert_eq!(compare.json()["error"], "this competition has no comparisons (score_rounds = 0)");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_over_their_request_rate_is_told_to_slow_down() {
+    let site = Site::with(&super::COMPETITION.replace("[[league]]", "[server]\nrequests_per_minute = 10\n[[league]]"));
+    let alice = site.entrant("alice");
+    let mut last = None;
+    for _ in 0..14 {
+        last = Some(site.get_as("/api/me", &alice).await);
+    }
+    let last = last.unwrap();
+    assert_eq!(last.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(last.json()["error"], "too many requests; slow down");
+    assert!(last.header(header::RETRY_AFTER).parse::<u64>().is_ok_and(|s| s >= 1));
+    // Public answers ask no one's rate.
+    assert_eq!(site.get("/api/leaderboard", &[]).await.status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_organiser_sees_when_each_entrant_was_last_seen_and_what_plays() {
+    let site = Site::new();
+    let alice = site.entrant("alice");
+    site.entrant("bob");
+    let list = || site.call(Method::GET, "/api/entrants", Some(&site.admin), None);
+    let before = list().await.json();
+    assert_eq!((before[0]["last_seen"].clone(), before[1]["last_seen"].clone()), (Value::Null, Value::Null));
+    let verdict = site.upload(&alice, "basic.wasm", wasm("basic")).await.json();
+    let after = list().await.json();
+    let seen = |name: &str| after.as_array().unwrap().iter().find(|e| e["name"] == name).unwrap().clone();
+    assert!(seen("alice")["last_seen"].as_u64().is_some_and(|t| t >= crate::db::now() - 60), "{after}");
+    assert_eq!(seen("bob")["last_seen"], Value::Null, "bob made no request");
+    assert_eq!(seen("alice")["active"], serde_json::json!({ "id": 1, "sha256": verdict["sha256"] }));
+    assert_eq!(seen("bob")["active"], Value::Null);
+}

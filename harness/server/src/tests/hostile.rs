@@ -168,3 +168,167 @@ async fn a_failed_runs_error_is_shown_without_the_servers_paths() {
     assert!(board.body.contains("No run has finished yet."), "a failed run shows no standings");
     assert!(!board.body.contains(&site.dir.display().to_string()));
 }
+
+/// Guesses `count` wrong tokens with `headers` added: the last status.
+async fn guesses(site: &Site, count: usize, headers: &[(&str, &str)]) -> StatusCode {
+    let mut last = StatusCode::OK;
+    for k in 0..count {
+        let bearer = format!("Bearer pbe_guess{k}");
+        let mut all = vec![("authorization", bearer.as_str())];
+        all.extend_from_slice(headers);
+        last = site.get("/api/me", &all).await.status;
+    }
+    last
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_proxy_the_forwarded_address_is_the_client_only_when_told() {
+    let limits = "[server]\nbad_tokens_per_minute = 2\nforwarded_for = true\n[[league]]";
+    let proxied = Site::with(&COMPETITION.replace("[[league]]", limits));
+    // The last entry is the one the proxy added; what the client wrote
+    // before it is not believed.
+    let from = |ip: &'static str| [("x-forwarded-for", ip)];
+    assert_eq!(guesses(&proxied, 5, &from("9.9.9.9, 10.0.0.1")).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(guesses(&proxied, 1, &from("10.0.0.2")).await, StatusCode::UNAUTHORIZED, "another client");
+    assert_eq!(guesses(&proxied, 1, &from("10.0.0.2, 10.0.0.1")).await, StatusCode::TOO_MANY_REQUESTS);
+
+    // Without `forwarded_for`, the header is anyone's to write: ignored,
+    // every request is the peer's.
+    let direct = Site::with(&COMPETITION.replace("[[league]]", "[server]\nbad_tokens_per_minute = 2\n[[league]]"));
+    assert_eq!(guesses(&direct, 5, &from("10.0.0.1")).await, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(guesses(&direct, 1, &from("10.0.0.2")).await, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registrations_from_one_address_are_capped_an_hour() {
+    let site = Site::with(&COMPETITION.replace("[[league]]", "[server]\nregistrations_per_hour = 2\n[[league]]"));
+    let mut statuses = Vec::new();
+    for name in ["ann", "ben", "cid"] {
+        let body = format!(r#"{{"name":"{name}","invite_code":"letmein-2026"}}"#);
+        let answer = site.send(super::request(
+            Method::POST,
+            "/api/register",
+            &[("content-type", "application/json")],
+            Body::from(body),
+        ));
+        let answer = answer.await;
+        statuses.push((answer.status, answer.json()["error"].as_str().map(String::from)));
+    }
+    assert_eq!(statuses[..2], [(StatusCode::CREATED, None), (StatusCode::CREATED, None)]);
+    let too_many = Some("too many registrations from your address; try later".to_string());
+    assert_eq!(statuses[2], (StatusCode::TOO_MANY_REQUESTS, too_many));
+    assert!(!site.app.db.has_entrant("cid").unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_upload_at_a_time_an_entrant() {
+    let site = Site::new();
+    let alice = site.entrant("alice");
+    let id = site.app.db.entrants().unwrap()[0].id;
+    // An upload of theirs still being checked holds their slot.
+    let held = site.app.guards.upload_slot(id).unwrap();
+    let second = site.upload(&alice, "basic.wasm", wasm("basic")).await;
+    assert_eq!(second.status, StatusCode::TOO_MANY_REQUESTS, "{}", second.body);
+    assert_eq!(second.json()["error"], "one upload at a time: your previous upload is still being checked");
+    assert!(second.header(header::RETRY_AFTER).parse::<u64>().is_ok());
+    assert!(site.get_as("/api/submissions", &alice).await.json().as_array().unwrap().is_empty(), "nothing recorded");
+    drop(held);
+    assert_eq!(site.upload(&alice, "basic.wasm", wasm("basic")).await.status, StatusCode::CREATED);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_submissions_source_page_is_its_senders_and_the_organisers() {
+    let site = Site::new();
+    let (alice, bob) = (site.entrant("alice"), site.entrant("bob"));
+    assert_eq!(site.upload(&alice, "basic.wasm", wasm("basic")).await.status, StatusCode::CREATED);
+    let (own, _) = site.session(Some(&alice));
+    let page = site.get("/submissions/1/source", &[("cookie", &own)]).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("Submission #1: basic.wasm") && page.body.contains("Sent by alice"), "{}", page.body);
+    assert!(page.body.contains("No source to show"), "a wasm module is no text: {}", page.body);
+    assert!(page.body.contains("href=\"/me#sub-1\""), "{}", page.body);
+    let (organiser, _) = site.session(None);
+    let theirs = site.get("/submissions/1/source", &[("cookie", &organiser)]).await;
+    assert!(theirs.body.contains("href=\"/admin/submissions?entrant=alice\""), "{}", theirs.body);
+    let (other, _) = site.session(Some(&bob));
+    for (who, path) in [(&other, "/submissions/1/source"), (&own, "/submissions/9/source")] {
+        let refused = site.get(path, &[("cookie", who)]).await;
+        assert_eq!(refused.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(refused.body.contains("No such submission of yours."), "{}", refused.body);
+    }
+    let nobody = site.get("/submissions/1/source", &[]).await;
+    assert_eq!((nobody.status, nobody.header(header::LOCATION)), (StatusCode::SEE_OTHER, "/login"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_a_spreadsheet_would_run_is_written_as_text_in_the_csv() {
+    let site = Site::new();
+    let (alice, minus) = (site.entrant("alice"), site.entrant("-1_2"));
+    for (token, bot) in [(&alice, "basic"), (&minus, "never_bust")] {
+        assert_eq!(site.upload(token, &format!("{bot}.wasm"), wasm(bot)).await.status, StatusCode::CREATED);
+    }
+    site.play_run().await;
+    let csv = site.get("/api/leaderboard.csv", &[]).await;
+    assert!(csv.body.lines().any(|l| l.contains(",'-1_2,")), "{}", csv.body);
+    assert!(!csv.body.lines().any(|l| l.contains(",-1_2,")), "{}", csv.body);
+    assert_eq!(csv.header(header::CONTENT_DISPOSITION), "attachment; filename=\"standings.csv\"");
+}
+
+/// A request body that never sends a byte.
+struct Never;
+
+impl hyper::body::Body for Never {
+    type Data = axum::body::Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        std::task::Poll::Pending
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_never_comes_is_answered_408_and_changes_nothing() {
+    let site = Site::with(&COMPETITION.replace("[[league]]", "[server]\nrequest_timeout_secs = 5\n[[league]]"));
+    let alice = site.entrant("alice");
+    let (cookie, _) = site.session(Some(&alice));
+    let started = std::time::Instant::now();
+    let stalled = request(
+        Method::POST,
+        "/me/activate",
+        &[("cookie", &cookie), ("content-type", "application/x-www-form-urlencoded")],
+        Body::new(Never),
+    );
+    let answer = site.send(stalled).await;
+    assert_eq!(answer.status, StatusCode::REQUEST_TIMEOUT);
+    let took = started.elapsed().as_secs_f64();
+    assert!((4.9..15.0).contains(&took), "after request_timeout_secs: {took:.1} s");
+    // The same for an upload's body, whose slot comes back.
+    let bearer = format!("Bearer {alice}");
+    let upload = request(Method::POST, "/api/submissions", &[("authorization", &bearer)], Body::new(Never));
+    assert_eq!(site.send(upload).await.status, StatusCode::REQUEST_TIMEOUT);
+    assert_eq!(site.upload(&alice, "basic.wasm", wasm("basic")).await.status, StatusCode::CREATED, "the slot is free");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_submission_log_filters_by_entrant_and_outcome() {
+    let site = Site::new();
+    let (alice, bob) = (site.entrant("alice"), site.entrant("bob"));
+    assert_eq!(site.upload(&alice, "basic.wasm", wasm("basic")).await.status, StatusCode::CREATED);
+    assert_eq!(site.upload(&bob, "junk.wasm", b"\0asm junk".to_vec()).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (organiser, _) = site.session(None);
+    let log = |query: &'static str| {
+        let (site, organiser) = (&site, organiser.clone());
+        async move { site.get(&format!("/admin/submissions{query}"), &[("cookie", &organiser)]).await.body }
+    };
+    let all = log("").await;
+    assert!(all.contains("2 upload(s)") && all.contains("basic.wasm") && all.contains("junk.wasm"), "{all}");
+    let bobs = log("?entrant=bob").await;
+    assert!(bobs.contains("1 upload(s)") && bobs.contains("junk.wasm") && !bobs.contains("basic.wasm"), "{bobs}");
+    let failed = log("?outcome=failed").await;
+    assert!(failed.contains("1 upload(s)") && failed.contains("junk.wasm"), "{failed}");
+    let nonsense = log("?outcome=%3Cscript%3E").await;
+    assert!(nonsense.contains("2 upload(s)") && !nonsense.contains("<script>"), "an unknown outcome filters nothing");
+}

@@ -312,3 +312,45 @@ async fn logging_in_and_registering_by_the_forms() {
     assert_eq!(taken.status, StatusCode::CONFLICT);
     assert!(taken.body.contains("there is already an entrant named `yann`"), "{}", taken.body);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scrimmages_are_asked_for_on_their_page_and_coaching_is_for_who_played() {
+    let (site, alice, bob) = Site::played().await;
+    let (cookie, csrf) = site.session(Some(&alice));
+    let ask = [("csrf", csrf.as_str()), ("league", "1"), ("rounds", "10"), ("opponent", "builtin:basic")];
+    let asked = site.post_form("/me/scrimmages", &[("cookie", &cookie)], &ask).await;
+    assert_eq!((asked.status, asked.header(header::LOCATION)), (StatusCode::SEE_OTHER, "/me/scrimmages"));
+    let page = site.get("/me/scrimmages", &[("cookie", &cookie)]).await;
+    shows(&page, "/me/scrimmages", &["id=\"scrimmage-1\"", "queued", "league 1 · 10 rounds"]);
+    let (bobs, _) = site.session(Some(&bob));
+    let others = site.get("/me/scrimmages", &[("cookie", &bobs)]).await;
+    assert!(!others.body.contains("id=\"scrimmage-1\""), "alice's, not bob's: {}", others.body);
+
+    // Someone registered after the run did not play in it.
+    let late = site.entrant("late");
+    let coach = site.get_as("/api/runs/1/league-1/coach", &late).await;
+    assert_eq!(
+        (coach.status, coach.json()["error"].as_str()),
+        (StatusCode::NOT_FOUND, Some("your bot did not play in this run"))
+    );
+    let mine = site.get_as("/api/runs/1/league-1/mine.tar", &late).await;
+    assert_eq!(mine.status, StatusCode::NOT_FOUND);
+    let (organiser, _) = site.session(None);
+    let replay = site.get("/runs/1/league-1/replay?session=0&table=0&round=1", &[("cookie", &organiser)]).await;
+    shows(&replay, "the organiser's replay", &["href=\"/admin\""]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_cookie_behind_https_is_secure() {
+    let site = Site::new();
+    let alice = site.entrant("alice");
+    let form = site.get("/login", &[]).await;
+    let cookie = form.header(header::SET_COOKIE).split(';').next().unwrap().to_string();
+    let csrf = form.body.split("name=\"csrf\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let headers = [("cookie", cookie.as_str()), ("x-forwarded-proto", "https")];
+    let login = site.post_form("/login", &headers, &[("csrf", &csrf), ("token", &alice)]).await;
+    assert_eq!(login.status, StatusCode::SEE_OTHER, "{}", login.body);
+    assert!(login.header(header::SET_COOKIE).ends_with("; Secure"), "{:?}", login.headers);
+    let plain = site.post_form("/login", &[("cookie", &cookie)], &[("csrf", &csrf), ("token", &alice)]).await;
+    assert!(!plain.header(header::SET_COOKIE).contains("Secure"), "{:?}", plain.headers);
+}

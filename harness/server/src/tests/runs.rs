@@ -15,8 +15,19 @@ fn competition_with(line: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runs_after_runs_draw_a_history_and_the_final_run_freezes_them() {
-    let (site, _alice, _bob) = Site::played().await;
+    let (site, alice, _bob) = Site::played().await;
     assert_eq!(site.play_run().await, 2);
+    // An entrant picks which run their page shows.
+    let (cookie, _) = site.session(Some(&alice));
+    let me = site.get("/me", &[("cookie", &cookie)]).await;
+    assert!(me.body.contains("id=\"run-pick\"") && me.body.contains("in run 2 — rank"), "{}", me.body);
+    let first = site.get("/me?run=1", &[("cookie", &cookie)]).await;
+    assert!(first.body.contains("in run 1 — rank") && !first.body.contains("in run 2"), "{}", first.body);
+    let runs = site.get("/api/runs", &[]).await.json();
+    let states: Vec<(i64, &str)> =
+        runs.as_array().unwrap().iter().map(|r| (r["id"].as_i64().unwrap(), r["state"].as_str().unwrap())).collect();
+    assert_eq!(states, [(2, "done"), (1, "done")], "newest first");
+    assert!(runs[0]["finished"].as_u64().is_some_and(|f| f >= runs[0]["created"].as_u64().unwrap()));
     let board = site.get("/", &[]).await;
     assert!(board.body.contains("Rank history"), "two runs draw a history: {}", board.body);
     assert!(board.body.contains("Run 2, finished"), "{}", board.body);
