@@ -5,13 +5,19 @@
 //! shape. Timeouts, floods, a kill -9 and Chromium stay in the socket
 //! tests (`tests/integration/server*.rs`).
 
+mod api;
 mod callers;
 mod csrf;
+mod hostile;
+mod journeys;
+mod pages;
+mod runs;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
@@ -57,6 +63,8 @@ pub struct Answered {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: String,
+    /// The body as it came (a tar, say).
+    pub bytes: Vec<u8>,
 }
 
 impl Answered {
@@ -125,7 +133,8 @@ impl Site {
         let response = self.router.clone().oneshot(request).await.unwrap();
         let (parts, body) = response.into_parts();
         let bytes = axum::body::to_bytes(body, 64 << 20).await.unwrap();
-        Answered { status: parts.status, headers: parts.headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+        let body = String::from_utf8_lossy(&bytes).into_owned();
+        Answered { status: parts.status, headers: parts.headers, body, bytes: bytes.to_vec() }
     }
 
     /// `GET path` with these headers.
@@ -158,6 +167,61 @@ impl Site {
     }
 }
 
+impl Site {
+    /// Uploads `bytes` as `name` for the entrant with `token` by the API.
+    pub async fn upload(&self, token: &str, name: &str, bytes: Vec<u8>) -> Answered {
+        let bearer = format!("Bearer {token}");
+        let headers = [("authorization", bearer.as_str()), ("content-type", "application/wasm")];
+        let path = format!("/api/submissions?name={}", encode(name));
+        self.send(request(Method::POST, &path, &headers, Body::from(bytes))).await
+    }
+
+    /// The organiser queues a run and the worker plays it to its end: the
+    /// run's id.
+    pub async fn play_run(&self) -> i64 {
+        let queued = self.call(Method::POST, "/api/runs", Some(&self.admin), None).await;
+        assert_eq!(queued.status, StatusCode::ACCEPTED, "{}", queued.body);
+        let id = queued.json()["run"].as_i64().unwrap();
+        self.work_until(|db| db.run_state(id).unwrap().is_some_and(|s| s == "done" || s == "failed")).await;
+        assert_eq!(self.app.db.run_state(id).unwrap().as_deref(), Some("done"), "{:?}", self.app.db.runs(5).unwrap());
+        id
+    }
+
+    /// Runs the worker (a thread of this process) until `done` says so,
+    /// then stops it.
+    pub async fn work_until(&self, done: impl Fn(&Db) -> bool) {
+        self.app.bell.signal.lock().unwrap().stop = false;
+        let work = crate::worker::Work {
+            dir: self.dir.clone(),
+            db: self.app.db.clone(),
+            competition: self.app.competition.clone(),
+            sandbox: sandbox().clone(),
+            bell: self.app.bell.clone(),
+        };
+        let worker = crate::worker::start(work).unwrap();
+        let started = Instant::now();
+        while !done(&self.app.db) {
+            assert!(started.elapsed() < Duration::from_secs(300), "the worker took over 300 s");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.app.bell.stop();
+        tokio::task::spawn_blocking(move || worker.join().unwrap()).await.unwrap();
+    }
+
+    /// A site where `alice` (basic) and `bob` (never_bust) have passing
+    /// bots and run 1 has been played: their tokens.
+    pub async fn played() -> (Site, String, String) {
+        let site = Site::new();
+        let (alice, bob) = (site.entrant("alice"), site.entrant("bob"));
+        for (token, bot) in [(&alice, "basic"), (&bob, "never_bust")] {
+            let answer = site.upload(token, &format!("{bot}.wasm"), wasm(bot)).await;
+            assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.body);
+        }
+        assert_eq!(site.play_run().await, 1);
+        (site, alice, bob)
+    }
+}
+
 /// A request with headers and a body.
 pub fn request(method: Method, path: &str, headers: &[(&str, &str)], body: Body) -> Request<Body> {
     let mut builder = Request::builder().method(method).uri(path).header(header::HOST, "localhost");
@@ -165,6 +229,22 @@ pub fn request(method: Method, path: &str, headers: &[(&str, &str)], body: Body)
         builder = builder.header(*name, *value);
     }
     builder.body(body).unwrap()
+}
+
+/// A bot `bash scripts/build-bots` built (`basic`, `never_bust`, …).
+pub fn wasm(bot: &str) -> Vec<u8> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    let path = target.join("wasm32-unknown-unknown/release").join(format!("{bot}.wasm"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: run `bash scripts/build-bots` first", path.display()))
+}
+
+/// The sorted keys of a JSON object.
+pub fn keys(value: &serde_json::Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = value.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+    keys.sort_unstable();
+    keys
 }
 
 /// Percent-encodes a form value.
