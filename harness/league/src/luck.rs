@@ -34,9 +34,11 @@ pub fn uncorrected(rules: &Rules) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-/// The tables of `rules`, computed once per process and rule set (about
-/// a fifth of a second) and shared by every table; `None` for the banker
-/// game, which is not corrected.
+/// The tables of `rules`, made once per process and rule set and shared
+/// by every table (from the stored tables for a rule set's defaults, in
+/// well under a millisecond; a league that overrides rules computes its
+/// own, about a quarter of a second); `None` for the banker game, which
+/// is not corrected.
 pub fn table_for(rules: &Rules) -> anyhow::Result<Option<Arc<LuckTable>>> {
     static TABLES: Mutex<Vec<(Rules, Arc<LuckTable>)>> = Mutex::new(Vec::new());
     if rules.game == pitboss_engine::Game::Banker {
