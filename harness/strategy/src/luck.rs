@@ -139,6 +139,9 @@ pub struct LuckTable {
     deal_u: [f64; RANKS],
     /// Knowing nothing.
     deal_none: f64,
+    /// [`LuckTable::deal`] by the up card, knowing the box's first and
+    /// second cards or not (`RANKS`: not known): `[a][b][up]`.
+    deal_by_up: Vec<f64>,
     /// An Over/Under 13 bet per unit, knowing the first card: `[over, under][a]`.
     side1: [[f64; RANKS]; 2],
     /// A hand played on after a hit: `[up][hard][ace]`.
@@ -339,6 +342,7 @@ impl LuckTable {
         let mut table = LuckTable {
             game,
             full,
+            deal_by_up: Vec::new(),
             deal3,
             deal_ua,
             deal_ab,
@@ -370,6 +374,10 @@ impl LuckTable {
             }
         }
         table.dealer_next = next;
+        let known = |c: usize| (c < RANKS).then_some(c);
+        table.deal_by_up = (0..(RANKS + 1) * (RANKS + 1) * RANKS)
+            .map(|i| table.deal(Some(i % RANKS), known(i / RANKS / (RANKS + 1)), known(i / RANKS % (RANKS + 1))))
+            .collect();
         Ok(table)
     }
 
@@ -407,6 +415,14 @@ impl LuckTable {
             (None, Some(a)) => &self.deal_ab[a * RANKS..][..RANKS],
             (None, None) => &self.deal_a,
         }
+    }
+
+    /// [`LuckTable::deal`] by the up card, knowing the box's first card
+    /// `a` and second card `b` or not: `RANKS` values.
+    #[inline]
+    pub fn deal_by_up(&self, a: Option<usize>, b: Option<usize>) -> &[f64] {
+        let (a, b) = (a.unwrap_or(RANKS).min(RANKS), b.unwrap_or(RANKS).min(RANKS));
+        &self.deal_by_up[(a * (RANKS + 1) + b) * RANKS..][..RANKS]
     }
 
     /// [`LuckTable::hit`] by the card hit from a hand of hard total `hard`
@@ -627,6 +643,13 @@ mod tests {
             let left = shoe.without(a);
             let by_up: f64 = (0..RANKS).map(|u| left.counts[u] / left.total() * t.deal(Some(u), Some(a), None)).sum();
             assert!((by_up - t.deal(None, Some(a), None)).abs() < 1e-12);
+        }
+        // By the up card, the same values.
+        let known = [None, Some(0), Some(TEN)];
+        for (a, b) in known.iter().flat_map(|&a| known.iter().map(move |&b| (a, b))) {
+            for u in 0..RANKS {
+                assert_eq!(t.deal_by_up(a, b)[u], t.deal(Some(u), a, b));
+            }
         }
         // The dealer's chances from the up card sum to one, a ten up
         // under a peek never a natural.
