@@ -1,5 +1,5 @@
 //! `pitboss coach` end to end on a real wasm bot: the report, its JSON,
-//! byte-identical reruns, the replay command it names, and one-line
+//! byte-identical reruns (on any thread count), the replay command it names, and one-line
 //! errors for every out-of-range number; under a league file, its limits;
 //! the coach section of `pitboss report --coach`, in headless Chromium.
 
@@ -47,9 +47,11 @@ fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
     // The replay command plays the same match: its last round is there.
     let shown = pitboss(&dir, &replay.split(' ').skip(1).collect::<Vec<_>>());
     assert!(shown.code == Some(0) && shown.stdout.contains(&format!("round {round}")), "{}", shown.stderr);
-    // Same inputs, same bytes.
-    let again = pitboss(&dir, &[&args[..], &["--json", "b.json"]].concat());
+    // Same inputs, same bytes, on one thread as on every core; no
+    // progress bar where standard error is not a terminal.
+    let again = pitboss(&dir, &[&args[..], &["--json", "b.json", "--threads", "1"]].concat());
     assert_eq!(again.stdout, ran.stdout);
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
     assert_eq!(std::fs::read(dir.join("a.json")).unwrap(), std::fs::read(dir.join("b.json")).unwrap());
 }
 
@@ -61,6 +63,7 @@ fn coach_refuses_out_of_range_numbers_and_the_banker_game_in_one_line() {
         (&["--rounds", "10000001"][..], "--rounds"),
         (&["--bankroll", "0"][..], "--bankroll"),
         (&["--top", "1001"][..], "--top"),
+        (&["--threads", "0"][..], "--threads"),
         (&["--seed", "18446744073709551616"][..], "--seed"),
         (&["--variant", "nowhere"][..], "--variant"),
     ] {

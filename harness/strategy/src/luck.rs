@@ -224,7 +224,7 @@ impl Stored {
     /// The tables of `rules` (a dealer game) computed off the top, as the
     /// coach's [`Valuer`] values the deal, hits, doubles and splits.
     pub fn compute(rules: &Rules) -> Result<Box<Stored>, StrategyError> {
-        let mut v = Valuer::new(rules)?;
+        let mut v = Valuer::computed(rules)?;
         let mut s = Box::new(Stored {
             deal3: [0.0; RANKS * RANKS * RANKS],
             hit: [-1.0; RANKS * 22 * 2],

@@ -37,15 +37,25 @@ pub struct Args {
     /// Also write the report as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Threads valuing rounds, 1 to 256 [default: all cores]; the report is identical for any count.
+    #[arg(long, value_parser = crate::common::threads)]
+    threads: Option<usize>,
 }
 
 /// Coaches the bot and prints the report.
 pub fn run(args: Args) -> Result<()> {
     let start = std::time::Instant::now();
-    let report = match &args.league {
-        Some(path) => under_league(&args, path)?,
-        None => under_variant(&args)?,
+    let bar = crate::common::progress_bar(args.rounds);
+    let progress = {
+        let bar = bar.clone();
+        Box::new(move |n| bar.inc(n))
     };
+    let report = match &args.league {
+        Some(path) => under_league(&args, path, progress),
+        None => under_variant(&args, progress),
+    };
+    bar.finish_and_clear();
+    let report = report?;
     let secs = start.elapsed().as_secs_f64();
     let coached = &report.bots[0];
     print(coached);
@@ -63,7 +73,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Under a league file: its rules, `[limits]`, fault limit and bankroll
 /// (`--bankroll` and `--seed` override), as a server coaches.
-fn under_league(args: &Args, path: &Path) -> Result<Report> {
+fn under_league(args: &Args, path: &Path, progress: Box<dyn Fn(u64)>) -> Result<Report> {
     let league = pitboss_league::file::parse(path)?;
     let request = CoachRequest {
         rounds: args.rounds,
@@ -76,11 +86,13 @@ fn under_league(args: &Args, path: &Path) -> Result<Report> {
         None => BotInput::Path(Path::new(&args.bot)),
     };
     let sandbox = crate::common::sandbox()?;
-    pitboss_coach::coach_league(&league, bot, &request, &sandbox).with_context(|| format!("coaching {}", args.bot))
+    let run = pitboss_coach::Run { threads: threads(args), progress: Some(progress) };
+    pitboss_coach::coach_league_with(&league, bot, &request, &sandbox, run)
+        .with_context(|| format!("coaching {}", args.bot))
 }
 
 /// Under a rule set's own rules.
-fn under_variant(args: &Args) -> Result<Report> {
+fn under_variant(args: &Args, progress: Box<dyn Fn(u64)>) -> Result<Report> {
     let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
     let rules = Rules::for_variant(variant);
     let (seed, bankroll) = (args.seed.unwrap_or(1), args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL));
@@ -107,6 +119,8 @@ fn under_variant(args: &Args) -> Result<Report> {
     spec.fault_limit = fault_limit;
     spec.top = args.top as usize;
     spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+    spec.threads = threads(args);
+    spec.progress = Some(progress);
     let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
     Ok(Report {
         variant: args.variant.clone(),
@@ -115,6 +129,11 @@ fn under_variant(args: &Args) -> Result<Report> {
         unit: UNIT.into(),
         bots: vec![coached],
     })
+}
+
+/// `--threads`, or every core.
+fn threads(args: &Args) -> usize {
+    args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The report as text: the figures, then the situations.
