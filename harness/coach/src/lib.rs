@@ -111,6 +111,16 @@ impl CoachSpec {
 
 pub use pitboss_results::coach::{Coached, Estimate, Report, UNIT};
 
+/// The command that prints round `round` of the match `opts` describes,
+/// and that round alone: `pitboss play … --only-round R`.
+pub fn see_it(opts: &pitboss_league::PlayOptions, round: u64) -> String {
+    let command = pitboss_league::replay_command(opts, round);
+    match command.strip_suffix(&format!(" --rounds {round} --transcript")) {
+        Some(start) => format!("{start} --only-round {round}"),
+        None => command,
+    }
+}
+
 /// Most rounds one coaching may play: about an hour and a half at the
 /// measured pace (docs/coach.md).
 pub const MAX_ROUNDS: u64 = pitboss_results::coach::MAX_ROUNDS;

@@ -67,9 +67,10 @@ impl CoachRequest {
 /// with `serde_json`): one entry in `bots`, named after the file's stem.
 /// The same inputs give the same report, bit for bit, on any machine and
 /// thread count. When the league plays a rule set's own rules, each
-/// situation's `replay` is the `pitboss play` command showing its
-/// example round, naming the bot by its file name; with overrides it is
-/// empty (`pitboss play` cannot replay them).
+/// situation's `replay` is the `pitboss play … --only-round R` command
+/// printing its example round alone, naming the bot by its file name
+/// ([`Run::bot_shown`] names it otherwise); with overrides it is empty
+/// (`pitboss play` cannot replay them).
 ///
 /// **Cost.** Blocking and CPU-bound (call it from a worker, never an
 /// async thread), on one thread ([`coach_league_with`] takes more):
@@ -98,7 +99,8 @@ pub fn coach_league(
     coach_league_with(league, bot, request, sandbox, Run::default())
 }
 
-/// How a coaching runs: nothing here changes a figure.
+/// How a coaching runs and whom its "see it" commands are for: nothing
+/// here changes a figure.
 #[derive(Default)]
 pub struct Run {
     /// Threads valuing rounds (0 or 1: the calling thread alone); the
@@ -106,6 +108,12 @@ pub struct Run {
     pub threads: usize,
     /// Hears how many more rounds are done, now and then.
     pub progress: Option<Box<dyn Fn(u64)>>,
+    /// The bot as the commands name it (the file name unless told: what
+    /// a student who uploaded it has).
+    pub bot_shown: Option<String>,
+    /// The league file as the commands name it, carried (`--league`)
+    /// when the league sets `[limits]`, which the bot may need.
+    pub league_shown: Option<std::path::PathBuf>,
 }
 
 /// [`coach_league`], run as `run` says.
@@ -133,18 +141,22 @@ pub fn coach_league_with(
     if same_rules {
         let opts = PlayOptions {
             variant: league.variant.clone(),
-            bots: vec![file_name],
+            bots: vec![run.bot_shown.unwrap_or(file_name)],
             rounds: Some(request.rounds),
             seed: request.seed,
             shoe: None,
             bankroll,
             transcript: true,
             fault_limit: league.fault_limit,
-            // The example round's command plays under the default limits.
-            limits: Default::default(),
+            // The league's limits where it sets any and the caller can
+            // name the file; else the defaults.
+            limits: pitboss_league::file::LimitChoice {
+                league: run.league_shown.filter(|_| league.limits.is_some()),
+                raised: Vec::new(),
+            },
             tally: false,
         };
-        spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+        spec.replay = Some(Box::new(move |round| crate::see_it(&opts, round)));
     }
     let coached = coach(&spec, &name, &bot)?;
     Ok(Report {

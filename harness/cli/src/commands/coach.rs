@@ -86,7 +86,13 @@ fn under_league(args: &Args, path: &Path, progress: Box<dyn Fn(u64)>) -> Result<
         None => BotInput::Path(Path::new(&args.bot)),
     };
     let sandbox = crate::common::sandbox()?;
-    let run = pitboss_coach::Run { threads: threads(args), progress: Some(progress) };
+    let run = pitboss_coach::Run {
+        threads: threads(args),
+        progress: Some(progress),
+        // The commands name the files as they were given here.
+        bot_shown: Some(args.bot.clone()),
+        league_shown: Some(path.to_path_buf()),
+    };
     pitboss_coach::coach_league_with(&league, bot, &request, &sandbox, run)
         .with_context(|| format!("coaching {}", args.bot))
 }
@@ -118,7 +124,7 @@ fn under_variant(args: &Args, progress: Box<dyn Fn(u64)>) -> Result<Report> {
     spec.bankroll = bankroll;
     spec.fault_limit = fault_limit;
     spec.top = args.top as usize;
-    spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+    spec.replay = Some(Box::new(move |round| pitboss_coach::see_it(&opts, round)));
     spec.threads = threads(args);
     spec.progress = Some(progress);
     let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
