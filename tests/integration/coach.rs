@@ -44,6 +44,16 @@ fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
     let replay = top["replay"].as_str().unwrap();
     assert!(replay.ends_with(&format!("--seed 5 --only-round {round}")), "{replay}");
     assert!(ran.stdout.contains("EV given away") && ran.stdout.contains(replay), "{}", ran.stdout);
+    // Each figure says what it means in plain words, and a row resting on
+    // few hands says so.
+    for words in ["what it won", "what better choices would have won", "the luck of the cards taken out"] {
+        assert!(ran.stdout.contains(words), "{words}: {}", ran.stdout);
+    }
+    let few: Vec<u64> =
+        bot["situations"].as_array().unwrap().iter().filter_map(|s| s["count"].as_u64().filter(|&n| n < 30)).collect();
+    assert!(!few.is_empty(), "3,000 rounds leave some of the top rows on few hands");
+    assert_eq!(ran.stdout.matches("too few to be sure of").count(), few.len(), "{}", ran.stdout);
+    assert!(ran.stdout.contains(&format!("only {} hand", few[0])), "{}", ran.stdout);
     // The replay command plays the same match and prints that round alone.
     let shown = pitboss(&dir, &replay.split(' ').skip(1).collect::<Vec<_>>());
     assert_eq!(shown.code, Some(0), "{}", shown.stderr);

@@ -142,31 +142,43 @@ fn threads(args: &Args) -> usize {
     args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// The report as text: the figures, then the situations.
+/// A situation met fewer times than this is flagged: what it gave away
+/// there rests on too few hands to be sure of.
+const FEW_HANDS: u64 = 30;
+
+/// The report as text: the figures, each with what it means in plain
+/// words, then the situations.
 fn print(c: &Coached) {
     let name = pitboss_host::text::excerpt(&c.bot, 200);
     out!("{name}: {} rounds, {} decisions valued; every EV in {UNIT}", c.rounds, c.decisions);
-    out!("  EV                     {:+8.3} ± {:.3} (95 %)", c.ev, c.ci95);
     out!(
-        "  EV given away          {:8.3}   best − chosen at each decision, from the shoe it saw ({:.3} of it off the top)",
+        "  EV                     {:+8.3} ± {:.3} (95 %): what it won; the true figure is within ± of it, 19 times in 20",
+        c.ev,
+        c.ci95
+    );
+    out!(
+        "  EV given away          {:8.3}   what better choices would have won, knowing the cards left ({:.3} of it even from a full shoe: plain mistakes)",
         c.ev_given_away,
         c.ev_given_away_off_top
     );
     out!(
-        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the result less the luck of every card (docs/coach.md)",
+        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the EV with the luck of the cards taken out, far more precise (docs/coach.md)",
         c.luck_adjusted.ev,
         c.luck_adjusted.ci95
     );
-    out!("  optimal EV             {:+8.3}   optimal play from each round's shoe, with the bot's bets", c.ev_optimal);
     out!(
-        "  EV + given away − optimal {:+.3} ± {:.3}: zero in expectation (the performance-difference identity)",
+        "  optimal EV             {:+8.3}   what perfect play would have won with the same bets and cards left",
+        c.ev_optimal
+    );
+    out!(
+        "  EV + given away − optimal {:+.3} ± {:.3}: a check on the figures, zero but for luck (the performance-difference identity)",
         c.identity_gap,
         c.identity_ci95
     );
     out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
     let b = &c.betting;
     out!(
-        "  betting: mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
+        "  betting (for card counters): mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
         b.mean_bet,
         b.mean_edge,
         b.correlation,
@@ -184,7 +196,7 @@ fn print(c: &Coached) {
     );
     if !c.by_true_count.is_empty() {
         out!(
-            "  by Hi-Lo true count at the round's start (a deviation that pays gives EV away off the top, not from the shoe):"
+            "  by Hi-Lo true count at the round's start, for card counters (a deviation that pays gives EV away off the top, not from the shoe):"
         );
         for t in &c.by_true_count {
             out!(
@@ -202,7 +214,9 @@ fn print(c: &Coached) {
         return;
     }
     out!();
-    out!("Where it gives EV away, largest first:");
+    out!(
+        "Where it gives EV away, largest first (count: hands it met there; missed: times it did not choose the best; given away: what those cost, per 100 of all it bet):"
+    );
     out!(
         "  {:>10}  {:<22} {:>2} {:>8} {:>8} {:>8}  {:<14} {:<14} round",
         "given away",
@@ -227,6 +241,9 @@ fn print(c: &Coached) {
             g.best,
             g.example_round
         );
+        if g.count < FEW_HANDS {
+            out!("              only {} hand{}: too few to be sure of", g.count, if g.count == 1 { "" } else { "s" });
+        }
         if !g.replay.is_empty() {
             out!("              see it: {}", g.replay);
         }
