@@ -1,5 +1,5 @@
 //! `pitboss coach` end to end on a real wasm bot: the report, its JSON,
-//! byte-identical reruns, the replay command it names, and one-line
+//! byte-identical reruns (on any thread count), the replay command it names, and one-line
 //! errors for every out-of-range number; under a league file, its limits;
 //! the coach section of `pitboss report --coach`, in headless Chromium.
 
@@ -42,14 +42,27 @@ fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
     );
     let round = top["example_round"].as_u64().unwrap();
     let replay = top["replay"].as_str().unwrap();
-    assert!(replay.ends_with(&format!("--seed 5 --rounds {round} --transcript")), "{replay}");
+    assert!(replay.ends_with(&format!("--seed 5 --only-round {round}")), "{replay}");
     assert!(ran.stdout.contains("EV given away") && ran.stdout.contains(replay), "{}", ran.stdout);
-    // The replay command plays the same match: its last round is there.
+    // Each figure says what it means in plain words, and a row resting on
+    // few hands says so.
+    for words in ["what it won", "what better choices would have won", "the luck of the cards taken out"] {
+        assert!(ran.stdout.contains(words), "{words}: {}", ran.stdout);
+    }
+    let few: Vec<u64> =
+        bot["situations"].as_array().unwrap().iter().filter_map(|s| s["count"].as_u64().filter(|&n| n < 30)).collect();
+    assert!(!few.is_empty(), "3,000 rounds leave some of the top rows on few hands");
+    assert_eq!(ran.stdout.matches("too few to be sure of").count(), few.len(), "{}", ran.stdout);
+    assert!(ran.stdout.contains(&format!("only {} hand", few[0])), "{}", ran.stdout);
+    // The replay command plays the same match and prints that round alone.
     let shown = pitboss(&dir, &replay.split(' ').skip(1).collect::<Vec<_>>());
-    assert!(shown.code == Some(0) && shown.stdout.contains(&format!("round {round}")), "{}", shown.stderr);
-    // Same inputs, same bytes.
-    let again = pitboss(&dir, &[&args[..], &["--json", "b.json"]].concat());
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    assert_only_round(&shown.stdout, round);
+    // Same inputs, same bytes, on one thread as on every core; no
+    // progress bar where standard error is not a terminal.
+    let again = pitboss(&dir, &[&args[..], &["--json", "b.json", "--threads", "1"]].concat());
     assert_eq!(again.stdout, ran.stdout);
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
     assert_eq!(std::fs::read(dir.join("a.json")).unwrap(), std::fs::read(dir.join("b.json")).unwrap());
 }
 
@@ -61,6 +74,7 @@ fn coach_refuses_out_of_range_numbers_and_the_banker_game_in_one_line() {
         (&["--rounds", "10000001"][..], "--rounds"),
         (&["--bankroll", "0"][..], "--bankroll"),
         (&["--top", "1001"][..], "--top"),
+        (&["--threads", "0"][..], "--threads"),
         (&["--seed", "18446744073709551616"][..], "--seed"),
         (&["--variant", "nowhere"][..], "--variant"),
     ] {
@@ -91,7 +105,35 @@ fn coach_under_a_league_applies_its_limits_bankroll_and_seed() {
     assert!(capped.stderr.contains("the cap is 1024 KiB"), "{}", capped.stderr);
     let plain = pitboss(&dir, &["coach", "never-bust.wasm", "--league", "plain.toml", "--rounds", "300"]);
     assert_eq!(plain.code, Some(0), "{}", plain.stderr);
-    assert!(plain.stdout.contains("--seed 5 --bankroll 100000 --rounds"), "{}", plain.stdout);
+    assert!(plain.stdout.contains("--seed 5 --bankroll 100000 --only-round"), "{}", plain.stdout);
+    assert!(!plain.stdout.contains("--league"), "no limits to carry: {}", plain.stdout);
+    // A league that sets limits (as a Python or Go bot's league.toml
+    // raises them): each "see it" command carries it, names the bot as
+    // given, and prints just its round.
+    std::fs::create_dir_all(dir.join("bots")).unwrap();
+    std::fs::copy(dir.join("never-bust.wasm"), dir.join("bots/nb.wasm")).unwrap();
+    std::fs::write(dir.join("limits.toml"), league.replace("[[bot]]", "[limits]\nmemory_mib = 32\n\n[[bot]]")).unwrap();
+    let limited = pitboss(&dir, &["coach", "bots/nb.wasm", "--league", "limits.toml", "--rounds", "300"]);
+    assert_eq!(limited.code, Some(0), "{}", limited.stderr);
+    let see = limited.stdout.lines().find_map(|l| l.trim().strip_prefix("see it: ")).expect("a see-it command");
+    assert!(see.contains("--bot bots/nb.wasm --seed 5 --bankroll 100000 --league limits.toml --only-round "), "{see}");
+    let round: u64 = see.rsplit(' ').next().unwrap().parse().unwrap();
+    let shown = pitboss(&dir, &see.split(' ').skip(1).collect::<Vec<_>>());
+    assert_eq!(shown.code, Some(0), "{see}: {}", shown.stderr);
+    assert_only_round(&shown.stdout, round);
+}
+
+/// `stdout` is round `round`'s transcript and nothing else.
+fn assert_only_round(stdout: &str, round: u64) {
+    let heads: Vec<&str> = stdout.lines().filter(|l| l.starts_with("-- round ")).collect();
+    assert_eq!(heads, [format!("-- round {round}")], "{stdout}");
+    let body = stdout.lines().skip_while(|l| l.starts_with("shuffle")).skip(1);
+    assert!(
+        body.clone().count() >= 4
+            && body.clone().all(|l| ["box ", "dealer", "shuffle"].iter().any(|p| l.starts_with(p))),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("EV"), "no results table: {stdout}");
 }
 
 /// A league of basic and never-bust, its results, and each bot coached

@@ -42,7 +42,7 @@ use pitboss_league::bots::Bot;
 use pitboss_league::matchplay::{MatchSpec, play_table};
 
 pub use pitboss_results::coach::Group;
-pub use request::{BotInput, CoachRequest, coach_league};
+pub use request::{BotInput, CoachRequest, Run, coach_league, coach_league_with};
 
 use crate::summary::Summary;
 use crate::track::Tracker;
@@ -84,6 +84,11 @@ pub struct CoachSpec {
     pub top: usize,
     /// The command that shows a round (given its number), if any.
     pub replay: Option<Box<dyn Fn(u64) -> String>>,
+    /// Threads valuing rounds (1: the calling thread alone). The report
+    /// is the same to the last bit for any count.
+    pub threads: usize,
+    /// Hears how many more rounds are played and valued, now and then.
+    pub progress: Option<Box<dyn Fn(u64)>>,
 }
 
 impl CoachSpec {
@@ -98,11 +103,23 @@ impl CoachSpec {
             fault_limit: pitboss_league::file::DEFAULT_FAULT_LIMIT,
             top: 20,
             replay: None,
+            threads: 1,
+            progress: None,
         }
     }
 }
 
 pub use pitboss_results::coach::{Coached, Estimate, Report, UNIT};
+
+/// The command that prints round `round` of the match `opts` describes,
+/// and that round alone: `pitboss play … --only-round R`.
+pub fn see_it(opts: &pitboss_league::PlayOptions, round: u64) -> String {
+    let command = pitboss_league::replay_command(opts, round);
+    match command.strip_suffix(&format!(" --rounds {round} --transcript")) {
+        Some(start) => format!("{start} --only-round {round}"),
+        None => command,
+    }
+}
 
 /// Most rounds one coaching may play: about an hour and a half at the
 /// measured pace (docs/coach.md).
@@ -151,8 +168,71 @@ pub fn coach(spec: &CoachSpec, name: &str, bot: &Bot) -> Result<Coached, CoachEr
     })
 }
 
-/// Plays the match, adding each valued round to `summary`; the rounds
-/// the bot bet in and the chips it staked.
+/// Rounds valued per thread between two hand-overs: enough that a
+/// round's cost (a split is dear) evens out across threads.
+const BATCH: usize = 128;
+
+/// Rounds played between two progress reports.
+const PROGRESS_EVERY: u64 = 1024;
+
+/// A thread's own valuation state. Every value it gives is a function of
+/// the round alone (its caches only save work), so which thread values
+/// a round changes no bit.
+struct Worker {
+    valuer: Valuer,
+    dealer: luck::DealerValues,
+}
+
+impl Worker {
+    fn assess(&mut self, logs: &[track::RoundLog]) -> Vec<(u64, assess::Assessed)> {
+        logs.iter()
+            .filter_map(|log| Some((log.round, assess::assess(&mut self.valuer, &mut self.dealer, log)?)))
+            .collect()
+    }
+}
+
+/// The rounds the bot bet in, waiting to be valued, and the threads that
+/// value them; each batch is added to the summary in round order.
+struct Valuing<'a> {
+    workers: Vec<std::sync::Mutex<Worker>>,
+    pool: Option<rayon::ThreadPool>,
+    waiting: Vec<track::RoundLog>,
+    summary: &'a mut Summary,
+}
+
+impl Valuing<'_> {
+    fn push(&mut self, log: track::RoundLog) {
+        self.waiting.push(log);
+        if self.waiting.len() >= BATCH * self.workers.len() {
+            self.flush();
+        }
+    }
+
+    /// Values the waiting rounds, in slices of a few rounds taken by
+    /// whichever thread is free, and adds them in round order.
+    fn flush(&mut self) {
+        let workers = &self.workers;
+        let value = |logs: &[track::RoundLog]| {
+            let at = rayon::current_thread_index().unwrap_or(0) % workers.len();
+            workers[at].lock().unwrap_or_else(|e| e.into_inner()).assess(logs)
+        };
+        let valued: Vec<Vec<_>> = match &self.pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| self.waiting.par_chunks(8).map(value).collect())
+            }
+            None => vec![value(&self.waiting)],
+        };
+        for (round, a) in valued.iter().flatten() {
+            self.summary.add(*round, a);
+        }
+        self.waiting.clear();
+    }
+}
+
+/// Plays the match, adding each valued round to `summary` (`valuer`
+/// values them, helped by `spec.threads - 1` more); the rounds the bot
+/// bet in and the chips it staked.
 fn play(
     spec: &CoachSpec,
     name: &str,
@@ -161,12 +241,36 @@ fn play(
     summary: &mut Summary,
 ) -> Result<(u64, i64), CoachError> {
     let rules = &spec.rules;
-    let mut dealer = luck::DealerValues::default();
+    let threads = spec.threads.clamp(1, 256);
+    let pool = match threads {
+        1 => None,
+        n => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| CoachError::Play(format!("cannot start {n} threads: {e}")))?,
+        ),
+    };
+    // The caller's valuer (its caches warm) is the first worker's.
+    let first = std::mem::replace(valuer, Valuer::new(rules)?);
+    let mut workers = vec![std::sync::Mutex::new(Worker { valuer: first, dealer: luck::DealerValues::default() })];
+    for _ in 1..threads {
+        workers.push(std::sync::Mutex::new(Worker { valuer: Valuer::new(rules)?, dealer: Default::default() }));
+    }
+    let mut valuing = Valuing { workers, pool, waiting: Vec::new(), summary };
+    let progress = |n: u64| {
+        if let Some(p) = &spec.progress {
+            p(n)
+        }
+    };
+    let mut seen = 0u64;
     let mut tracker = Tracker::new(rules, full_shoe(rules.decks), assess::insurance_max, |log: track::RoundLog| {
-        if log.bet > 0
-            && let Some(a) = assess::assess(valuer, &mut dealer, &log)
-        {
-            summary.add(log.round, &a);
+        if log.bet > 0 {
+            valuing.push(log);
+        }
+        seen += 1;
+        if seen.is_multiple_of(PROGRESS_EVERY) {
+            progress(PROGRESS_EVERY);
         }
     });
     let table = MatchSpec {
@@ -178,8 +282,14 @@ fn play(
         fault_limit: spec.fault_limit,
     };
     let bots = [(name.to_string(), bot.clone())];
-    let result = play_table(&table, &bots, &mut tracker).map_err(|e| CoachError::Play(format!("{e:#}")))?;
+    let result = play_table(&table, &bots, &mut tracker);
     drop(tracker);
+    valuing.flush();
+    progress(seen % PROGRESS_EVERY);
+    if let Some(w) = valuing.workers.into_iter().next() {
+        *valuer = w.into_inner().unwrap_or_else(|e| e.into_inner()).valuer;
+    }
+    let result = result.map_err(|e| CoachError::Play(format!("{e:#}")))?;
     let played = &result.bots[0];
     Ok((played.rounds, played.wagered))
 }
@@ -341,6 +451,55 @@ mod tests {
         assert!(basic.correlation.abs() < 0.05 && basic.spread_ev.abs() < 1e-9, "{basic:?}");
         assert!(hilo.correlation > 0.3 && hilo.spread_ev > 0.0, "{hilo:?}");
         assert_eq!(basic.risk_of_ruin, 1.0, "a losing bot is ruined in the long run");
+    }
+
+    /// Each round is valued the same whatever the valuer valued before
+    /// (its caches only save work), so threads may share rounds out in
+    /// any way. (An ace up card once shared a cache key with a two, and
+    /// a round's luck depended on the rounds before it.)
+    #[test]
+    fn a_rounds_value_does_not_depend_on_the_rounds_valued_before() {
+        let rules = Rules::north_american();
+        let mut logs = Vec::new();
+        let mut tracker =
+            Tracker::new(&rules, full_shoe(rules.decks), assess::insurance_max, |log: track::RoundLog| {
+                logs.push(log);
+            });
+        let spec = CoachSpec::new(rules.clone(), 400, 1);
+        let table = MatchSpec {
+            rules: rules.clone(),
+            rounds: spec.rounds,
+            seed: derive_seed(spec.seed, 0),
+            bankroll: spec.bankroll,
+            stacked: None,
+            fault_limit: 0,
+        };
+        play_table(&table, &[("basic".into(), Bot::builtin("basic").unwrap())], &mut tracker).unwrap();
+        drop(tracker);
+        let (mut shared, mut dealer) = (Valuer::new(&rules).unwrap(), luck::DealerValues::default());
+        for log in logs.iter().filter(|l| l.bet > 0) {
+            let once = assess::assess(&mut shared, &mut dealer, log);
+            let fresh = assess::assess(&mut Valuer::new(&rules).unwrap(), &mut Default::default(), log);
+            assert_eq!(once, fresh, "round {}", log.round);
+        }
+    }
+
+    /// One thread or several, the same report to the last bit.
+    #[test]
+    fn any_thread_count_gives_the_same_report() {
+        let report = |threads: usize| {
+            let mut spec = CoachSpec::new(Rules::swedish(), 1_500, 5);
+            spec.threads = threads;
+            let done = std::rc::Rc::new(std::cell::Cell::new(0));
+            let heard = done.clone();
+            spec.progress = Some(Box::new(move |n| heard.set(heard.get() + n)));
+            let c = coach(&spec, "hilo", &Bot::builtin("hilo").unwrap()).unwrap();
+            assert_eq!(done.get(), 1_500, "progress hears every round");
+            format!("{c:?}")
+        };
+        let one = report(1);
+        assert_eq!(one, report(2));
+        assert_eq!(one, report(3));
     }
 
     #[test]

@@ -39,7 +39,10 @@ impl DealerValues {
     fn outcomes(&mut self, game: &Game, full: &Counts, cards: &[usize]) -> Outcomes {
         let mut sorted = cards.to_vec();
         sorted.sort_unstable();
-        let key = sorted.iter().fold(cards[0] as u64, |k, &r| k * 16 + r as u64 + 1);
+        // One hex digit a card, none of them zero: an ace up card (rank
+        // 0) must not vanish as a leading zero, or an ace and a two with
+        // a third card would read as a two with that card alone.
+        let key = sorted.iter().fold(cards[0] as u64 + 1, |k, &r| k * 16 + r as u64 + 1);
         *self.cache.entry(key).or_insert_with(|| {
             let mut shoe = Shoe { counts: full.map(f64::from) };
             for &r in cards {

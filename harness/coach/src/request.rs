@@ -67,20 +67,21 @@ impl CoachRequest {
 /// with `serde_json`): one entry in `bots`, named after the file's stem.
 /// The same inputs give the same report, bit for bit, on any machine and
 /// thread count. When the league plays a rule set's own rules, each
-/// situation's `replay` is the `pitboss play` command showing its
-/// example round, naming the bot by its file name; with overrides it is
-/// empty (`pitboss play` cannot replay them).
+/// situation's `replay` is the `pitboss play … --only-round R` command
+/// printing its example round alone, naming the bot by its file name
+/// ([`Run::bot_shown`] names it otherwise); with overrides it is empty
+/// (`pitboss play` cannot replay them).
 ///
-/// **Cost.** Blocking and single-threaded, CPU-bound (call it from a
-/// worker, never an async thread): about 0.6 ms a round for `basic`
-/// (57 s per 10⁵ rounds on north-american, one core; docs/coach.md),
-/// nearly all of it the exact analyzer, so time is linear in
-/// `request.rounds` and a bot's own fuel (capped by the league's
-/// `[limits]`) adds at most its per-decision cap. Memory is flat in the
-/// rounds (about 26 MB): sums only, analyzers dropped at each round's
-/// end, at most `request.top` situations kept in the report. A server
-/// should cap `rounds` well below [`MAX_ROUNDS`] (10⁵ rounds ≈ one
-/// core-minute).
+/// **Cost.** Blocking and CPU-bound (call it from a worker, never an
+/// async thread), on one thread ([`coach_league_with`] takes more):
+/// about 0.3 ms of CPU a round for `basic` (32 CPU s per 10⁵ rounds on
+/// north-american; docs/coach.md), nearly all of it the exact analyzer,
+/// so time is linear in `request.rounds` and a bot's own fuel (capped by
+/// the league's `[limits]`) adds at most its per-decision cap. Memory is
+/// flat in the rounds (about 26 MB a thread): sums only, analyzers
+/// dropped at each round's end, at most `request.top` situations kept in
+/// the report. A server should cap `rounds` well below [`MAX_ROUNDS`]
+/// (10⁵ rounds ≈ half a core-minute).
 ///
 /// # Errors
 /// One line each: `rounds` outside 1..=[`MAX_ROUNDS`] or `top` outside
@@ -95,6 +96,34 @@ pub fn coach_league(
     request: &CoachRequest,
     sandbox: &Sandbox,
 ) -> Result<Report, CoachError> {
+    coach_league_with(league, bot, request, sandbox, Run::default())
+}
+
+/// How a coaching runs and whom its "see it" commands are for: nothing
+/// here changes a figure.
+#[derive(Default)]
+pub struct Run {
+    /// Threads valuing rounds (0 or 1: the calling thread alone); the
+    /// report is the same to the last bit for any count.
+    pub threads: usize,
+    /// Hears how many more rounds are done, now and then.
+    pub progress: Option<Box<dyn Fn(u64)>>,
+    /// The bot as the commands name it (the file name unless told: what
+    /// a student who uploaded it has).
+    pub bot_shown: Option<String>,
+    /// The league file as the commands name it, carried (`--league`)
+    /// when the league sets `[limits]`, which the bot may need.
+    pub league_shown: Option<std::path::PathBuf>,
+}
+
+/// [`coach_league`], run as `run` says.
+pub fn coach_league_with(
+    league: &LeagueFile,
+    bot: BotInput<'_>,
+    request: &CoachRequest,
+    sandbox: &Sandbox,
+    run: Run,
+) -> Result<Report, CoachError> {
     check(request)?;
     let rules = pitboss_league::file::league_rules(league).map_err(|e| CoachError::Play(format!("{e:#}")))?;
     let bankroll = request.bankroll.unwrap_or(league.bankroll);
@@ -107,21 +136,27 @@ pub fn coach_league(
     spec.bankroll = bankroll;
     spec.fault_limit = league.fault_limit;
     spec.top = request.top;
+    spec.threads = run.threads;
+    spec.progress = run.progress;
     if same_rules {
         let opts = PlayOptions {
             variant: league.variant.clone(),
-            bots: vec![file_name],
+            bots: vec![run.bot_shown.unwrap_or(file_name)],
             rounds: Some(request.rounds),
             seed: request.seed,
             shoe: None,
             bankroll,
             transcript: true,
             fault_limit: league.fault_limit,
-            // The example round's command plays under the default limits.
-            limits: Default::default(),
+            // The league's limits where it sets any and the caller can
+            // name the file; else the defaults.
+            limits: pitboss_league::file::LimitChoice {
+                league: run.league_shown.filter(|_| league.limits.is_some()),
+                raised: Vec::new(),
+            },
             tally: false,
         };
-        spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+        spec.replay = Some(Box::new(move |round| crate::see_it(&opts, round)));
     }
     let coached = coach(&spec, &name, &bot)?;
     Ok(Report {

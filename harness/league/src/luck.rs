@@ -34,9 +34,11 @@ pub fn uncorrected(rules: &Rules) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-/// The tables of `rules`, computed once per process and rule set (about
-/// a fifth of a second) and shared by every table; `None` for the banker
-/// game, which is not corrected.
+/// The tables of `rules`, made once per process and rule set and shared
+/// by every table (from the stored tables for a rule set's defaults, in
+/// well under a millisecond; a league that overrides rules computes its
+/// own, about a quarter of a second); `None` for the banker game, which
+/// is not corrected.
 pub fn table_for(rules: &Rules) -> anyhow::Result<Option<Arc<LuckTable>>> {
     static TABLES: Mutex<Vec<(Rules, Arc<LuckTable>)>> = Mutex::new(Vec::new());
     if rules.game == pitboss_engine::Game::Banker {
@@ -178,7 +180,7 @@ impl LuckLog {
     }
 
     fn add(&mut self, seat: usize, chips: f64) {
-        if let Some(l) = self.luck.get_mut(seat / self.per) {
+        if let Some(l) = self.luck.get_mut(owner(seat, self.per)) {
             *l += chips;
         }
     }
@@ -250,9 +252,9 @@ impl LuckLog {
                 1 => (Some(usize::from(cards[0])), None),
                 _ => (Some(usize::from(cards[0])), Some(usize::from(cards[1]).min(RANKS - 1))),
             };
-            let v = |x: usize| t.deal(Some(x), a, b);
-            let luck = bx.bet as f64 * (v(r) - expect(p, v));
-            if let Some(l) = self.luck.get_mut(seat / self.per) {
+            let row = t.deal_by_up(a, b);
+            let luck = bx.bet as f64 * (row[r] - dot(p, row));
+            if let Some(l) = self.luck.get_mut(owner(seat, self.per)) {
                 *l += luck;
             }
         }
@@ -274,7 +276,7 @@ impl LuckLog {
                 luck += stake * (row[r] - dot(p, row));
             }
             if luck != 0.0
-                && let Some(l) = self.luck.get_mut(seat / self.per)
+                && let Some(l) = self.luck.get_mut(owner(seat, self.per))
             {
                 *l += luck;
             }
@@ -356,6 +358,14 @@ impl LuckLog {
         }
         self.luck.iter_mut().for_each(|l| *l = 0.0);
     }
+}
+
+/// The player of box `seat`, `per` boxes a player: no division in the
+/// usual case of one box each (a division costs about as much as a
+/// card's whole expectation).
+#[inline(always)]
+fn owner(seat: usize, per: usize) -> usize {
+    if per == 1 { seat } else { seat / per }
 }
 
 /// E[row[card]] over the chance weights `(w, scale)` of [`weights`].

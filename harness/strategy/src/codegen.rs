@@ -181,3 +181,46 @@ pub fn generated_sources() -> Result<Sources, StrategyError> {
     let _ = writeln!(python, "\nBY_VARIANT = ({})", names.join(", "));
     Ok(Sources { rust, python })
 }
+
+/// The rule sets whose luck tables are stored (the dealer games), by
+/// their variant's name in the SDK.
+fn luck_rule_sets() -> [(&'static str, Rules); 3] {
+    [("NorthAmerican", Rules::north_american()), ("Swedish", Rules::swedish()), ("Danish", Rules::danish())]
+}
+
+/// `harness/strategy/src/luck/generated.rs`: the analyzer's part of each
+/// dealer rule set's luck tables ([`crate::luck::Stored`]), so a league
+/// reads them rather than spending a quarter of a second on them. Every
+/// value is written as Rust's shortest round-trip decimal, so it reads
+/// back to the same bits.
+pub fn luck_source() -> Result<String, StrategyError> {
+    let sets = luck_rule_sets();
+    let mut out = format!(
+        "//! The analyzer's part of each dealer rule set's luck tables\n\
+         //! (`super::Stored`), for its defaults: what `Stored::compute` gives.\n\
+         //! Generated: do not edit. Regenerate with\n\
+         //! `{REGENERATE}`.\n\n\
+         use pitboss_sdk::Variant;\n\n\
+         use super::Stored;\n\n\
+         /// Each dealer rule set's stored tables, by variant.\n\
+         pub static BY_VARIANT: [(Variant, Stored); {}] = [\n",
+        sets.len()
+    );
+    for (name, rules) in sets {
+        let s = crate::luck::Stored::compute(&rules)?;
+        let _ = writeln!(out, "    (\n        Variant::{name},\n        Stored {{");
+        for (field, values) in
+            [("deal3", &s.deal3[..]), ("hit", &s.hit[..]), ("doubled", &s.doubled[..]), ("split", &s.split[..])]
+        {
+            let _ = writeln!(out, "            {field}: [");
+            for row in values.chunks(6) {
+                let row: Vec<String> = row.iter().map(|v| format!("{v:?}")).collect();
+                let _ = writeln!(out, "                {},", row.join(", "));
+            }
+            let _ = writeln!(out, "            ],");
+        }
+        let _ = writeln!(out, "        }},\n    ),");
+    }
+    out.push_str("];\n");
+    Ok(out)
+}

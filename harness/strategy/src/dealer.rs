@@ -22,25 +22,25 @@ pub const NATURAL: usize = 6;
 /// natural.
 pub type Outcomes = [f64; 7];
 
-/// One multiset of drawn cards and how it ends.
-#[derive(Clone, Debug)]
-struct Entry {
-    /// Range into [`DealerTable::draws`]: (rank, count) pairs.
-    start: u32,
-    end: u32,
-    /// Cards drawn after the up card.
-    cards: u8,
-    /// Orders of these cards the drawing rule allows.
-    orders: f64,
-    outcome: u8,
-}
+/// Most cards of one rank a dealer's draws hold, plus one.
+const MOST: usize = 24;
 
-/// Every way the dealer can end from one up card.
+/// Every way the dealer can end from one up card: each multiset of cards
+/// drawn after it, with how many orders of it the drawing rule allows,
+/// grouped by outcome (in enumeration order within each outcome, so each
+/// outcome's probability is summed in the same order as ever).
 #[derive(Clone, Debug)]
 pub struct DealerTable {
     up: usize,
-    entries: Vec<Entry>,
-    draws: Vec<(u8, u8)>,
+    /// Where each outcome's entries begin, and the end.
+    starts: [u32; 8],
+    /// Each entry's orders, cards drawn, and how many ranks it holds.
+    orders: Vec<f64>,
+    cards: Vec<u8>,
+    ranks: Vec<u8>,
+    /// The entries' ranks in turn, each as `rank * MOST + count`: the
+    /// index of its falling factorial.
+    draws: Vec<u8>,
     most: [u8; RANKS],
     longest: u8,
 }
@@ -61,17 +61,34 @@ impl DealerTable {
         walk(hard, cards.contains(&ACE), cards.len() as u8, hits_soft_17, &mut drawn, &mut found);
         let mut keys: Vec<_> = found.into_iter().collect();
         keys.sort_by_key(|a| a.0);
-        let mut table = DealerTable { up, entries: Vec::new(), draws: Vec::new(), most: [0; RANKS], longest: 0 };
+        // Stable: the multisets stay in order within an outcome.
+        keys.sort_by_key(|(_, (_, outcome))| *outcome);
+        let mut table = DealerTable {
+            up,
+            starts: [0; 8],
+            orders: Vec::new(),
+            cards: Vec::new(),
+            ranks: Vec::new(),
+            draws: Vec::new(),
+            most: [0; RANKS],
+            longest: 0,
+        };
         for (counts, (orders, outcome)) in keys {
-            let start = table.draws.len() as u32;
             let mut cards = 0;
+            let mut ranks = 0;
             for (r, &k) in counts.iter().enumerate().filter(|(_, k)| **k > 0) {
-                table.draws.push((r as u8, k));
+                table.draws.push((r * MOST + usize::from(k)) as u8);
                 table.most[r] = table.most[r].max(k);
                 cards += k;
+                ranks += 1;
             }
             table.longest = table.longest.max(cards);
-            table.entries.push(Entry { start, end: table.draws.len() as u32, cards, orders, outcome });
+            table.orders.push(orders);
+            table.cards.push(cards);
+            table.ranks.push(ranks);
+            for o in usize::from(outcome) + 1..8 {
+                table.starts[o] = table.orders.len() as u32;
+            }
         }
         table
     }
@@ -84,16 +101,22 @@ impl DealerTable {
     /// The outcome probabilities drawing from `shoe` (the up card already
     /// out). With `no_natural_with` (the peek) the hole card is known not
     /// to be that rank: the natural is removed and the rest renormalised.
+    ///
+    /// The hot loop of every exact valuation: each outcome's sum is kept
+    /// in a register, and each entry's product is independent of the
+    /// last, so entries overlap; the products and sums are taken in the
+    /// same order as a plain pass over the multisets would.
     pub fn outcomes(&self, shoe: &Shoe, no_natural_with: Option<usize>) -> Outcomes {
-        let mut falling = [[0.0; 24]; RANKS];
-        for (r, row) in falling.iter_mut().enumerate() {
+        // Indexed by a byte: no bounds check in the loop.
+        let mut falling = [0.0; 256];
+        for (r, row) in falling.chunks_exact_mut(MOST).take(RANKS).enumerate() {
             row[0] = 1.0;
             for k in 1..=self.most[r] as usize {
                 row[k] = row[k - 1] * (shoe.counts[r] - (k - 1) as f64).max(0.0);
             }
         }
         let total = shoe.total();
-        let mut inverse = [0.0; 24];
+        let mut inverse = [0.0; 32];
         let mut ff = 1.0;
         for (m, inv) in inverse.iter_mut().enumerate().take(self.longest as usize + 1) {
             if m > 0 {
@@ -102,12 +125,20 @@ impl DealerTable {
             *inv = if ff > 0.0 { 1.0 / ff } else { 0.0 };
         }
         let mut out = [0.0; 7];
-        for e in &self.entries {
-            let mut p = e.orders * inverse[e.cards as usize];
-            for &(r, k) in &self.draws[e.start as usize..e.end as usize] {
-                p *= falling[r as usize][k as usize];
+        let mut at = 0;
+        for (o, sum) in out.iter_mut().enumerate() {
+            let (from, to) = (self.starts[o] as usize, self.starts[o + 1] as usize);
+            let mut acc = 0.0;
+            for e in from..to {
+                let mut p = self.orders[e] * inverse[usize::from(self.cards[e] & 31)];
+                let n = usize::from(self.ranks[e]);
+                for &i in &self.draws[at..at + n] {
+                    p *= falling[usize::from(i)];
+                }
+                at += n;
+                acc += p;
             }
-            out[e.outcome as usize] += p;
+            *sum = acc;
         }
         if no_natural_with.is_some() {
             let rest = 1.0 - out[NATURAL];

@@ -13,6 +13,7 @@ pub const ACE: usize = 0;
 pub const TEN: usize = 9;
 
 /// Blackjack value of a rank index, ace 1.
+#[inline]
 pub const fn value(rank: usize) -> u8 {
     rank as u8 + 1
 }

@@ -111,6 +111,7 @@ impl Game {
     }
 
     /// The rank that makes a dealer natural with `up`, if any.
+    #[inline]
     pub fn natural_partner(up: usize) -> Option<usize> {
         match up {
             ACE => Some(TEN),

@@ -31,6 +31,10 @@ use crate::deck::{ACE, Hand, RANKS, Shoe, value};
 use crate::value::{Counts, Valuer, full_shoe};
 use crate::{Game, StrategyError};
 
+// Written by `codegen::luck_source`, as it writes it.
+#[rustfmt::skip]
+mod generated;
+
 /// Player hand classes against a dealer: totals 0 to 21, then a natural.
 pub const CLASSES: usize = 23;
 /// The class of a natural (a two-card 21 from the deal, unsplit).
@@ -135,6 +139,9 @@ pub struct LuckTable {
     deal_u: [f64; RANKS],
     /// Knowing nothing.
     deal_none: f64,
+    /// [`LuckTable::deal`] by the up card, knowing the box's first and
+    /// second cards or not (`RANKS`: not known): `[a][b][up]`.
+    deal_by_up: Vec<f64>,
     /// An Over/Under 13 bet per unit, knowing the first card: `[over, under][a]`.
     side1: [[f64; RANKS]; 2],
     /// A hand played on after a hit: `[up][hard][ace]`.
@@ -189,23 +196,91 @@ fn representative(hard: u8, ace: bool, len: u8) -> Option<Hand> {
     (left == 0).then(|| Hand::of(&cards))
 }
 
-impl LuckTable {
-    /// The tables of `rules` (a dealer game), computed off the top: the
-    /// deal table as the coach's [`Valuer`] makes it, then the rest.
-    pub fn new(rules: &Rules) -> Result<LuckTable, StrategyError> {
-        let mut v = Valuer::new(rules)?;
-        let game = v.game().clone();
-        let full = full_shoe(rules.decks);
-        let shoe = Shoe { counts: full.map(f64::from) };
-        let p_of = |s: &Shoe, r: usize| s.counts[r] / s.total();
-        let mut deal3 = vec![0.0; RANKS * RANKS * RANKS];
+/// The analyzer's part of a rule set's tables, the costly part (about a
+/// quarter of a second): stored in [`generated`] for each rule set's
+/// defaults, computed for rules a league overrides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    /// The deal table: `[up][a][b]`, both orders.
+    pub deal3: [f64; RANKS * RANKS * RANKS],
+    /// A hand played on after a hit: `[up][hard][ace]`.
+    pub hit: [f64; RANKS * 22 * 2],
+    /// A doubled hand standing on a total: `[up][total]`.
+    pub doubled: [f64; RANKS * 22],
+    /// A split hand's two cards: `[up][pair][second]`.
+    pub split: [f64; RANKS * RANKS * RANKS],
+}
+
+impl Stored {
+    /// The stored tables of `rules` if they are a rule set's defaults.
+    pub fn of(rules: &Rules) -> Option<&'static Stored> {
+        generated::BY_VARIANT
+            .iter()
+            .find(|(variant, _)| *variant == rules.variant)
+            .filter(|_| *rules == Rules::for_variant(rules.variant))
+            .map(|(_, stored)| stored)
+    }
+
+    /// The tables of `rules` (a dealer game) computed off the top, as the
+    /// coach's [`Valuer`] values the deal, hits, doubles and splits.
+    pub fn compute(rules: &Rules) -> Result<Box<Stored>, StrategyError> {
+        let mut v = Valuer::computed(rules)?;
+        let mut s = Box::new(Stored {
+            deal3: [0.0; RANKS * RANKS * RANKS],
+            hit: [-1.0; RANKS * 22 * 2],
+            doubled: [-2.0; RANKS * 22],
+            split: [0.0; RANKS * RANKS * RANKS],
+        });
         for u in 0..RANKS {
             for a in 0..RANKS {
                 for b in 0..RANKS {
-                    deal3[(u * RANKS + a) * RANKS + b] = v.deal_table(u, &Hand::of(&[a, b]));
+                    s.deal3[(u * RANKS + a) * RANKS + b] = v.deal_table(u, &Hand::of(&[a, b]));
                 }
             }
         }
+        for u in 0..RANKS {
+            for hard in 2..=21u8 {
+                for ace in [false, true] {
+                    if let Some(h) = representative(hard, ace, 3) {
+                        let before = Hand::of(&ranks_of(&h)[..h.len as usize - 1]);
+                        let last = ranks_of(&h)[h.len as usize - 1];
+                        s.hit[(u * 22 + hard as usize) * 2 + usize::from(ace)] =
+                            v.played_on(u, &before, last, crate::value::How::Hit);
+                    }
+                }
+                if let Some(h) = representative(hard, false, 3).or_else(|| representative(hard, false, 2)) {
+                    s.doubled[u * 22 + hard as usize] = v.stand_doubled(u, &h, hard);
+                }
+            }
+            for pair in 0..RANKS {
+                for r in 0..RANKS {
+                    s.split[(u * RANKS + pair) * RANKS + r] =
+                        v.played_on(u, &Hand::of(&[pair]), r, crate::value::How::Split);
+                }
+            }
+        }
+        Ok(s)
+    }
+}
+
+impl LuckTable {
+    /// The tables of `rules` (a dealer game), off the top: the analyzer's
+    /// part stored for a rule set's defaults ([`Stored::of`]) or computed,
+    /// then the rest (a few thousand sums).
+    pub fn new(rules: &Rules) -> Result<LuckTable, StrategyError> {
+        match Stored::of(rules) {
+            Some(stored) => LuckTable::from_stored(rules, stored),
+            None => LuckTable::from_stored(rules, &*Stored::compute(rules)?),
+        }
+    }
+
+    /// The tables of `rules` from the analyzer's part, `stored`.
+    pub fn from_stored(rules: &Rules, stored: &Stored) -> Result<LuckTable, StrategyError> {
+        let game = Game::new(rules)?;
+        let full = full_shoe(rules.decks);
+        let shoe = Shoe { counts: full.map(f64::from) };
+        let p_of = |s: &Shoe, r: usize| s.counts[r] / s.total();
+        let deal3 = stored.deal3.to_vec();
         let d = |u: usize, a: usize, b: usize| deal3[(u * RANKS + a) * RANKS + b];
         let mut deal_ua = [0.0; RANKS * RANKS];
         let mut deal_ab = [0.0; RANKS * RANKS];
@@ -230,30 +305,7 @@ impl LuckTable {
                 (0..RANKS).map(|b| p_of(&left, b) * side_per_unit(side, value(a) + value(b))).sum()
             })
         });
-        let mut hit = vec![-1.0; RANKS * 22 * 2];
-        let mut doubled = vec![-2.0; RANKS * 22];
-        let mut split = vec![0.0; RANKS * RANKS * RANKS];
-        for u in 0..RANKS {
-            for hard in 2..=21u8 {
-                for ace in [false, true] {
-                    if let Some(h) = representative(hard, ace, 3) {
-                        let before = Hand::of(&ranks_of(&h)[..h.len as usize - 1]);
-                        let last = ranks_of(&h)[h.len as usize - 1];
-                        hit[(u * 22 + hard as usize) * 2 + usize::from(ace)] =
-                            v.played_on(u, &before, last, crate::value::How::Hit);
-                    }
-                }
-                if let Some(h) = representative(hard, false, 3).or_else(|| representative(hard, false, 2)) {
-                    doubled[u * 22 + hard as usize] = v.stand_doubled(u, &h, hard);
-                }
-            }
-            for pair in 0..RANKS {
-                for r in 0..RANKS {
-                    split[(u * RANKS + pair) * RANKS + r] =
-                        v.played_on(u, &Hand::of(&[pair]), r, crate::value::How::Split);
-                }
-            }
-        }
+        let (hit, doubled, split) = (stored.hit.to_vec(), stored.doubled.to_vec(), stored.split.to_vec());
         let hit_next = (0..RANKS * 22 * 2)
             .map(|i| {
                 let (up, hard, ace) = (i / 44, (i / 2 % 22) as u8, i % 2 == 1);
@@ -290,6 +342,7 @@ impl LuckTable {
         let mut table = LuckTable {
             game,
             full,
+            deal_by_up: Vec::new(),
             deal3,
             deal_ua,
             deal_ab,
@@ -321,6 +374,10 @@ impl LuckTable {
             }
         }
         table.dealer_next = next;
+        let known = |c: usize| (c < RANKS).then_some(c);
+        table.deal_by_up = (0..(RANKS + 1) * (RANKS + 1) * RANKS)
+            .map(|i| table.deal(Some(i % RANKS), known(i / RANKS / (RANKS + 1)), known(i / RANKS % (RANKS + 1))))
+            .collect();
         Ok(table)
     }
 
@@ -358,6 +415,14 @@ impl LuckTable {
             (None, Some(a)) => &self.deal_ab[a * RANKS..][..RANKS],
             (None, None) => &self.deal_a,
         }
+    }
+
+    /// [`LuckTable::deal`] by the up card, knowing the box's first card
+    /// `a` and second card `b` or not: `RANKS` values.
+    #[inline]
+    pub fn deal_by_up(&self, a: Option<usize>, b: Option<usize>) -> &[f64] {
+        let (a, b) = (a.unwrap_or(RANKS).min(RANKS), b.unwrap_or(RANKS).min(RANKS));
+        &self.deal_by_up[(a * (RANKS + 1) + b) * RANKS..][..RANKS]
     }
 
     /// [`LuckTable::hit`] by the card hit from a hand of hard total `hard`
@@ -553,6 +618,21 @@ mod tests {
         assert!(representative(6, false, 3).is_some() && representative(5, false, 3).is_none());
     }
 
+    /// A rule set's defaults read their stored tables, the very ones the
+    /// analyzer computes; rules a league overrides compute their own.
+    #[test]
+    fn defaults_read_the_stored_tables_and_overrides_compute_them() {
+        let rules = Rules::swedish();
+        assert_eq!(Stored::of(&rules), Some(&*Stored::compute(&rules).unwrap()));
+        let mut six = Rules::north_american();
+        six.decks = 2;
+        assert!(Stored::of(&six).is_none() && Stored::of(&Rules::norwegian_home()).is_none());
+        assert_ne!(
+            LuckTable::new(&six).unwrap().deal_none,
+            LuckTable::new(&Rules::north_american()).unwrap().deal_none
+        );
+    }
+
     /// Off the top, the deal's value averaged over the cards still to come
     /// is the same whichever cards are known: the tables are one V.
     #[test]
@@ -563,6 +643,13 @@ mod tests {
             let left = shoe.without(a);
             let by_up: f64 = (0..RANKS).map(|u| left.counts[u] / left.total() * t.deal(Some(u), Some(a), None)).sum();
             assert!((by_up - t.deal(None, Some(a), None)).abs() < 1e-12);
+        }
+        // By the up card, the same values.
+        let known = [None, Some(0), Some(TEN)];
+        for (a, b) in known.iter().flat_map(|&a| known.iter().map(move |&b| (a, b))) {
+            for u in 0..RANKS {
+                assert_eq!(t.deal_by_up(a, b)[u], t.deal(Some(u), a, b));
+            }
         }
         // The dealer's chances from the up card sum to one, a ten up
         // under a peek never a natural.

@@ -41,8 +41,35 @@ pub struct Ctx {
     /// Chips a standing hand loses to a dealer natural, at one and two
     /// bets (no hole card: the whole stake, or only the original bet).
     pub natural_loss: [f64; 2],
-    dealer: HashMap<u64, Outcomes>,
-    memo: HashMap<u64, f64>,
+    dealer: HashMap<u64, Outcomes, KeyHash>,
+    memo: HashMap<u64, f64, KeyHash>,
+}
+
+/// Hashes a hand's key (its counts packed in a `u64`) with a multiply:
+/// the maps above are the exact analyzer's hottest after the dealer's
+/// sums, and their keys are no one's input.
+type KeyHash = std::hash::BuildHasherDefault<KeyHasher>;
+
+/// See [`KeyHash`].
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        // A product's low bits see only the key's low bits: fold the
+        // high half (which sees all of them) down, where buckets are.
+        self.0 ^ self.0 >> 32
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
 }
 
 impl Ctx {
@@ -55,8 +82,8 @@ impl Ctx {
             up: table.up(),
             shoe,
             natural_loss,
-            dealer: HashMap::new(),
-            memo: HashMap::new(),
+            dealer: HashMap::default(),
+            memo: HashMap::default(),
         }
     }
 

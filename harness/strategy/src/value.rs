@@ -101,20 +101,27 @@ pub struct Valuer {
 }
 
 impl Valuer {
-    /// A valuer for `rules` (the dealer games only).
+    /// A valuer for `rules` (the dealer games only): its deal table read
+    /// from the stored luck tables for a rule set's defaults (the same
+    /// values), else computed as [`Valuer::computed`] does.
     pub fn new(rules: &Rules) -> Result<Valuer, StrategyError> {
-        let game = Game::new(rules)?;
-        let full = full_shoe(rules.decks);
-        let base = Analyzer::new(game.clone(), shoe_of(&full));
-        let mut v = Valuer {
-            game,
-            full,
-            base,
-            base_splits: Vec::new(),
-            live: Vec::new(),
-            deal: vec![0.0; RANKS * RANKS * RANKS],
-            made: 0,
-        };
+        let Some(stored) = crate::luck::Stored::of(rules) else { return Valuer::computed(rules) };
+        let mut v = Valuer::empty(rules)?;
+        for up in 0..RANKS {
+            for a in 0..RANKS {
+                for b in a..RANKS {
+                    v.deal[up * RANKS * RANKS + pair_index(a, b)] = stored.deal3[(up * RANKS + a) * RANKS + b];
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    /// A valuer for `rules` whose deal table is computed here (about a
+    /// quarter of a second): what the stored tables are generated from.
+    pub fn computed(rules: &Rules) -> Result<Valuer, StrategyError> {
+        let mut v = Valuer::empty(rules)?;
+        let full = v.full;
         for up in 0..RANKS {
             for a in 0..RANKS {
                 for b in a..RANKS {
@@ -128,6 +135,22 @@ impl Valuer {
             }
         }
         Ok(v)
+    }
+
+    /// A valuer with an empty deal table.
+    fn empty(rules: &Rules) -> Result<Valuer, StrategyError> {
+        let game = Game::new(rules)?;
+        let full = full_shoe(rules.decks);
+        let base = Analyzer::new(game.clone(), shoe_of(&full));
+        Ok(Valuer {
+            game,
+            full,
+            base,
+            base_splits: Vec::new(),
+            live: Vec::new(),
+            deal: vec![0.0; RANKS * RANKS * RANKS],
+            made: 0,
+        })
     }
 
     /// The rules as the analyzer reads them.
@@ -370,6 +393,12 @@ mod tests {
         let mut an = Analyzer::new(Game::new(&rules).unwrap(), Shoe::decks(6.0));
         let theirs = crate::off_top(&mut an, Policy::Optimal).ev;
         assert!((ours - theirs).abs() < 1e-12, "{ours} {theirs}");
+    }
+
+    #[test]
+    fn the_stored_deal_table_is_the_computed_one() {
+        let rules = Rules::danish();
+        assert_eq!(Valuer::new(&rules).unwrap().deal, Valuer::computed(&rules).unwrap().deal);
     }
 
     #[test]

@@ -37,15 +37,25 @@ pub struct Args {
     /// Also write the report as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Threads valuing rounds, 1 to 256 [default: all cores]; the report is identical for any count.
+    #[arg(long, value_parser = crate::common::threads)]
+    threads: Option<usize>,
 }
 
 /// Coaches the bot and prints the report.
 pub fn run(args: Args) -> Result<()> {
     let start = std::time::Instant::now();
-    let report = match &args.league {
-        Some(path) => under_league(&args, path)?,
-        None => under_variant(&args)?,
+    let bar = crate::common::progress_bar(args.rounds);
+    let progress = {
+        let bar = bar.clone();
+        Box::new(move |n| bar.inc(n))
     };
+    let report = match &args.league {
+        Some(path) => under_league(&args, path, progress),
+        None => under_variant(&args, progress),
+    };
+    bar.finish_and_clear();
+    let report = report?;
     let secs = start.elapsed().as_secs_f64();
     let coached = &report.bots[0];
     print(coached);
@@ -63,7 +73,7 @@ pub fn run(args: Args) -> Result<()> {
 
 /// Under a league file: its rules, `[limits]`, fault limit and bankroll
 /// (`--bankroll` and `--seed` override), as a server coaches.
-fn under_league(args: &Args, path: &Path) -> Result<Report> {
+fn under_league(args: &Args, path: &Path, progress: Box<dyn Fn(u64)>) -> Result<Report> {
     let league = pitboss_league::file::parse(path)?;
     let request = CoachRequest {
         rounds: args.rounds,
@@ -76,11 +86,19 @@ fn under_league(args: &Args, path: &Path) -> Result<Report> {
         None => BotInput::Path(Path::new(&args.bot)),
     };
     let sandbox = crate::common::sandbox()?;
-    pitboss_coach::coach_league(&league, bot, &request, &sandbox).with_context(|| format!("coaching {}", args.bot))
+    let run = pitboss_coach::Run {
+        threads: threads(args),
+        progress: Some(progress),
+        // The commands name the files as they were given here.
+        bot_shown: Some(args.bot.clone()),
+        league_shown: Some(path.to_path_buf()),
+    };
+    pitboss_coach::coach_league_with(&league, bot, &request, &sandbox, run)
+        .with_context(|| format!("coaching {}", args.bot))
 }
 
 /// Under a rule set's own rules.
-fn under_variant(args: &Args) -> Result<Report> {
+fn under_variant(args: &Args, progress: Box<dyn Fn(u64)>) -> Result<Report> {
     let variant = Rules::variant_by_id(&args.variant).map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
     let rules = Rules::for_variant(variant);
     let (seed, bankroll) = (args.seed.unwrap_or(1), args.bankroll.unwrap_or(pitboss_league::DEFAULT_BANKROLL));
@@ -106,7 +124,9 @@ fn under_variant(args: &Args) -> Result<Report> {
     spec.bankroll = bankroll;
     spec.fault_limit = fault_limit;
     spec.top = args.top as usize;
-    spec.replay = Some(Box::new(move |round| pitboss_league::replay_command(&opts, round)));
+    spec.replay = Some(Box::new(move |round| pitboss_coach::see_it(&opts, round)));
+    spec.threads = threads(args);
+    spec.progress = Some(progress);
     let coached = pitboss_coach::coach(&spec, &name, &bot).with_context(|| format!("coaching {}", args.bot))?;
     Ok(Report {
         variant: args.variant.clone(),
@@ -117,31 +137,48 @@ fn under_variant(args: &Args) -> Result<Report> {
     })
 }
 
-/// The report as text: the figures, then the situations.
+/// `--threads`, or every core.
+fn threads(args: &Args) -> usize {
+    args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// A situation met fewer times than this is flagged: what it gave away
+/// there rests on too few hands to be sure of.
+const FEW_HANDS: u64 = 30;
+
+/// The report as text: the figures, each with what it means in plain
+/// words, then the situations.
 fn print(c: &Coached) {
     let name = pitboss_host::text::excerpt(&c.bot, 200);
     out!("{name}: {} rounds, {} decisions valued; every EV in {UNIT}", c.rounds, c.decisions);
-    out!("  EV                     {:+8.3} ± {:.3} (95 %)", c.ev, c.ci95);
     out!(
-        "  EV given away          {:8.3}   best − chosen at each decision, from the shoe it saw ({:.3} of it off the top)",
+        "  EV                     {:+8.3} ± {:.3} (95 %): what it won; the true figure is within ± of it, 19 times in 20",
+        c.ev,
+        c.ci95
+    );
+    out!(
+        "  EV given away          {:8.3}   what better choices would have won, knowing the cards left ({:.3} of it even from a full shoe: plain mistakes)",
         c.ev_given_away,
         c.ev_given_away_off_top
     );
     out!(
-        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the result less the luck of every card (docs/coach.md)",
+        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the EV with the luck of the cards taken out, far more precise (docs/coach.md)",
         c.luck_adjusted.ev,
         c.luck_adjusted.ci95
     );
-    out!("  optimal EV             {:+8.3}   optimal play from each round's shoe, with the bot's bets", c.ev_optimal);
     out!(
-        "  EV + given away − optimal {:+.3} ± {:.3}: zero in expectation (the performance-difference identity)",
+        "  optimal EV             {:+8.3}   what perfect play would have won with the same bets and cards left",
+        c.ev_optimal
+    );
+    out!(
+        "  EV + given away − optimal {:+.3} ± {:.3}: a check on the figures, zero but for luck (the performance-difference identity)",
         c.identity_gap,
         c.identity_ci95
     );
     out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
     let b = &c.betting;
     out!(
-        "  betting: mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
+        "  betting (for card counters): mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
         b.mean_bet,
         b.mean_edge,
         b.correlation,
@@ -159,7 +196,7 @@ fn print(c: &Coached) {
     );
     if !c.by_true_count.is_empty() {
         out!(
-            "  by Hi-Lo true count at the round's start (a deviation that pays gives EV away off the top, not from the shoe):"
+            "  by Hi-Lo true count at the round's start, for card counters (a deviation that pays gives EV away off the top, not from the shoe):"
         );
         for t in &c.by_true_count {
             out!(
@@ -177,7 +214,9 @@ fn print(c: &Coached) {
         return;
     }
     out!();
-    out!("Where it gives EV away, largest first:");
+    out!(
+        "Where it gives EV away, largest first (count: hands it met there; missed: times it did not choose the best; given away: what those cost, per 100 of all it bet):"
+    );
     out!(
         "  {:>10}  {:<22} {:>2} {:>8} {:>8} {:>8}  {:<14} {:<14} round",
         "given away",
@@ -202,6 +241,9 @@ fn print(c: &Coached) {
             g.best,
             g.example_round
         );
+        if g.count < FEW_HANDS {
+            out!("              only {} hand{}: too few to be sure of", g.count, if g.count == 1 { "" } else { "s" });
+        }
         if !g.replay.is_empty() {
             out!("              see it: {}", g.replay);
         }
