@@ -232,11 +232,6 @@ pub fn bot_endings() -> Vec<&'static str> {
     out
 }
 
-/// Whether `ending` is a source bot's (a runtime runs it).
-pub fn is_source_ending(ending: &str) -> bool {
-    ROWS.iter().any(|r| r.bot == ending && r.runtime.is_some())
-}
-
 /// Whether the file `name` (a path) has the ending of a bot file.
 pub fn is_bot_file(name: &str) -> bool {
     ending(name).is_some_and(|e| ROWS.iter().any(|r| r.bot == e))

@@ -50,7 +50,7 @@ pub fn check_listing(league: &LeagueFile, recorded: &[BotSource]) -> std::result
                     // A glob's files match it; a folder's have a bot's ending.
                     let matches = |file: &str| match path {
                         Some(p) => wildcard(&base(p), file),
-                        None => lang::is_bot_file(file) && lang::Runtime::of(file).is_none(),
+                        None => lang::is_bot_file(file),
                     };
                     for (k, r) in recorded[j..].iter().enumerate() {
                         if !(matches(&r.file) && fits(r, &stem(&r.file), &r.file, true)) {

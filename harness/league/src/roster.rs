@@ -79,10 +79,10 @@ fn pending_bots(league: &LeagueFile, base: &Path) -> Result<(Vec<Pending>, Vec<S
             (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
             (Some(p), _, _) => vec![base.join(p)],
             (_, Some(f), _) => {
-                // A folder of submissions: every file with the ending of a
-                // module in the language table (binary or WAT text).
+                // A folder of submissions: every file with a bot's ending
+                // in the language table (modules, WAT text, source).
                 let mut files = Vec::new();
-                for ending in lang::bot_endings().into_iter().filter(|e| !lang::is_source_ending(e)) {
+                for ending in lang::bot_endings() {
                     let pattern = base.join(f).join(format!("*.{ending}"));
                     files.extend(matching(&pattern).with_context(|| format!("bot `{label}`"))?);
                 }
