@@ -166,23 +166,25 @@ pitboss.play(Plain())
 "#;
 
 /// A league of two Python bots from source (the scaffold's and a Hi-Lo
-/// counter) and two wasm bots, with no [limits]: it runs, and `verify`
-/// plays it again byte for byte; a results file that names another
-/// runtime is refused in one line.
+/// counter) and two wasm bots, with no [limits]: one Python bot in a
+/// `folder` beside the wasm bots (a folder takes every bot ending), the
+/// other by a glob; it runs, and `verify` plays it again byte for byte; a
+/// results file that names another runtime is refused in one line.
 #[test]
 fn a_league_of_python_source_and_wasm_bots_runs_under_default_limits_and_verifies() {
     let student = Student::new("league");
     let dir = student.home.join("league");
     std::fs::create_dir_all(dir.join("bots")).unwrap();
+    std::fs::create_dir_all(dir.join("python")).unwrap();
     student.ok(&student.home, &["new", "mybot", "--lang", "python"]);
     std::fs::copy(student.home.join("mybot/bot.py"), dir.join("bots/mybot.py")).unwrap();
     let hilo = Path::new(tests_dir!()).join("bots/python/hilo.py");
-    std::fs::copy(hilo, dir.join("bots/hilo.py")).unwrap();
+    std::fs::copy(hilo, dir.join("python/hilo.py")).unwrap();
     for bot in ["basic", "hilo"] {
         std::fs::copy(wasm_path(bot), dir.join(format!("bots/{bot}-wasm.wasm"))).unwrap();
     }
     let league = "name = \"mixed\"\nvariant = \"north-american\"\nrounds = 2000\nsessions = 2\nseed = 5\nbankroll = 100000\n\
-                  format = \"solo\"\n\n[[bot]]\npath = \"bots/*.py\"\n\n[[bot]]\nfolder = \"bots\"\n";
+                  format = \"solo\"\n\n[[bot]]\npath = \"python/*.py\"\n\n[[bot]]\nfolder = \"bots\"\n";
     std::fs::write(dir.join("mixed.toml"), league).unwrap();
     let (standings, _, took) = student.ok(&dir, &["run", "mixed.toml", "--json", "mixed.json"]);
     for name in ["mybot", "hilo", "basic-wasm", "hilo-wasm"] {
@@ -195,9 +197,13 @@ fn a_league_of_python_source_and_wasm_bots_runs_under_default_limits_and_verifie
     let runtime = pitboss_host::python_runtime_sha256();
     let hilo_py = bots.iter().find(|b| b["file"] == "hilo.py").unwrap();
     assert_eq!(hilo_py["runtime"], runtime, "{hilo_py}");
-    let source = std::fs::read(dir.join("bots/hilo.py")).unwrap();
+    let source = std::fs::read(dir.join("python/hilo.py")).unwrap();
     assert_eq!(hilo_py["sha256"], pitboss_league::bots::sha256_hex(&source));
     assert!(bots.iter().filter(|b| b["file"] == "basic-wasm.wasm").all(|b| b.get("runtime").is_none()));
+    // The folder's Python bot, sorted by file name among its modules.
+    let files: Vec<&str> = bots.iter().map(|b| b["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["hilo.py", "basic-wasm.wasm", "hilo-wasm.wasm", "mybot.py"], "{files:?}");
+    assert_eq!(bots[3]["runtime"], runtime);
     for standing in results["standings"].as_array().unwrap() {
         assert_eq!(standing["faults"], 0, "{standing}");
     }

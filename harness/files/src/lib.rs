@@ -5,9 +5,12 @@
 //! through [`files::Output`] (a uniquely named temp file renamed into
 //! place), and outside text shown to people goes through
 //! [`text::excerpt`]. `pitboss-host` re-exports both modules, so
-//! `pitboss_host::files` is this crate's.
+//! `pitboss_host::files` is this crate's. [`lang`] is the table of the
+//! languages bots are written in: which file endings are bots, and how
+//! each is run.
 
 pub mod files;
+pub mod lang;
 pub mod text;
 
 /// Bytes as lowercase hex (a digest's usual spelling): the one copy the

@@ -16,8 +16,8 @@
 //! Modules depend one way: `limits`, `text`, `files`, `cache`, `botlog`
 //! and `written` (which pages of a memory were written) at the bottom; `inspect` and `wasi` above them; then `store` (an
 //! instance's store data), `snapshot` (a start-up kept and given to every instance),
-//! `runtime` (the Python runtime, embedded: a `.py` bot's source is handed
-//! to it), `load` (compile, check, start) and `player`, each
+//! `runtime` (the runtimes of the language table, embedded: a `.py` bot's
+//! source is handed to the Python runtime), `load` (compile, check, start) and `player`, each
 //! on those before it. `botlog` and `wasi` reach the store data through
 //! small traits (`HasLog`, `HasWasi`) that `store` implements.
 //!
@@ -47,6 +47,7 @@ pub use cache::{
 pub use limits::{Limits, Raisable, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use pitboss_engine::FAULT_LOG_BYTES;
+pub use pitboss_files::lang;
 pub use player::{FuelProfile, WasmPlayer};
-pub use runtime::{PYTHON_EXTENSION, is_python_source, python_runtime_sha256};
+pub use runtime::{PYTHON_EXTENSION, is_python_source, python_runtime_sha256, runtime_sha256};
 pub use wasi::{RANDOM_PER_CALL, WASI_FUEL_PER_CALL};

@@ -11,9 +11,10 @@ use wasmtime::{Config, Engine, ExternType, FuncType, Instance, Linker, Memory, M
 
 use crate::cache::{CacheConfig, CacheUnused, ModuleCache, Origin};
 use crate::limits::{Limits, TICK_MS};
-use crate::runtime::Runtime;
+use crate::runtime::Booted;
 use crate::snapshot::Snapshot;
 use crate::store::StoreState;
+use pitboss_files::lang::Runtime;
 
 /// Why a bot cannot play. Each message is one line for the bot's author.
 #[derive(Debug, thiserror::Error)]
@@ -42,8 +43,8 @@ pub enum LoadError {
         /// What is wrong.
         problem: String,
     },
-    /// A Python bot's source was refused by the runtime: its syntax, an
-    /// import outside the runtime's library, or an exception while it ran.
+    /// A source bot was refused by its runtime: its syntax, an import
+    /// outside the runtime's library, or an exception while it ran.
     #[error("{}", source_refusal(.name, .detail))]
     Source {
         /// The bot (its path).
@@ -83,8 +84,8 @@ pub struct Sandbox {
 /// What every clone of a sandbox shares.
 struct Shared {
     linker: Linker<StoreState>,
-    /// The Python runtime, started the first time a source bot loads.
-    runtime: OnceLock<Result<Arc<Runtime>, String>>,
+    /// Each runtime, started the first time a source bot of it loads.
+    runtimes: [OnceLock<Result<Arc<Booted>, String>>; Runtime::ALL.len()],
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -119,7 +120,7 @@ impl Sandbox {
         let mut linker = Linker::new(&engine);
         linker.func_wrap(LOG_MODULE, LOG_NAME, crate::botlog::log)?;
         crate::wasi::add_to_linker(&mut linker)?;
-        let shared = Arc::new(Shared { linker, runtime: OnceLock::new() });
+        let shared = Arc::new(Shared { linker, runtimes: [const { OnceLock::new() }; Runtime::ALL.len()] });
         Ok(Sandbox { engine, shared, limits, cache: ModuleCache::default() })
     }
 
@@ -171,8 +172,9 @@ impl Sandbox {
 
     /// Compiles `bytes` (binary wasm, or WAT text) and checks the ABI
     /// contract; then instantiates it once to check the version export and
-    /// the buffer. A `name` ending in `.py` is a Python bot's source, which
-    /// the Python runtime runs ([`Sandbox::load_python`]).
+    /// the buffer. A `name` with a source ending of the language table
+    /// (`bot.py`) is a bot's source, which its runtime runs
+    /// ([`Sandbox::load_source`]).
     pub fn load(&self, name: &str, bytes: &[u8]) -> Result<BotModule, LoadError> {
         self.load_traced(name, bytes).map(|(bot, _)| bot)
     }
@@ -180,8 +182,8 @@ impl Sandbox {
     /// [`Sandbox::load`], also saying whether the module was compiled, or
     /// found in memory or in the cache folder.
     pub fn load_traced(&self, name: &str, bytes: &[u8]) -> Result<(BotModule, Origin), LoadError> {
-        if crate::runtime::is_python_source(name) {
-            return self.load_source(name, bytes);
+        if let Some(runtime) = Runtime::of(name) {
+            return self.load_source_traced(runtime, name, bytes);
         }
         let not_wasm = |detail: String| LoadError::NotWasm { name: name.to_string(), detail: one_line(&detail) };
         let contract = |problem: String| LoadError::Contract { name: name.to_string(), problem };
@@ -261,15 +263,21 @@ impl Sandbox {
     /// Loads the Python bot `name` from its `source`, whatever its file
     /// name (`load` takes a `.py` name for source).
     pub fn load_python(&self, name: &str, source: &[u8]) -> Result<BotModule, LoadError> {
-        self.load_source(name, source).map(|(bot, _)| bot)
+        self.load_source(Runtime::Python, name, source)
     }
 
-    /// Loads the Python bot `name` from its `source` (sdk/ABI.md, "Bots
-    /// from source"): the runtime, started once per sandbox, is handed the
+    /// Loads the bot `name` from its `source`, run by `runtime`, whatever
+    /// its file name (`load` picks the runtime by the name's ending).
+    pub fn load_source(&self, runtime: Runtime, name: &str, source: &[u8]) -> Result<BotModule, LoadError> {
+        self.load_source_traced(runtime, name, source).map(|(bot, _)| bot)
+    }
+
+    /// Loads the bot `name` from its `source` (sdk/ABI.md, "Bots from
+    /// source"): the runtime, started once per sandbox, is handed the
     /// source, which it checks and runs under the start-up fuel; what that
     /// leaves is the bot's start-up snapshot. The origin is the runtime
     /// module's.
-    fn load_source(&self, name: &str, source: &[u8]) -> Result<(BotModule, Origin), LoadError> {
+    fn load_source_traced(&self, which: Runtime, name: &str, source: &[u8]) -> Result<(BotModule, Origin), LoadError> {
         if source.len() > self.limits.module_bytes {
             return Err(LoadError::Contract {
                 name: name.to_string(),
@@ -281,33 +289,34 @@ impl Sandbox {
                 ),
             });
         }
-        let runtime = self.runtime().map_err(|detail| LoadError::Startup {
+        let runtime = self.runtime(which).map_err(|detail| LoadError::Startup {
             name: name.to_string(),
-            detail: format!("the Python runtime cannot start: {detail}"),
+            detail: format!("the {} runtime cannot start: {detail}", which.title()),
         })?;
-        let digest = crate::runtime::source_digest(&runtime.digest, source);
+        let digest = crate::runtime::source_digest(which, &runtime.digest, source);
         let mut bot = BotModule {
             name: name.into(),
             module: runtime.module.clone(),
             kept: Arc::new(Kept { digest, snapshot: None }),
             sandbox: self.clone(),
         };
-        let snapshot = Some(bot.load_source(&runtime, source)?);
+        let snapshot = Some(bot.load_source(which, &runtime, source)?);
         bot.kept = Arc::new(Kept { digest, snapshot });
         bot.start(0)?;
         Ok((bot, runtime.origin))
     }
 
-    /// The Python runtime, compiled (or found in the compile cache) and
-    /// started the first time it is asked for; the same for every clone.
-    fn runtime(&self) -> Result<Arc<Runtime>, String> {
-        self.shared.runtime.get_or_init(|| self.start_runtime().map(Arc::new)).clone()
+    /// A runtime, compiled (or found in the compile cache) and started
+    /// the first time it is asked for; the same for every clone.
+    fn runtime(&self, which: Runtime) -> Result<Arc<Booted>, String> {
+        self.shared.runtimes[which.index()].get_or_init(|| self.start_runtime(which).map(Arc::new)).clone()
     }
 
-    fn start_runtime(&self) -> Result<Runtime, String> {
-        let binary = crate::runtime::PYTHON_RUNTIME;
+    fn start_runtime(&self, which: Runtime) -> Result<Booted, String> {
+        let binary = crate::runtime::module(which);
         let prepared = crate::snapshot::prepare(binary)?.ok_or("it does not export pitboss_preinit")?;
-        let compiling = || crate::cache::compile_notice("the Python runtime", prepared.binary.len());
+        let title = format!("the {} runtime", which.title());
+        let compiling = || crate::cache::compile_notice(&title, prepared.binary.len());
         let (module, origin) =
             self.cache.get(&self.engine, &prepared.binary, &compiling).map_err(|e| format!("{e:#}"))?;
         let digest: [u8; 32] = Sha256::digest(binary).into();
@@ -333,7 +342,7 @@ impl Sandbox {
         let fuel = crate::runtime::BOOT_FUEL - crate::wasi::fuel_left(&store);
         let (mut fresh_store, fresh) = bare()?;
         let boot = Snapshot::take((&mut store, &instance), (&mut fresh_store, &fresh), &prepared.globals, fuel, None)?;
-        Ok(Runtime { module, globals: prepared.globals, boot, digest, origin })
+        Ok(Booted { module, globals: prepared.globals, boot, digest, origin })
     }
 }
 
@@ -341,7 +350,7 @@ impl BotModule {
     /// Hands `source` to an instance of the runtime started from its boot
     /// snapshot, which checks and runs it under the start-up fuel, and
     /// keeps what that leaves (the bot's start-up snapshot).
-    fn load_source(&self, runtime: &Runtime, source: &[u8]) -> Result<Snapshot, LoadError> {
+    fn load_source(&self, which: Runtime, runtime: &Booted, source: &[u8]) -> Result<Snapshot, LoadError> {
         use crate::runtime::{LOAD, RESERVE};
         let (mut store, instance) = self.instantiate_bare(0)?;
         runtime.boot.restore(&mut store, &instance).map_err(|d| self.startup(d))?;
@@ -352,7 +361,7 @@ impl BotModule {
         };
         let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| self.startup("no memory".into()))?;
         if at == 0 || memory.write(&mut store, at as u32 as usize, source).is_err() {
-            return Err(self.startup(format!("the Python runtime has no room for {len} bytes of source")));
+            return Err(self.startup(format!("the {} runtime has no room for {len} bytes of source", which.title())));
         }
         let status = match instance.get_typed_func::<(), i32>(&mut store, LOAD).and_then(|f| f.call(&mut store, ())) {
             Ok(status) => status,

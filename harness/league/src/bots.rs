@@ -30,19 +30,19 @@ pub(crate) fn build_hint(path: &Path) -> String {
 /// its `src/`, `assembly/` and `pitboss-sdk/` (a Python scaffold's SDK is
 /// compiled in), at most 1,000 entries each; `None` for any other bot.
 pub fn newer_source(path: &Path) -> Option<PathBuf> {
-    const SOURCES: [&str; 8] = ["rs", "py", "c", "h", "zig", "go", "ts", "wat"];
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !dir.join("build.sh").is_file() {
         return None;
     }
     let built = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    let sources = pitboss_host::lang::source_endings();
     let listed = |d: PathBuf| std::fs::read_dir(d).into_iter().flatten().flatten().take(1_000);
     let entries = listed(dir.to_path_buf())
         .chain(listed(dir.join("src")))
         .chain(listed(dir.join("assembly")))
         .chain(listed(dir.join("pitboss-sdk")));
     entries.map(|e| e.path()).find(|p| {
-        let source = p.extension().and_then(|x| x.to_str()).is_some_and(|x| SOURCES.contains(&x))
+        let source = p.extension().and_then(|x| x.to_str()).is_some_and(|x| sources.contains(&x))
             || p.file_name().is_some_and(|n| n == "Cargo.toml");
         let newer = || std::fs::metadata(p).and_then(|m| m.modified()).is_ok_and(|t| t > built);
         p.file_name() != path.file_name() && source && p.is_file() && newer()

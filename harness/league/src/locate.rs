@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use pitboss_host::{Sandbox, files};
+use pitboss_host::{Sandbox, files, lang};
 use rayon::prelude::*;
 
 use crate::bots::sha256_hex;
@@ -46,13 +46,14 @@ pub fn check_listing(league: &LeagueFile, recorded: &[BotSource]) -> std::result
                     let name = entry.name.clone().unwrap_or_else(|| stem(&file));
                     next[j + 1] |= fits(&recorded[j], &name, &file, true);
                 }
-                (path, folder, _) => {
-                    let pattern = match (path, folder) {
-                        (Some(p), _) => base(p),
-                        _ => "*.wasm".to_string(),
+                (path, _, _) => {
+                    // A glob's files match it; a folder's have a bot's ending.
+                    let matches = |file: &str| match path {
+                        Some(p) => wildcard(&base(p), file),
+                        None => lang::is_bot_file(file),
                     };
                     for (k, r) in recorded[j..].iter().enumerate() {
-                        if !(wildcard(&pattern, &r.file) && fits(r, &stem(&r.file), &r.file, true)) {
+                        if !(matches(&r.file) && fits(r, &stem(&r.file), &r.file, true)) {
                             break;
                         }
                         next[j + k + 1] = true;
@@ -83,12 +84,12 @@ pub fn bots(
 ) -> Result<NamedBots> {
     let folders = folders(results, league);
     let mut by_hash: Option<HashMap<String, PathBuf>> = None;
-    /// A recorded bot, found: a builtin, or a file, its bytes and whether
-    /// it is Python source (by its recorded name: `--bots DIR` may hold it
-    /// under another).
+    /// A recorded bot, found: a builtin, or a file, its bytes and the
+    /// runtime of its source, if it is one (by its recorded name: `--bots
+    /// DIR` may hold it under another).
     enum Found<'a> {
         Builtin(&'a str),
-        File(PathBuf, Vec<u8>, bool),
+        File(PathBuf, Vec<u8>, Option<lang::Runtime>),
         NotLooked,
     }
     let mut found: Vec<(String, Found<'_>)> = Vec::with_capacity(recorded.len());
@@ -105,16 +106,18 @@ pub fn bots(
         if Path::new(&source.file).file_name().is_none_or(|f| f != source.file.as_str()) {
             bail!("bot `{}`: `{}` is not a plain file name", source.name, source.file);
         }
-        let python = pitboss_host::is_python_source(&source.file);
-        if let Some(runtime) = source.runtime.as_deref().filter(|_| python)
-            && runtime != pitboss_host::python_runtime_sha256()
+        let runs = lang::Runtime::of(&source.file);
+        if let Some(runs) = runs
+            && let Some(recorded) = source.runtime.as_deref()
+            && recorded != pitboss_host::runtime_sha256(runs)
         {
             bail!(
-                "bot `{}` ({}) was run by the Python runtime {}…, this pitboss has {}…: use the pitboss that ran it",
+                "bot `{}` ({}) was run by the {} runtime {}…, this pitboss has {}…: use the pitboss that ran it",
                 source.name,
                 source.file,
-                runtime.chars().take(16).collect::<String>(),
-                &pitboss_host::python_runtime_sha256()[..16]
+                runs.title(),
+                recorded.chars().take(16).collect::<String>(),
+                &pitboss_host::runtime_sha256(runs)[..16]
             );
         }
         let (mut hit, mismatch) = by_name(&folders, &source.file, expected)?;
@@ -134,7 +137,7 @@ pub fn bots(
             }
         }
         match (hit, mismatch) {
-            (Some((path, bytes)), _) => found.push((source.name.clone(), Found::File(path, bytes, python))),
+            (Some((path, bytes)), _) => found.push((source.name.clone(), Found::File(path, bytes, runs))),
             (None, Some((path, actual))) => bail!(
                 "bot `{}`: {} is not the file that played (SHA-256 {actual}, recorded {expected}); pass --bots DIR \
                  with the file that played (found by its SHA-256, whatever its name)",
@@ -157,12 +160,11 @@ pub fn bots(
         .into_par_iter()
         .map(|(name, found)| match found {
             Found::Builtin(builtin) => Ok((name, Bot::builtin(builtin)?)),
-            Found::File(path, bytes, python) => {
+            Found::File(path, bytes, runs) => {
                 let name_shown = path.display().to_string();
-                let module = if python {
-                    sandbox.load_python(&name_shown, &bytes)?
-                } else {
-                    sandbox.load(&name_shown, &bytes)?
+                let module = match runs {
+                    Some(runtime) => sandbox.load_source(runtime, &name_shown, &bytes)?,
+                    None => sandbox.load(&name_shown, &bytes)?,
                 };
                 Ok((name, Bot::Wasm(module)))
             }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use pitboss_host::{Sandbox, files};
+use pitboss_host::{Sandbox, files, lang};
 use rayon::prelude::*;
 
 use crate::bots::{Bot, NamedBots};
@@ -21,7 +21,7 @@ pub(crate) struct Expanded {
 }
 
 /// Expands the `[[bot]]` entries (a path, a glob like `subs/*.wasm`, a
-/// folder, or a builtin) into named bots, and records where each came from.
+/// folder of bot files of any ending the language table lists, or a builtin) into named bots, and records where each came from.
 pub(crate) fn expand_bots(league: &LeagueFile, base: &Path, sandbox: &Sandbox) -> Result<Expanded> {
     let (pending, skipped) = pending_bots(league, base)?;
     check_names(&pending)?;
@@ -79,9 +79,13 @@ fn pending_bots(league: &LeagueFile, base: &Path) -> Result<(Vec<Pending>, Vec<S
             (Some(p), _, _) if p.contains('*') => matching(&base.join(p)).with_context(|| format!("bot `{label}`"))?,
             (Some(p), _, _) => vec![base.join(p)],
             (_, Some(f), _) => {
-                // A folder of submissions: binary modules and WAT text alike.
-                let mut files = matching(&base.join(f).join("*.wasm")).with_context(|| format!("bot `{label}`"))?;
-                files.extend(matching(&base.join(f).join("*.wat")).with_context(|| format!("bot `{label}`"))?);
+                // A folder of submissions: every file with a bot's ending
+                // in the language table (modules, WAT text, source).
+                let mut files = Vec::new();
+                for ending in lang::bot_endings() {
+                    let pattern = base.join(f).join(format!("*.{ending}"));
+                    files.extend(matching(&pattern).with_context(|| format!("bot `{label}`"))?);
+                }
                 files.sort();
                 files
             }
@@ -136,8 +140,7 @@ fn load(pending: &[Pending], sandbox: &Sandbox) -> Result<Vec<(String, Bot, BotS
                 // The file's name only: a path as typed would make the
                 // results depend on where the league was run from.
                 let file_name = file.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-                let runtime = pitboss_host::is_python_source(&file_name)
-                    .then(|| pitboss_host::python_runtime_sha256().to_string());
+                let runtime = lang::Runtime::of(&file_name).map(|r| pitboss_host::runtime_sha256(r).to_string());
                 let source = BotSource { name: name.clone(), file: file_name, sha256: Some(sha256), runtime };
                 Ok((name.clone(), bot, source))
             }

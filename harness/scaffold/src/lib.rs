@@ -14,80 +14,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// A language `pitboss new` scaffolds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    /// Rust with the Pitboss SDK (`cargo test` natively, `./build.sh` for wasm).
-    Rust,
-    /// C, built with clang and wasm-ld.
-    C,
-    /// Zig (`zig`, or `python3 -m ziglang` from PyPI).
-    Zig,
-    /// AssemblyScript, installed into the bot's folder by npm.
-    #[value(name = "assemblyscript", alias = "as")]
-    AssemblyScript,
-    /// Hand-written WebAssembly text: no build step.
-    Wat,
-    /// Python 3.11: `bot.py` as it is, run by the Python runtime built
-    /// into Pitboss (no build step).
-    Python,
-    /// Go 1.24 or later for GOOS=wasip1 (the deterministic WASI subset).
-    Go,
-}
+/// A language `pitboss new` scaffolds: a row of the language table, whose
+/// scaffold's files this crate writes.
+pub use pitboss_files::lang::Lang;
 
-impl Lang {
-    /// Every language, in the order the guide presents them.
-    pub const ALL: [Lang; 7] =
-        [Lang::Rust, Lang::C, Lang::Zig, Lang::AssemblyScript, Lang::Wat, Lang::Python, Lang::Go];
-
-    /// The name `--lang` takes.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Lang::Rust => "rust",
-            Lang::C => "c",
-            Lang::Zig => "zig",
-            Lang::AssemblyScript => "assemblyscript",
-            Lang::Wat => "wat",
-            Lang::Python => "python",
-            Lang::Go => "go",
-        }
-    }
-
-    /// The `[limits]` its bot needs beyond the sandbox's defaults, as its
-    /// practice league writes them (TOML with comments; empty when the
-    /// defaults do). A competition server's leagues admit every
-    /// language's from their defaults by reading these.
-    pub const fn league_limits(self) -> &'static str {
-        match self {
-            Lang::Go => include_str!("../templates/limits-go.toml.in"),
-            _ => "",
-        }
-    }
-
-    /// The `[limits]` a compiled module of the language needs, where the
-    /// defaults refuse it: the scaffold's bot, and for Python the module
-    /// `sdk/python/build.py` makes with py2wasm (the scaffold's `bot.py`
-    /// runs from source under the defaults). What a competition's leagues
-    /// admit from their defaults.
-    pub const fn module_limits(self) -> &'static str {
-        match self {
-            Lang::Python => include_str!("../templates/limits-py2wasm.toml.in"),
-            _ => self.league_limits(),
-        }
-    }
-
-    /// The language's name in prose.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Lang::Rust => "Rust",
-            Lang::C => "C",
-            Lang::Zig => "Zig",
-            Lang::AssemblyScript => "AssemblyScript",
-            Lang::Wat => "WAT",
-            Lang::Python => "Python",
-            Lang::Go => "Go",
-        }
-    }
+/// `--lang`'s parser: every language's id (and aliases) from the language
+/// table, each with its help line.
+pub fn lang_parser() -> impl clap::builder::TypedValueParser<Value = Lang> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Lang::ALL.map(|lang| PossibleValue::new(lang.id()).aliases(lang.row().aliases).help(lang.help()));
+    // The parser passes only the names it lists, each a language's.
+    PossibleValuesParser::new(values).map(|id| Lang::from_id(&id).unwrap_or(Lang::ALL[0]))
 }
 
 /// The template every Rust bot starts from.
@@ -177,10 +114,7 @@ pub fn scaffold(name: &str, parent: &Path, lang: Lang) -> Result<PathBuf> {
 /// What the bot's build script makes, or for WAT the source itself: the
 /// file to check and put in a league, relative to the bot's folder.
 pub fn bot_file(name: &str, lang: Lang) -> String {
-    match lang {
-        Lang::Wat | Lang::Python => source_file(name, lang),
-        _ => format!("{name}.wasm"),
-    }
+    if lang.is_compiled() { format!("{name}.{}", lang.bot_ending()) } else { source_file(name, lang) }
 }
 
 /// The file holding the strategy, relative to the bot's folder.
@@ -219,9 +153,9 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
     if let Some(comment) = build {
         steps.push(("./build.sh".into(), comment));
     }
-    // A runtime's bot is over the default caps: its league raises them,
+    // A bot over the default caps (Go's runtime): its league raises them,
     // for every command that loads it.
-    let limits = if lang == Lang::Go { " --league league.toml" } else { "" };
+    let limits = if lang.league_limits().is_empty() { "" } else { " --league league.toml" };
     steps.push((format!("{pitboss} check {file}{limits}"), "validates it and shows its fuel".into()));
     let play = format!("{pitboss} play --bot {file}{limits} --rounds 20 --transcript");
     steps.push((play, "every card, decision and log line".into()));
@@ -292,7 +226,7 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
     };
     // The examples call themselves `bot.*` and their contract `sdk/ABI.md`.
     let mut text = example.replace("sdk/ABI.md", "ABI.md");
-    for ext in ["c", "zig", "ts", "wat", "wasm"] {
+    for ext in lang.row().sources.iter().copied().chain(pitboss_files::lang::bot_endings()) {
         text = text.replace(&format!("bot.{ext}"), &format!("{name}.{ext}"));
     }
     files.push(File::new(source_file(name, lang), text));
@@ -386,10 +320,12 @@ fn readme(name: &str, lang: Lang) -> String {
         Lang::Python => {
             "`pitboss.py` is the SDK (override a `Bot`'s methods), here for the tests; `ABI.md` the contract."
         }
-        _ => "`ABI.md` is the contract the bot implements, byte by byte.",
+        Lang::C | Lang::Zig | Lang::AssemblyScript | Lang::Wat | Lang::Go => {
+            "`ABI.md` is the contract the bot implements, byte by byte."
+        }
     };
-    // A runtime's bot is over the default caps: its league raises them.
-    let limits = if lang == Lang::Go { " --league league.toml" } else { "" };
+    // A bot over the default caps (Go's runtime): its league raises them.
+    let limits = if lang.league_limits().is_empty() { "" } else { " --league league.toml" };
     format!(
         "# {name}: a Pitboss bot in {}\n\n\
          The strategy is `{source}`; {build}\n\
@@ -442,12 +378,34 @@ mod tests {
 
     #[test]
     fn ids_are_what_lang_takes() {
-        use clap::ValueEnum;
+        let command = clap::Command::new("new").arg(clap::Arg::new("lang").long("lang").value_parser(lang_parser()));
         for lang in Lang::ALL {
-            assert_eq!(lang.to_possible_value().unwrap().get_name(), lang.id());
-            assert_eq!(Lang::from_str(lang.id(), false), Ok(lang));
+            for id in std::iter::once(lang.id()).chain(lang.row().aliases.iter().copied()) {
+                let matches = command.clone().try_get_matches_from(["new", "--lang", id]).unwrap();
+                assert_eq!(matches.get_one::<Lang>("lang"), Some(&lang), "{id}");
+            }
         }
-        assert_eq!(Lang::value_variants(), Lang::ALL);
+        assert!(command.try_get_matches_from(["new", "--lang", "cobol"]).is_err());
+    }
+
+    /// Each row's scaffold hands Pitboss a file with the row's bot ending,
+    /// written from a source with one of its source endings; a build
+    /// script exactly where the bot is compiled; and a league whose
+    /// `[limits]` are the row's.
+    #[test]
+    fn every_scaffold_is_what_its_row_says() {
+        for lang in Lang::ALL {
+            let bot = bot_file("lucky7", lang);
+            assert!(bot.ends_with(&format!(".{}", lang.bot_ending())), "{lang:?}: {bot}");
+            let source = source_file("lucky7", lang);
+            let ending = Path::new(&source).extension().unwrap().to_str().unwrap();
+            assert!(lang.row().sources.contains(&ending), "{lang:?}: {source}");
+            let files = files("lucky7", lang);
+            assert!(files.iter().any(|f| f.path == source), "{lang:?}: no {source}");
+            assert_eq!(files.iter().any(|f| f.path == "build.sh"), lang.is_compiled(), "{lang:?}");
+            assert!(files.iter().any(|f| f.path == bot) != lang.is_compiled(), "{lang:?}: {bot}");
+            assert!(league("lucky7", lang).ends_with(lang.league_limits()), "{lang:?}");
+        }
     }
 
     #[test]
@@ -486,7 +444,7 @@ mod tests {
             let files = files("lucky7", lang);
             let has = |path: &str| files.iter().any(|f| f.path == path);
             assert!(has("README.md") && has("league.toml") && has("ABI.md"), "{lang:?}");
-            assert_eq!(has("build.sh"), !matches!(lang, Lang::Wat | Lang::Python), "{lang:?}");
+            assert_eq!(has("build.sh"), lang.is_compiled(), "{lang:?}");
             let readme = &files.iter().find(|f| f.path == "README.md").unwrap().text;
             assert_eq!(readme.lines().count(), 5, "{readme}");
             // The examples' own names and paths were rewritten (the SDKs

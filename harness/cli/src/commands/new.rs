@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use pitboss_scaffold::{Lang, command_name, next_steps, scaffold};
+use pitboss_scaffold::{Lang, command_name, lang_parser, next_steps, scaffold};
 
 /// Scaffold a new bot: its source, a build script, a README and a practice league.
 #[derive(clap::Args)]
@@ -14,7 +14,7 @@ pub struct Args {
     #[arg(long, default_value = ".")]
     dir: PathBuf,
     /// The language to write it in.
-    #[arg(long, value_enum, default_value_t = Lang::Rust)]
+    #[arg(long, value_parser = lang_parser(), default_value = Lang::Rust.id())]
     lang: Lang,
 }
 

@@ -60,10 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let sent = agent()
         .post(&url)
         .header("Authorization", &format!("Bearer {}", args.token))
-        .header(
-            "Content-Type",
-            if pitboss_host::is_python_source(&name) { "text/x-python" } else { "application/wasm" },
-        )
+        .header("Content-Type", pitboss_host::lang::Runtime::of(&name).map_or("application/wasm", |r| r.media_type()))
         .send(&bytes[..]);
     let mut answer = match sent {
         Ok(answer) => answer,
