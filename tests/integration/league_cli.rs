@@ -168,7 +168,7 @@ fn a_class_league_over_a_folder_is_identical_for_any_thread_count() {
     let csv = pitboss_results::output::standings_csv(&one.standings);
     assert_eq!(csv.lines().count(), 31);
     assert!(csv.starts_with(
-        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next,luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct\n"
+        "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next,luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct,vs_next_on,vs_next\n"
     ));
 }
 

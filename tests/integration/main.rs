@@ -19,6 +19,9 @@ macro_rules! tests_dir {
 mod authoring;
 /// The compiled-module cache: trusted only under the user's key; limits.
 mod cache;
+/// The "vs next" mark on luck-adjusted results; leagues played until
+/// every adjacent pair is separated (`until = "resolved"`).
+mod certified;
 /// `pitboss check` on a batch: lines and a count, JSON verdicts, checking
 /// only what a league plays under its limits.
 mod check;

@@ -2,7 +2,7 @@
 //! league, drawn with `tabled`, with the notes printed under them.
 
 use pitboss_results::BotResult;
-use pitboss_results::standings::{LEGEND, luck_note, verdict};
+use pitboss_results::standings::{legend, luck_note, verdict};
 use pitboss_results::{LeagueResult, Standing, Status};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
@@ -128,7 +128,7 @@ pub fn standings_table(standings: &[Standing]) -> String {
 /// The lines printed under a league's standings: legend, verdict and
 /// warnings.
 pub fn standings_notes(result: &LeagueResult) -> String {
-    let mut out = format!("{LEGEND}\n{}.", verdict(&result.standings));
+    let mut out = format!("{}\n{}.", legend(&result.standings), verdict(&result.standings));
     if let Some(note) = luck_note(result.luck_uncorrected.as_deref()) {
         out.push_str(&format!("\n{note}"));
     }

@@ -16,10 +16,14 @@ use crate::bots::NamedBots;
 use crate::file::*;
 use crate::roster::*;
 use crate::session::{SessionBot, SessionResult, play_session};
+use pitboss_results::luck::LUCK_UNIT;
 use pitboss_results::pairs::Crosses;
+use pitboss_results::sequential::{ALPHA, Basis, VsNext, gap, paired};
 use pitboss_results::standings::*;
 use pitboss_results::tally::FAULT_LOG_CAP;
-use pitboss_results::{BotResult, BotSource, LeagueResult, ResultsFile, SessionBotRecord, SessionRecord};
+use pitboss_results::{
+    BotResult, BotSource, LeagueResult, ResultsFile, SessionBotRecord, SessionRecord, Standing, Status,
+};
 /// Runs a parsed league whose file is at `path` (bot paths are relative to
 /// it).
 pub fn run(league: &LeagueFile, path: &Path, sandbox: &Sandbox) -> Result<LeagueResult> {
@@ -210,7 +214,8 @@ pub fn assemble(
     let rules = league_rules(league)?;
     let crosses = Crosses::new(sessions, n, league.rounds, |s| seating_for(league.format, n, &rules, s));
     let rounds_total = league.rounds * league.sessions;
-    let standings = rank_with_intervals(results, &stats, &|i, j| crosses.get(i, j), rounds_total);
+    let mut standings = rank_with_intervals(results, &stats, &|i, j| crosses.get(i, j), rounds_total);
+    vs_next(&mut standings, &sources, sessions, &outs);
     let mut warnings = Vec::new();
     if league.format != Format::Solo && n > 1 && !league.sessions.is_multiple_of(n as u64) {
         warnings.push(format!(
@@ -241,6 +246,30 @@ pub fn assemble(
         result: result.clone(),
     };
     Ok((result, file))
+}
+
+/// Each bot in play against the next, on their luck-adjusted results
+/// session by session (`pitboss_results::sequential`): where the sessions
+/// measured luck, and 3 sessions or more; the mark is the chips' test
+/// otherwise.
+fn vs_next(standings: &mut [Standing], sources: &[BotSource], sessions: &[SessionResult], outs: &[Vec<bool>]) {
+    let figures = |name: &str| -> Option<Vec<f64>> {
+        let b = sources.iter().position(|s| s.name == name)?;
+        let luck = |s: &SessionResult| s.bots[b].luck.map(|l| l.sum as f64 / LUCK_UNIT);
+        sessions.iter().zip(outs).map(|(s, out)| if out[b] { Some(0.0) } else { luck(s) }).collect()
+    };
+    for k in 1..standings.len() {
+        if standings[k].status != Status::Active || standings[k - 1].status != Status::Active {
+            continue;
+        }
+        let (Some(upper), Some(lower)) = (figures(&standings[k - 1].result.name), figures(&standings[k].result.name))
+        else {
+            continue;
+        };
+        if let Some(test) = paired(&upper, &lower) {
+            standings[k - 1].result.vs_next = Some(VsNext { on: Basis::LuckAdjusted, gap: gap(test, ALPHA) });
+        }
+    }
 }
 
 pub use pitboss_results::seating::seating_for;

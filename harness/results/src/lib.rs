@@ -11,6 +11,8 @@
 //! - [`standings`]: ranking and the verdict line; [`pairs`]: the paired
 //!   sums its test reads, and which pairs a session keeps;
 //! - [`luck`]: a bot's luck-adjusted round results, summed;
+//! - [`sequential`]: the paired test of two bots session by session, and
+//!   the stopping rule of a league played until it is resolved;
 //! - [`session`] and [`shard`]: one session's figures, losslessly, and the
 //!   shard file that carries them;
 //! - [`seating`]: who sits where in each session;
@@ -35,6 +37,7 @@ mod read;
 pub mod rules;
 mod schema;
 pub mod seating;
+pub mod sequential;
 pub mod session;
 pub mod shard;
 pub mod standings;

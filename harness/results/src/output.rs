@@ -28,7 +28,10 @@ pub fn standings_csv(standings: &[Standing]) -> String {
     let mut out = String::from(
         "rank,bot,status,final_chips,net_chips,rounds_played,ev_pct,ev_ci95_low_pct,ev_ci95_high_pct,faults,broke_sessions,ahead_of_next",
     );
-    out.push_str(if luck { ",luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct\n" } else { "\n" });
+    out.push_str(if luck { ",luck_ev_pct,luck_ev_ci95_low_pct,luck_ev_ci95_high_pct" } else { "" });
+    // The session-by-session test's verdict where the results have one.
+    let vs_next = standings.iter().any(|s| s.result.vs_next.is_some());
+    out.push_str(if vs_next { ",vs_next_on,vs_next\n" } else { "\n" });
     for s in standings {
         let r = &s.result;
         let status = match s.status {
@@ -53,6 +56,13 @@ pub fn standings_csv(standings: &[Standing]) -> String {
         if luck {
             let (ev, ci) = (s.luck_ev_pct.unwrap_or(s.ev_pct), s.luck_ci95_pct.unwrap_or(s.ev_ci95_pct));
             out.push_str(&format!(",{ev:.4},{:.4},{:.4}", ev - ci, ev + ci));
+        }
+        if vs_next {
+            let (on, gap) = match s.result.vs_next {
+                Some(v) => (v.on.name(), v.gap.name()),
+                None => ("", ""),
+            };
+            out.push_str(&format!(",{on},{gap}"));
         }
         out.push('\n');
     }

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::league::{BotEntry, Format, Skipped};
 use crate::luck::LuckSums;
 use crate::rules::RulesRecord;
+use crate::sequential::{Gap, VsNext};
 pub use crate::tally::FaultRecord;
 use crate::tally::Tally;
 use pitboss_engine::Stats;
@@ -293,6 +294,12 @@ pub struct BotResult {
     /// Standard error of `luck_ev`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_ev_se: Option<f64>,
+    /// Against the next bot in play, the paired test of their results
+    /// session by session, on the figure it names (luck-adjusted where
+    /// the league measures it): leagues of 3 sessions or more with luck.
+    /// Where absent, the mark is `ahead_of_next`'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_next: Option<VsNext>,
 }
 
 impl BotResult {
@@ -314,6 +321,7 @@ impl BotResult {
             tally: Tally::default(),
             luck_ev: None,
             luck_ev_se: None,
+            vs_next: None,
         }
     }
 }
@@ -378,13 +386,17 @@ pub struct Standing {
 
 impl Standing {
     /// The standings' "vs next" mark: `>` significantly ahead of the next
-    /// bot in play, `≈` not, empty where no next bot compares (the one
-    /// spelling the table, the report and the server show).
+    /// bot in play, `≈` not, `<` significantly behind it (the luck-adjusted
+    /// results rank the two the other way round), empty where no next bot
+    /// compares (the one spelling the table, the report and the server
+    /// show). It reads `vs_next` where the results have it, else the
+    /// chips' `ahead_of_next`.
     pub fn mark(&self) -> &'static str {
-        match self.ahead_of_next {
-            Some(true) => ">",
-            Some(false) => "≈",
-            None => "",
+        match (self.result.vs_next.map(|v| v.gap), self.ahead_of_next) {
+            (Some(Gap::Ahead), _) | (None, Some(true)) => ">",
+            (Some(Gap::Level), _) | (None, Some(false)) => "≈",
+            (Some(Gap::Behind), _) => "<",
+            (None, None) => "",
         }
     }
 }

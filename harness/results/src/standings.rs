@@ -5,6 +5,7 @@ use pitboss_engine::Stats;
 
 use crate::pairs::Cross;
 use crate::schema::{BotResult, Standing, Status};
+use crate::sequential::{Basis, Gap};
 
 /// Ranks results: bots in play by final chips, highest first (ties by
 /// name), then broke bots, then disqualified ones. Adds each bot's EV (net
@@ -86,18 +87,53 @@ pub fn luck_note(uncorrected: Option<&[String]>) -> Option<String> {
     })
 }
 
+/// What `>`, `≈` and `<` mean where the marks read luck-adjusted results
+/// (`Standing::mark`), in one line.
+pub const LUCK_VS_NEXT: &str = "vs next (luck-adjusted): paired test of the luck-adjusted results session by \
+session (Student's t, 95 %) — > : significantly ahead of the next bot in play; < : significantly behind it (the chips \
+rank the two the wrong way round); ≈ : the gap could be luck.";
+
+/// What the "vs next" marks of `standings` read: `Some(basis)` where they
+/// come from the session-by-session test (`BotResult::vs_next`), `None`
+/// where from the chips' round-by-round one.
+pub fn vs_next_basis(standings: &[Standing]) -> Option<Basis> {
+    standings.iter().find_map(|s| s.result.vs_next.map(|v| v.on))
+}
+
+/// The legend of the standings: [`LEGEND`], the marks' meaning replaced by
+/// [`LUCK_VS_NEXT`] where they read luck-adjusted results.
+pub fn legend(standings: &[Standing]) -> String {
+    match vs_next_basis(standings) {
+        Some(Basis::LuckAdjusted) => {
+            let ev = LEGEND.split(" > : ").next().unwrap_or(LEGEND);
+            format!("{ev} {LUCK_VS_NEXT}")
+        }
+        Some(Basis::Chips) => LEGEND.replace(
+            "(paired test of round-by-round chips, 95 %)",
+            "(paired test of net chips session by session, Student's t, 95 %)",
+        ),
+        None => LEGEND.to_string(),
+    }
+}
+
 /// The standings in one sentence of words, e.g. "basic leads; its lead
 /// over hilo is not significant at 95 %".
 pub fn verdict(standings: &[Standing]) -> String {
     let active: Vec<&Standing> = standings.iter().filter(|s| s.status == Status::Active).collect();
+    let luck = vs_next_basis(standings) == Some(Basis::LuckAdjusted);
     match active.as_slice() {
         [] => "no bot finished in play: every one went broke or was disqualified".to_string(),
         [only] => format!("{} leads; no other bot finished in play", only.result.name),
+        [first, second, ..] if first.result.vs_next.is_some_and(|v| v.gap == Gap::Behind) => format!(
+            "{} leads on chips, but {}'s luck-adjusted results are significantly better (95 %)",
+            first.result.name, second.result.name
+        ),
         [first, second, ..] => format!(
-            "{} leads; its lead over {} is {}significant at 95 %",
+            "{} leads; {}its lead over {} is {}significant at 95 %",
             first.result.name,
+            if luck { "by luck-adjusted results " } else { "" },
             second.result.name,
-            if first.ahead_of_next == Some(true) { "" } else { "not " }
+            if first.mark() == ">" { "" } else { "not " },
         ),
     }
 }

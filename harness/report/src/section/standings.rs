@@ -3,7 +3,8 @@
 //! next, faults; then the verdict, the legends and the league's warnings.
 
 use maud::{Markup, html};
-use pitboss_results::standings::{LEGEND, LUCK_LEGEND, luck_note, verdict};
+use pitboss_results::sequential::Basis;
+use pitboss_results::standings::{LUCK_LEGEND, legend, luck_note, verdict, vs_next_basis};
 use pitboss_results::{Standing, Status};
 
 use crate::context::Context;
@@ -23,13 +24,17 @@ pub fn section(cx: &Context) -> Markup {
                     th title=(concat!("net chips per 100 chips initially staked, over the rounds the bot played; ",
                         "± is the 95 % interval")) { "EV % of stake (± 95 %)" }
                     @if luck { th.luck title=(LUCK_LEGEND) { "luck-adjusted EV %" } }
-                    th title="significantly ahead of the next bot in play (paired difference, 95 %)" { "vs next" }
+                    @match vs_next_basis(&result.standings) {
+                        Some(Basis::LuckAdjusted) => th title=(concat!("luck-adjusted results against the next bot in ",
+                            "play, paired session by session, 95 %")) { "vs next (luck-adj.)" },
+                        _ => th title="significantly ahead of the next bot in play (paired difference, 95 %)" { "vs next" },
+                    }
                     th { "faults" }
                 } }
                 tbody { (rows(cx, &result.standings, luck)) }
             } }
             p.verdict { (verdict(&result.standings)) "." }
-            p.note { (LEGEND) }
+            p.note { (legend(&result.standings)) }
             @if let Some(note) = luck.then(|| luck_note(result.luck_uncorrected.as_deref())).flatten() {
                 p.note.luck { (note) }
             }
@@ -86,10 +91,11 @@ fn row(cx: &Context, s: &Standing, luck: bool) -> Markup {
                 }
             }
             td.c {
-                @match s.ahead_of_next {
-                    Some(true) => span.ahead title="significantly ahead of the next bot" { (s.mark()) },
-                    Some(false) => span title="not significantly ahead of the next bot" { (s.mark()) },
-                    None => {},
+                @match s.mark() {
+                    ">" => span.ahead title="significantly ahead of the next bot" { (s.mark()) },
+                    "≈" => span title="not significantly ahead of the next bot" { (s.mark()) },
+                    "<" => span title="significantly behind the next bot by luck-adjusted results" { (s.mark()) },
+                    _ => {},
                 }
             }
             td.n { (chips(r.faults as i64)) @if r.disqualified { " DQ" } }
