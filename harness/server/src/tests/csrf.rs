@@ -139,3 +139,19 @@ async fn a_refused_form_changes_nothing() {
     assert_eq!(statuses[0], 403);
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_check_looks_the_session_up_once_and_counts_one_request() {
+    // Ten requests a minute: ten posts pass, each counted once though two
+    // extractors (who, and the form's token) read the session.
+    let site = Site::with(&super::COMPETITION.replace("[[league]]", "[server]\nrequests_per_minute = 10\n[[league]]"));
+    let alice = site.entrant("alice");
+    let (cookie, csrf) = site.session(Some(&alice));
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        let fields = [("csrf", csrf.as_str()), ("allow", "yes")];
+        statuses.push(site.post_form("/me/scrimmages/allow", &[("cookie", &cookie)], &fields).await.status.as_u16());
+    }
+    assert_eq!(statuses[..10], [303; 10], "{statuses:?}");
+    assert_eq!(statuses[10], 429, "the eleventh is over the rate: {statuses:?}");
+}
