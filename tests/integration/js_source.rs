@@ -48,6 +48,8 @@ fn a_syntax_error_and_an_exception_at_load_are_refused_naming_the_place() {
     std::fs::write(dir.join("crash.js"), "const table = {};\nfunction look() {\n  return table.a.b;\n}\nlook();\n")
         .unwrap();
     std::fs::write(dir.join("silent.js"), "const unused = 1;\n").unwrap();
+    std::fs::write(dir.join("json.js"), "const table = JSON.parse('{\"a\": ');\n").unwrap();
+    std::fs::write(dir.join("deep.js"), "function f(n) { return f(n + 1) + 1; }\nf(0);\n").unwrap();
 
     let line = |stdout: &str, file: &str| stdout.lines().find(|l| l.contains(file)).unwrap_or_default().to_string();
     let (ok, stdout, _, _) = student.pitboss(&dir, &["check", "typo.js"]);
@@ -55,6 +57,13 @@ fn a_syntax_error_and_an_exception_at_load_are_refused_naming_the_place() {
     let (ok, stdout, _, _) = student.pitboss(&dir, &["check", "crash.js"]);
     let crash = line(&stdout, "crash.js");
     assert!(!ok && crash.contains("crash.js:3: TypeError: cannot read property 'b' of undefined"), "{stdout}");
+    // A SyntaxError of JSON.parse is an exception while the file runs.
+    let (ok, stdout, _, _) = student.pitboss(&dir, &["check", "json.js"]);
+    assert!(!ok && line(&stdout, "json.js").contains("json.js:1: SyntaxError: unexpected end of input"), "{stdout}");
+    // A runaway recursion: QuickJS's own stack check, the same anywhere,
+    // at the line of the outermost call that has one.
+    let (ok, stdout, _, _) = student.pitboss(&dir, &["check", "deep.js"]);
+    assert!(!ok && line(&stdout, "deep.js").contains("deep.js:2: InternalError: stack overflow"), "{stdout}");
     let (ok, stdout, _, _) = student.pitboss(&dir, &["check", "silent.js"]);
     assert!(!ok && line(&stdout, "silent.js").contains("the bot never calls pitboss.play(bot)"), "{stdout}");
 

@@ -96,9 +96,11 @@ static void set_function(JSValue object, const char *name, JSCFunction *f, int l
 static void start(void) {
     rt = JS_NewRuntime();
     if (!rt) fail("cannot start QuickJS");
-    /* Below the 1 MiB the build gives the C stack: a deep recursion is a
-     * RangeError (InternalError) the bot can see, not a trap. */
-    JS_SetMaxStackSize(rt, 768 * 1024);
+    /* A deep recursion (about 250 calls) is an InternalError the bot
+     * can catch, counted on the C stack in linear memory, so the same on
+     * every machine: well before the host's 512 KiB of native stack runs
+     * out (about 500 calls) and traps: its message is the same anywhere. */
+    JS_SetMaxStackSize(rt, 96 * 1024);
     ctx = JS_NewContext(rt);
     if (!ctx) fail("cannot start QuickJS");
     JSValue global = JS_GetGlobalObject(ctx);
@@ -116,15 +118,13 @@ static void start(void) {
     JSValue done = parse(PITBOSS_JS + 1, sizeof PITBOSS_JS - 2, "pitboss.js");
     if (JS_IsException(done)) fail("pitboss.js failed to start");
     JS_FreeValue(ctx, done);
-    JS_FreeValue(ctx, global);
-    /* The buffer as an ArrayBuffer the host's writes show through. */
+    /* The buffer as bytes the host's writes show through. */
     JSValue memory = JS_NewArrayBuffer(ctx, buffer, sizeof buffer, NULL, NULL, 0);
-    JSValue global2 = JS_GetGlobalObject(ctx);
-    JSValue view = JS_GetPropertyStr(ctx, global2, "Uint8Array");
+    JSValue view = JS_GetPropertyStr(ctx, global, "Uint8Array");
     bytes = JS_CallConstructor(ctx, view, 1, &memory);
     JS_FreeValue(ctx, view);
-    JS_FreeValue(ctx, global2);
     JS_FreeValue(ctx, memory);
+    JS_FreeValue(ctx, global);
     if (JS_IsException(bytes)) fail("cannot make the buffer's Uint8Array");
 }
 
@@ -154,6 +154,16 @@ static int stack_line(JSValue e) {
     return line;
 }
 
+/* Whether the property `name` of `e` is the string `want`. */
+static int is_string(JSValue e, const char *name, const char *want) {
+    JSValue v = JS_GetPropertyStr(ctx, e, name);
+    const char *s = JS_IsString(v) ? JS_ToCString(ctx, v) : NULL;
+    int same = s && strcmp(s, want) == 0;
+    JS_FreeCString(ctx, s);
+    JS_FreeValue(ctx, v);
+    return same;
+}
+
 static int int_property(JSValue e, const char *name) {
     JSValue v = JS_GetPropertyStr(ctx, e, name);
     int32_t n = 0;
@@ -163,13 +173,11 @@ static int int_property(JSValue e, const char *name) {
 }
 
 /* Why the source was refused, one line: `LINE:COL: what` for a syntax
- * error, `LINE: what` for an exception while it ran (its stack goes to
- * the log first). */
+ * error in it, `LINE: what` for an exception while it ran (its stack goes
+ * to the log first; a SyntaxError of JSON.parse or eval is one). */
 static void refuse(JSValue e) {
     const char *what = JS_ToCString(ctx, e);
-    JSValue name = JS_GetPropertyStr(ctx, e, "name");
-    const char *kind = JS_ToCString(ctx, name);
-    int syntax = kind && strcmp(kind, "SyntaxError") == 0;
+    int syntax = JS_IsError(ctx, e) && is_string(e, "name", "SyntaxError") && is_string(e, "fileName", "bot.js");
     if (syntax) {
         fprintf(stderr, "%d:%d: %s\n", int_property(e, "lineNumber"), int_property(e, "columnNumber"),
                 what ? what : "SyntaxError");
@@ -183,8 +191,6 @@ static void refuse(JSValue e) {
         }
     }
     fflush(stderr);
-    JS_FreeCString(ctx, kind);
-    JS_FreeValue(ctx, name);
     JS_FreeCString(ctx, what);
 }
 
