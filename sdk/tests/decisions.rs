@@ -1,5 +1,5 @@
 //! Every SDK's decision codes against the one declaration (`decisions!` in
-//! `src/abi.rs`): the Python SDK, the C, Zig, AssemblyScript and Go
+//! `src/abi.rs`): the Python and JavaScript SDKs, the C, Zig, AssemblyScript and Go
 //! examples (the scaffold writes them into new bots), the Go template and
 //! ABI.md's table. A file that defines decision constants and is not in
 //! this list fails too, so a new SDK cannot be forgotten.
@@ -47,6 +47,8 @@ const FILES: [(&str, Case); 6] = [
 
 /// The Python SDK: `OBSERVE, BET, … = range(n)`.
 const PYTHON: &str = "sdk/python/pitboss.py";
+/// The JavaScript SDK: `const [OBSERVE, BET, …] = range(n);`.
+const JAVASCRIPT: &str = "sdk/javascript/pitboss.js";
 /// ABI.md's "Decisions and answers" table: `| code | NAME | answer |`.
 const ABI_MD: &str = "sdk/ABI.md";
 
@@ -130,6 +132,23 @@ fn python_table(text: &str) -> Result<Vec<(String, i64)>, String> {
     Ok(names.iter().zip(0..).map(|(name, code)| (name.to_string(), code)).collect())
 }
 
+/// `const [OBSERVE, BET, …] = range(n);`: the names in order, code = position.
+fn javascript_table(text: &str) -> Result<Vec<(String, i64)>, String> {
+    let first = format!("const [{},", screaming(Decision::ALL[0]));
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&first))
+        .ok_or(format!("no line `{first} …] = range(n);`"))?;
+    let (names, value) = line.split_once("] =").ok_or(format!("`{line}` assigns nothing"))?;
+    let names: Vec<&str> = names.trim_start_matches("const [").split(',').map(str::trim).collect();
+    let n = value.trim().strip_prefix("range(").and_then(|v| v.strip_suffix(");"));
+    if n.and_then(|n| n.parse::<usize>().ok()) != Some(names.len()) {
+        return Err(format!("`{line}`: the value is not range({})", names.len()));
+    }
+    Ok(names.iter().zip(0..).map(|(name, code)| (name.to_string(), code)).collect())
+}
+
 /// ABI.md's rows `| 8 | BANKER_DRAW | … |` under "### Decisions and answers".
 fn abi_md_table(text: &str) -> Vec<(String, i64)> {
     let section = text.split("### Decisions and answers").nth(1).unwrap_or("");
@@ -154,6 +173,10 @@ fn every_sdk_has_the_declared_decision_codes() {
         Ok(table) => errors.extend(compare(PYTHON, &table, screaming)),
         Err(e) => errors.push(format!("{PYTHON}: {e}")),
     }
+    match javascript_table(&read(JAVASCRIPT)) {
+        Ok(table) => errors.extend(compare(JAVASCRIPT, &table, screaming)),
+        Err(e) => errors.push(format!("{JAVASCRIPT}: {e}")),
+    }
     errors.extend(compare(ABI_MD, &abi_md_table(&read(ABI_MD)), screaming));
     assert!(errors.is_empty(), "decision codes differ from sdk/src/abi.rs's `decisions!`:\n{}", errors.join("\n"));
 }
@@ -163,7 +186,7 @@ fn every_sdk_has_the_declared_decision_codes() {
 #[test]
 fn no_sdk_file_defines_decisions_unchecked() {
     let mut checked: Vec<&str> = FILES.iter().map(|(f, _)| *f).collect();
-    checked.extend([PYTHON, ABI_MD]);
+    checked.extend([PYTHON, JAVASCRIPT, ABI_MD]);
     let mut unchecked = Vec::new();
     let mut dirs: Vec<PathBuf> =
         ["sdk", "harness/scaffold/templates", "bots", "tests/bots"].map(|d| root().join(d)).into();
@@ -187,7 +210,8 @@ fn no_sdk_file_defines_decisions_unchecked() {
                 Decision::ALL.iter().any(|&d| {
                     assignments(&text, &spell(case, d.name())).iter().any(|(i, _)| *i == spell(case, d.name()))
                 })
-            }) || python_table(&text).is_ok();
+            }) || python_table(&text).is_ok()
+                || javascript_table(&text).is_ok();
             if defines && !checked.contains(&relative.as_str()) {
                 unchecked.push(relative);
             }

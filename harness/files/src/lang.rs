@@ -22,11 +22,13 @@
 pub enum Runtime {
     /// CPython 3.11 with `pitboss.py` (`harness/host/python/`).
     Python,
+    /// QuickJS with `pitboss.js` (`harness/host/javascript/`).
+    JavaScript,
 }
 
 impl Runtime {
     /// Every runtime, in the order of their languages' rows.
-    pub const ALL: [Runtime; 1] = [Runtime::Python];
+    pub const ALL: [Runtime; 2] = [Runtime::Python, Runtime::JavaScript];
 
     /// Its position in [`Runtime::ALL`].
     pub const fn index(self) -> usize {
@@ -53,6 +55,7 @@ impl Runtime {
     pub fn media_type(self) -> &'static str {
         match self {
             Runtime::Python => "text/x-python",
+            Runtime::JavaScript => "text/javascript",
         }
     }
 
@@ -156,6 +159,16 @@ languages! {
     }
     /// Go 1.24 or later for GOOS=wasip1 (the deterministic WASI subset).
     Go { id: "go", title: "Go", sources: &["go"], limits: include_str!("lang/limits-go.toml") }
+    /// JavaScript: `bot.js` as it is, run by the JavaScript runtime
+    /// (QuickJS) built into Pitboss (no build step).
+    JavaScript {
+        id: "javascript",
+        aliases: &["js"],
+        title: "JavaScript",
+        bot: "js",
+        runtime: Some(Runtime::JavaScript),
+        sources: &["js"],
+    }
 }
 
 impl Lang {

@@ -19,11 +19,14 @@ use crate::snapshot::Snapshot;
 
 /// The Python runtime, as `scripts/build-python-runtime` wrote it.
 const PYTHON_RUNTIME: &[u8] = include_bytes!("../python/runtime.wasm");
+/// The JavaScript runtime, as `scripts/build-js-runtime` wrote it.
+const JAVASCRIPT_RUNTIME: &[u8] = include_bytes!("../javascript/runtime.wasm");
 
 /// The module of `runtime`.
 pub(crate) const fn module(runtime: Runtime) -> &'static [u8] {
     match runtime {
         Runtime::Python => PYTHON_RUNTIME,
+        Runtime::JavaScript => JAVASCRIPT_RUNTIME,
     }
 }
 

@@ -47,6 +47,9 @@ const ABI: &str = include_str!("../../../sdk/ABI.md");
 /// (`python3 test_bot.py`); the runtime that plays it has its own copy.
 const PYTHON_SDK: &str = include_str!("../../../sdk/python/pitboss.py");
 
+/// The JavaScript SDK, likewise for a JavaScript bot (`node test_bot.js`).
+const JAVASCRIPT_SDK: &str = include_str!("../../../sdk/javascript/pitboss.js");
+
 /// The SDK's manifest, whose `[features]` the written SDK keeps.
 const SDK_MANIFEST: &str = include_str!("../../../sdk/Cargo.toml");
 
@@ -127,6 +130,7 @@ fn source_file(name: &str, lang: Lang) -> String {
         Lang::Wat => format!("{name}.wat"),
         Lang::Python => "bot.py".into(),
         Lang::Go => format!("{name}.go"),
+        Lang::JavaScript => "bot.js".into(),
     }
 }
 
@@ -149,6 +153,10 @@ pub fn next_steps(dir: &Path, name: &str, lang: Lang, pitboss: &str) -> Vec<Stri
             None
         }
         Lang::Go => Some(format!("builds {file} (go, GOOS=wasip1)")),
+        Lang::JavaScript => {
+            steps.push(("node test_bot.js".into(), "its unit tests, natively (any Node.js)".into()));
+            None
+        }
     };
     if let Some(comment) = build {
         steps.push(("./build.sh".into(), comment));
@@ -195,6 +203,7 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
         Lang::C | Lang::Go => format!("/{built}\n"),
         Lang::Wat => String::new(), // the source is the bot
         Lang::Python => "__pycache__/\n".into(),
+        Lang::JavaScript => String::new(), // the source is the bot
     };
     if !ignored.is_empty() {
         files.push(File::new(".gitignore", ignored));
@@ -213,6 +222,10 @@ fn files(name: &str, lang: Lang) -> Vec<File> {
         Lang::Wat => WAT_BOT,
         Lang::Python => {
             files.extend(python_files(name));
+            return files;
+        }
+        Lang::JavaScript => {
+            files.extend(javascript_files(name));
             return files;
         }
         Lang::Go => {
@@ -242,7 +255,7 @@ fn build_commands(name: &str, lang: Lang) -> Option<String> {
         Lang::Zig => include_str!("../templates/build-zig.sh.in"),
         Lang::AssemblyScript => include_str!("../templates/build-assemblyscript.sh.in"),
         Lang::Go => include_str!("../templates/build-go.sh.in"),
-        Lang::Wat | Lang::Python => return None,
+        Lang::Wat | Lang::Python | Lang::JavaScript => return None,
     };
     let built = bot_file(name, lang);
     Some(fill(template, &[("name", name), ("lib", &name.replace('-', "_")), ("built", &built)]))
@@ -274,6 +287,16 @@ fn python_files(name: &str) -> Vec<File> {
         File::new(source_file(name, Lang::Python), fill(include_str!("../templates/bot.py.in"), &[("name", name)])),
         File::new("test_bot.py", fill(include_str!("../templates/test_bot.py.in"), &[("name", name)])),
         File::new("pitboss.py", PYTHON_SDK),
+    ]
+}
+
+/// A JavaScript bot's own files: the template, its unit tests, and the
+/// SDK beside them for the tests.
+fn javascript_files(name: &str) -> Vec<File> {
+    vec![
+        File::new(source_file(name, Lang::JavaScript), fill(include_str!("../templates/bot.js.in"), &[("name", name)])),
+        File::new("test_bot.js", fill(include_str!("../templates/test_bot.js.in"), &[("name", name)])),
+        File::new("pitboss.js", JAVASCRIPT_SDK),
     ]
 }
 
@@ -314,11 +337,17 @@ fn readme(name: &str, lang: Lang) -> String {
             "there is no build step: Pitboss runs it as it is; `python3 test_bot.py` runs its tests.".to_string()
         }
         Lang::Go => format!("`./build.sh` builds `{file}` with Go 1.24 or later (GOOS=wasip1)."),
+        Lang::JavaScript => {
+            "there is no build step: Pitboss runs it as it is; `node test_bot.js` runs its tests.".to_string()
+        }
     };
     let contract = match lang {
         Lang::Rust => "`pitboss-sdk/` is the SDK, written by `pitboss new` (it builds offline); `ABI.md` the contract.",
         Lang::Python => {
             "`pitboss.py` is the SDK (override a `Bot`'s methods), here for the tests; `ABI.md` the contract."
+        }
+        Lang::JavaScript => {
+            "`pitboss.js` is the SDK (extend `pitboss.Bot`), here for the tests; `ABI.md` the contract."
         }
         Lang::C | Lang::Zig | Lang::AssemblyScript | Lang::Wat | Lang::Go => {
             "`ABI.md` is the contract the bot implements, byte by byte."
@@ -449,8 +478,9 @@ mod tests {
             assert_eq!(readme.lines().count(), 5, "{readme}");
             // The examples' own names and paths were rewritten (the SDKs
             // and the ABI are written as they are).
-            let written =
-                |f: &&File| f.path.starts_with("pitboss-sdk/") || ["ABI.md", "pitboss.py"].contains(&&*f.path);
+            let written = |f: &&File| {
+                f.path.starts_with("pitboss-sdk/") || ["ABI.md", "pitboss.py", "pitboss.js"].contains(&&*f.path)
+            };
             for file in files.iter().filter(|f| !written(f)) {
                 for stale in ["bot.wasm", "bot.c", "bot.zig", "bot.ts", "bot.wat", "sdk/ABI", "sdk/examples"] {
                     assert!(!file.text.contains(stale), "{}: {stale} in {}", file.path, file.text);
