@@ -2,7 +2,7 @@
 //! league, drawn with `tabled`, with the notes printed under them.
 
 use pitboss_results::BotResult;
-use pitboss_results::standings::{legend, luck_note, verdict};
+use pitboss_results::standings::{league_luck_note, legend, resolution_note, verdict};
 use pitboss_results::{LeagueResult, Standing, Status};
 use tabled::settings::Style;
 use tabled::settings::object::Columns;
@@ -129,7 +129,10 @@ pub fn standings_table(standings: &[Standing]) -> String {
 /// warnings.
 pub fn standings_notes(result: &LeagueResult) -> String {
     let mut out = format!("{}\n{}.", legend(&result.standings), verdict(&result.standings));
-    if let Some(note) = luck_note(result.luck_uncorrected.as_deref()) {
+    if let Some(r) = &result.resolution {
+        out.push_str(&format!("\n{}", resolution_note(r)));
+    }
+    if let Some(note) = league_luck_note(result) {
         out.push_str(&format!("\n{note}"));
     }
     for w in &result.warnings {

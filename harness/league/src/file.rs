@@ -13,6 +13,7 @@ use toml::Spanned;
 
 use crate::bots::sha256_hex;
 pub use pitboss_results::league::{BotEntry, Format, MAX_BOT_SESSIONS, MAX_BOTS, MAX_ROUNDS, MAX_SESSIONS, Skipped};
+use pitboss_results::sequential::{MAX_LOOKS, MIN_SESSIONS, Plan};
 use pitboss_results::{LeagueRecord, LeagueSpec, LimitsRecord};
 /// A league file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -46,6 +47,14 @@ pub struct LeagueFile {
     /// `false`.
     #[serde(default)]
     pub luck: Option<bool>,
+    /// `"resolved"`: play sessions `batch` at a time until every adjacent
+    /// pair is separated (at most `sessions`); absent: play them all.
+    #[serde(default)]
+    pub until: Option<String>,
+    /// Sessions per look of a resolved league (default: a tenth of
+    /// `sessions`, rounded up).
+    #[serde(default)]
+    pub batch: Option<u64>,
     /// SHA-256 of the file's text, as parsed.
     #[serde(skip)]
     pub sha256: String,
@@ -314,6 +323,7 @@ impl LeagueFile {
                 limits: limits_record(&limits),
                 bots: self.bots.clone(),
                 luck: self.luck_adjusted(),
+                batch: self.plan().map(|p| p.batch),
             },
         })
     }
@@ -357,6 +367,13 @@ pub fn embedded(league: &LeagueRecord, label: &str) -> Result<LeagueFile> {
 }
 
 impl LeagueFile {
+    /// How a resolved league (`until = "resolved"`) plays its sessions;
+    /// `None` for one that plays them all.
+    pub fn plan(&self) -> Option<Plan> {
+        self.until.as_ref()?;
+        Some(Plan { batch: self.batch.unwrap_or(self.sessions.div_ceil(DEFAULT_LOOKS)), cap: self.sessions })
+    }
+
     /// Whether this league measures luck-adjusted figures (`luck`, on
     /// unless the file says `false`).
     pub fn luck_adjusted(&self) -> bool {
@@ -379,6 +396,8 @@ struct NumberPlaces {
     rounds: Option<Spanned<toml::Value>>,
     sessions: Option<Spanned<toml::Value>>,
     bankroll: Option<Spanned<toml::Value>>,
+    until: Option<Spanned<toml::Value>>,
+    batch: Option<Spanned<toml::Value>>,
 }
 
 /// Checks a parsed league's numbers against their documented ranges
@@ -400,6 +419,8 @@ fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (us
         let problem = format!("bankroll = {} is outside 1..={}", league.bankroll, pitboss_engine::MAX_BANKROLL);
         return Err((at(|p| &p.bankroll), problem));
     }
+    check_until(league)
+        .map_err(|(until, problem)| (if until { at(|p| &p.until) } else { at(|p| &p.batch) }, problem))?;
     if league.bots.len() > MAX_BOTS {
         return Err((0, format!("{} [[bot]] entries; a league has at most {MAX_BOTS} bots", league.bots.len())));
     }
@@ -410,6 +431,44 @@ fn check_numbers(league: &LeagueFile, text: &str) -> std::result::Result<(), (us
         rules.check_chip_range(league.bankroll, league.rounds, league.sessions).map_err(|e| (at(|p| &p.rounds), e))?;
     }
     Ok(())
+}
+
+/// Looks a resolved league plans unless it sets `batch`.
+pub const DEFAULT_LOOKS: u64 = 10;
+
+/// Checks `until` and `batch` (`leagues/README.md`); an error says which
+/// key (`true`: `until`) and why.
+fn check_until(league: &LeagueFile) -> std::result::Result<(), (bool, String)> {
+    match (&league.until, league.batch) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err((false, "batch is for a league with until = \"resolved\"".into())),
+        (Some(until), _) if until != "resolved" => Err((
+            true,
+            format!("until = {until:?} is not \"resolved\" (the only value; leave it out to play every session)"),
+        )),
+        (Some(_), _) if league.sessions < MIN_SESSIONS as u64 => Err((
+            true,
+            format!(
+                "until = \"resolved\" compares bots session by session: it needs sessions >= {MIN_SESSIONS} (the cap), not {}",
+                league.sessions
+            ),
+        )),
+        (Some(_), Some(b)) if !(1..=league.sessions).contains(&b) => {
+            Err((false, format!("batch = {b} is outside 1..={} (sessions, the cap)", league.sessions)))
+        }
+        (Some(_), _) => match league.plan() {
+            Some(plan) if plan.looks() > MAX_LOOKS => Err((
+                false,
+                format!(
+                    "batch = {} makes {} looks over {} sessions; at most {MAX_LOOKS} (a larger batch)",
+                    plan.batch,
+                    plan.looks(),
+                    league.sessions
+                ),
+            )),
+            _ => Ok(()),
+        },
+    }
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {

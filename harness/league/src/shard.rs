@@ -78,5 +78,9 @@ pub fn merge(files: &[PathBuf]) -> Result<(LeagueResult, ResultsFile)> {
             league.sessions
         );
     }
+    // A resolved league's shards play up to the cap; the merge keeps the
+    // sessions a single run plays, up to the look that resolves it.
+    let stop = league::stop_point(&league, &first.bots, &sessions)?;
+    sessions.truncate(stop);
     league::assemble(&league, first.bots.clone(), &sessions)
 }

@@ -45,7 +45,10 @@ pub fn verify(req: &VerifyRequest, total: &dyn Fn(u64), progress: &(dyn Fn(u64) 
     let results = pitboss_results::parse(&text, &label)?;
     let on_disk: serde_json::Value = serde_json::from_str(&text)?;
     let league = Replayable::from_results(results, &req.results, req.bots.as_deref())?;
-    let count = league.file.sessions;
+    // A resolved league (`until = "resolved"`) stops before its cap: its
+    // file holds the sessions it played, and the re-run's assembly checks
+    // that it stops there; any other league plays every session.
+    let count = if league.file.plan().is_some() { league.results.sessions.len() as u64 } else { league.file.sessions };
     let wanted: Vec<u64> = match &req.sessions {
         None => (0..count).collect(),
         Some(list) => {
@@ -62,6 +65,7 @@ pub fn verify(req: &VerifyRequest, total: &dyn Fn(u64), progress: &(dyn Fn(u64) 
     let played = play_sessions(&league.file, &league.bots, &wanted, req.threads, progress)?;
     let recorded = &league.results;
     if req.sessions.is_none() {
+        crate::league::check_stop(&league.file, &recorded.bots, &played)?;
         let (_, rerun) = assemble(&league.file, recorded.bots.clone(), &played)?;
         let mut bytes = serde_json::to_string_pretty(&rerun)?;
         bytes.push('\n');

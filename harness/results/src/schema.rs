@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::league::{BotEntry, Format, Skipped};
 use crate::luck::LuckSums;
 use crate::rules::RulesRecord;
-use crate::sequential::{Gap, VsNext};
+use crate::sequential::{Gap, Resolution, VsNext};
 pub use crate::tally::FaultRecord;
 use crate::tally::Tally;
 use pitboss_engine::Stats;
@@ -127,6 +127,11 @@ pub struct LeagueSpec {
     /// which `verify` then reproduces without them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub luck: bool,
+    /// `until = "resolved"`: sessions are played `batch` at a time until
+    /// every adjacent pair is separated, `sessions` at most (absent for
+    /// every other league).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<u64>,
 }
 
 /// The sandbox limits a league may set, in force, in `[limits]` units.
@@ -296,10 +301,15 @@ pub struct BotResult {
     pub luck_ev_se: Option<f64>,
     /// Against the next bot in play, the paired test of their results
     /// session by session, on the figure it names (luck-adjusted where
-    /// the league measures it): leagues of 3 sessions or more with luck.
-    /// Where absent, the mark is `ahead_of_next`'s.
+    /// the league measures it): leagues of 3 sessions or more with luck,
+    /// and resolved leagues (`until = "resolved"`). Where absent, the
+    /// mark is `ahead_of_next`'s.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vs_next: Option<VsNext>,
+    /// The sum of its luck-adjusted round results, in chips: what a
+    /// resolved league with luck ranks by (those leagues only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck_net: Option<f64>,
 }
 
 impl BotResult {
@@ -322,6 +332,7 @@ impl BotResult {
             luck_ev: None,
             luck_ev_se: None,
             vs_next: None,
+            luck_net: None,
         }
     }
 }
@@ -428,6 +439,10 @@ pub struct LeagueResult {
     /// leave in (it costs them spread, never bias).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_uncorrected: Option<Vec<String>>,
+    /// A resolved league (`until = "resolved"`): how many rounds it took
+    /// and which pairs its group-sequential test separated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<Resolution>,
     /// Folder and glob entries left out as not regular files, for the
     /// command to warn about (not part of the results).
     #[serde(skip)]

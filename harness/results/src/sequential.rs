@@ -1,6 +1,8 @@
 //! Which of two bots is ahead, session by session: the paired t-test of
 //! their per-session results (luck-adjusted where a league measures it),
-//! behind the standings' "vs next" mark (docs/luck.md).
+//! behind the standings' "vs next" mark, and the group-sequential
+//! stopping rule of a league that plays until its ranking is resolved
+//! (`until = "resolved"`, docs/luck.md).
 //!
 //! Sessions, not rounds, are the pairs: a session's bots are all dealt
 //! from its seed, the sessions are independent, and a results file keeps
@@ -11,7 +13,8 @@
 //!
 //! Everything here is IEEE arithmetic in a fixed order (sums in session
 //! order, a square root, no `exp` or `ln` of a platform's maths library),
-//! so a test gives the same bits on any machine.
+//! so a test gives the same bits, and a league the same stopping point,
+//! on any machine.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,6 +25,10 @@ pub const ALPHA: f64 = 0.05;
 
 /// Fewest sessions a paired test reads (two degrees of freedom).
 pub const MIN_SESSIONS: usize = 3;
+
+/// Most looks a resolved league may plan (`sessions` / `batch`, rounded
+/// up): each look tests at `ALPHA` / looks.
+pub const MAX_LOOKS: u64 = 1_000;
 
 /// What a "vs next" test read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -130,6 +137,77 @@ pub fn gap(test: (f64, f64), level: f64) -> Gap {
     }
 }
 
+/// How a resolved league (`until = "resolved"`) plays: sessions in
+/// batches, a look after each, until every adjacent pair it ranks is
+/// separated or the cap is reached.
+///
+/// The looks are planned (`looks` = ⌈cap / batch⌉, the last one at the
+/// cap) and each tests every adjacent pair at `ALPHA / looks`: by the
+/// Bonferroni inequality, two bots of equal EV are called different at
+/// some look with probability at most `ALPHA`, however the looks depend
+/// on one another, so stopping at the first look that separates them
+/// cannot inflate false "better than"s (a conservative group-sequential
+/// design; see docs/luck.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Sessions per look.
+    pub batch: u64,
+    /// Most sessions (the cap).
+    pub cap: u64,
+}
+
+impl Plan {
+    /// Looks planned: ⌈cap / batch⌉.
+    pub fn looks(&self) -> u64 {
+        self.cap.div_ceil(self.batch.max(1))
+    }
+
+    /// The level each look tests at.
+    pub fn level(&self) -> f64 {
+        ALPHA / self.looks().max(1) as f64
+    }
+
+    /// The sessions played at each look, in order: batch, 2 × batch, …,
+    /// the cap.
+    pub fn stops(&self) -> impl Iterator<Item = u64> + '_ {
+        (1..=self.looks()).map(|k| (k * self.batch).min(self.cap))
+    }
+
+    /// Whether a look finds every adjacent pair of `ranked` separated:
+    /// `ranked` is each bot in play's per-session figures (one per session
+    /// played), in ranked order, best first. A single bot, or none, is
+    /// resolved at once.
+    pub fn resolved(&self, ranked: &[&[f64]]) -> bool {
+        ranked.windows(2).all(|w| paired(w[0], w[1]).is_some_and(|t| gap(t, self.level()) == Gap::Ahead))
+    }
+}
+
+/// How a resolved league ended, as its results record it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Resolution {
+    /// Sessions per look.
+    pub batch: u64,
+    /// The most sessions it would have played (the league's `sessions`).
+    pub cap_sessions: u64,
+    /// Looks planned (⌈cap / batch⌉); each tested at 0.05 / looks.
+    pub looks_planned: u64,
+    /// Looks taken.
+    pub looks: u64,
+    /// Sessions played.
+    pub sessions: u64,
+    /// Rounds played per table: sessions played × rounds per session.
+    pub rounds: u64,
+    /// Adjacent pairs of bots in play, and how many the last look
+    /// separated.
+    pub pairs: u64,
+    pub pairs_resolved: u64,
+    /// Every pair was separated before or at the cap (`false`: the cap
+    /// stopped it).
+    pub resolved: bool,
+    /// The figure its test read.
+    pub on: Basis,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +237,15 @@ mod tests {
         assert_eq!(paired(&a[..2], &b[..2]), None);
         assert_eq!(paired(&a, &a), Some((0.0, 1.0)));
         assert_eq!(gap(paired(&[1.0, -3.0, 2.0], &[0.0, 0.0, 0.0]).unwrap(), ALPHA), Gap::Level);
+    }
+
+    #[test]
+    fn a_plan_looks_at_each_batch_and_at_the_cap() {
+        let plan = Plan { batch: 4, cap: 10 };
+        assert_eq!((plan.looks(), plan.stops().collect::<Vec<_>>()), (3, vec![4, 8, 10]));
+        assert!((plan.level() - 0.05 / 3.0).abs() < 1e-18);
+        let (hi, lo) = ([5.0, 6.0, 5.5, 6.1], [1.0, 1.1, 0.9, 1.05]);
+        assert!(plan.resolved(&[&hi, &lo]) && plan.resolved(&[&hi]));
+        assert!(!plan.resolved(&[&lo, &hi]), "a pair ranked the wrong way round is not resolved");
     }
 }

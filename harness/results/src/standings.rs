@@ -4,11 +4,12 @@
 use pitboss_engine::Stats;
 
 use crate::pairs::Cross;
-use crate::schema::{BotResult, Standing, Status};
-use crate::sequential::{Basis, Gap};
+use crate::schema::{BotResult, LeagueResult, Standing, Status};
+use crate::sequential::{Basis, Gap, Resolution};
 
 /// Ranks results: bots in play by final chips, highest first (ties by
-/// name), then broke bots, then disqualified ones. Adds each bot's EV (net
+/// name; in a resolved league with luck, by `luck_net`), then broke bots,
+/// then disqualified ones. Adds each bot's EV (net
 /// per 100 chips initially staked, over its own rounds) with its 95 %
 /// interval, and, between two consecutive bots in play, whether the upper
 /// one is significantly ahead (paired per-round difference of chips over
@@ -33,7 +34,11 @@ pub fn rank_with_intervals(
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&results[a], &results[b]);
-        status(ra).cmp(&status(rb)).then(rb.balance.cmp(&ra.balance)).then_with(|| ra.name.cmp(&rb.name))
+        let by = match (ra.luck_net, rb.luck_net) {
+            (Some(a), Some(b)) => b.total_cmp(&a),
+            _ => rb.balance.cmp(&ra.balance),
+        };
+        status(ra).cmp(&status(rb)).then(by).then_with(|| ra.name.cmp(&rb.name))
     });
     let rounds_f = rounds.max(1) as f64;
     let mean = |i: usize| stats[i].net as f64 / rounds_f;
@@ -49,7 +54,9 @@ pub fn rank_with_intervals(
                     Cross::Estimated(c) => ((stats[i].net_sq + stats[j].net_sq) as f64 - 2.0 * c) / rounds_f,
                 };
                 let se = ((e_d2 - d * d).max(0.0) / rounds_f).sqrt();
-                se == 0.0 && d != 0.0 || se > 0.0 && (d / se).abs() > 1.96
+                // Ranked by chips, d is never negative; ranked by
+                // luck-adjusted results, chips behind are not ahead.
+                se == 0.0 && d > 0.0 || se > 0.0 && d / se > 1.96
             });
             let r = &results[i];
             Standing {
@@ -116,6 +123,20 @@ pub fn legend(standings: &[Standing]) -> String {
     }
 }
 
+/// [`luck_note`] for a league's results: a resolved league with luck
+/// ranks by the luck-adjusted results, not by chips, and says so.
+pub fn league_luck_note(result: &LeagueResult) -> Option<String> {
+    let note = luck_note(result.luck_uncorrected.as_deref())?;
+    Some(match &result.resolution {
+        Some(r) if r.on == Basis::LuckAdjusted => note.replace(
+            "Chips stay the ranking.",
+            "This league plays until resolved: it ranks by the luck-adjusted results (the sum of each bot's), which \
+             its test reads.",
+        ),
+        _ => note,
+    })
+}
+
 /// The standings in one sentence of words, e.g. "basic leads; its lead
 /// over hilo is not significant at 95 %".
 pub fn verdict(standings: &[Standing]) -> String {
@@ -136,4 +157,24 @@ pub fn verdict(standings: &[Standing]) -> String {
             if first.mark() == ">" { "" } else { "not " },
         ),
     }
+}
+
+/// How a resolved league ended, in one line, e.g. "Resolved: every one of
+/// the 2 adjacent pairs separated after 4 of at most 40 sessions …".
+pub fn resolution_note(r: &Resolution) -> String {
+    let on = match r.on {
+        Basis::LuckAdjusted => "luck-adjusted results",
+        Basis::Chips => "net chips",
+    };
+    let how = if r.resolved {
+        format!("Resolved: all {} adjacent pairs in play separated", r.pairs)
+    } else {
+        format!("Not resolved at the cap: {} of {} adjacent pairs in play separated", r.pairs_resolved, r.pairs)
+    };
+    format!(
+        "{how} after look {} of {} ({} of at most {} sessions, {} rounds a table), each look a paired test of \
+         {on} session by session at 5 % / {} (Bonferroni over the planned looks: at most a 5 % chance of a false \
+         \"better\" for any pair).",
+        r.looks, r.looks_planned, r.sessions, r.cap_sessions, r.rounds, r.looks_planned
+    )
 }

@@ -4,7 +4,7 @@
 
 use maud::{Markup, html};
 use pitboss_results::sequential::Basis;
-use pitboss_results::standings::{LUCK_LEGEND, legend, luck_note, verdict, vs_next_basis};
+use pitboss_results::standings::{LUCK_LEGEND, league_luck_note, legend, resolution_note, verdict, vs_next_basis};
 use pitboss_results::{Standing, Status};
 
 use crate::context::Context;
@@ -35,7 +35,8 @@ pub fn section(cx: &Context) -> Markup {
             } }
             p.verdict { (verdict(&result.standings)) "." }
             p.note { (legend(&result.standings)) }
-            @if let Some(note) = luck.then(|| luck_note(result.luck_uncorrected.as_deref())).flatten() {
+            @if let Some(r) = &result.resolution { p.note.resolution { (resolution_note(r)) } }
+            @if let Some(note) = luck.then(|| league_luck_note(result)).flatten() {
                 p.note.luck { (note) }
             }
             @for w in &result.warnings { p.warning { "Warning: " (w) } }
