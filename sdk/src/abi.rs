@@ -327,6 +327,14 @@ impl Variant {
         }
     }
 
+    /// Whether it is the banker game (`norwegian-home`: one player banks
+    /// against the others) rather than a dealer game, for code that plays
+    /// the two differently: ask this, not which rule set it is.
+    #[inline]
+    pub const fn banker_game(self) -> bool {
+        matches!(self, Variant::NorwegianHome)
+    }
+
     /// The variant for an ABI code.
     #[inline]
     pub const fn from_code(code: u8) -> Option<Variant> {

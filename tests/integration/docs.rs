@@ -5,7 +5,8 @@
 //! and every `pitboss …` command the docs show parses with the real
 //! command line definition (`pitboss_cli::Cli`).
 //!
-//! `PITBOSS_BLESS=1` rewrites the generated blocks of `docs/rules.md`
+//! `PITBOSS_BLESS=1` rewrites the generated blocks of `docs/rules.md`,
+//! `leagues/README.md` and `docs/server.md` (the competition file's keys)
 //! instead of failing; the prose around them is for a person to update.
 
 use std::ops::Range;
@@ -93,6 +94,16 @@ fn rule_field_tables_come_from_the_one_declaration() {
     generated_block(&repo().join("leagues/README.md"), "<!-- rule fields: league file -->", &toml);
     let table = format!("\n{}", pitboss_results::rules::fields_table());
     generated_block(&repo().join("docs/rules.md"), "<!-- rule fields -->", &table);
+}
+
+#[test]
+fn competition_key_tables_come_from_the_one_declaration() {
+    use pitboss_server::competition::keys_table;
+    let path = repo().join("docs/server.md");
+    let others = format!("\n{}", keys_table(|table| table != "server", "what it sets"));
+    generated_block(&path, "<!-- competition keys -->", &others);
+    let server = format!("\n{}", keys_table(|table| table == "server", "past it"));
+    generated_block(&path, "<!-- competition keys: [server] -->", &server);
 }
 
 /// The request of the worked example in `sdk/ABI.md`, as the engine

@@ -105,7 +105,7 @@ impl Basic {
 impl Strategy for Basic {
     /// Only the banker game's play reads the cards turned up.
     fn observes(&self, variant: Variant) -> bool {
-        variant == Variant::NorwegianHome
+        variant.banker_game()
     }
 
     /// It bets the minimum (learning, in the banker game, that it plays
@@ -113,7 +113,7 @@ impl Strategy for Basic {
     /// or back bet; as banker it doubles by its chart.
     fn defaults(&self, variant: Variant, kind: Decision) -> bool {
         match kind {
-            Decision::Bet => variant != Variant::NorwegianHome,
+            Decision::Bet => !variant.banker_game(),
             Decision::BankerDouble => false,
             _ => true,
         }
@@ -124,12 +124,11 @@ impl Strategy for Basic {
     /// (`chart_action`), so the host need ask each such key once.
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
         use pitboss_sdk::key::part;
-        (kind == Decision::Act && variant != Variant::NorwegianHome)
-            .then_some(part::LEGAL | part::UP_VALUE | part::SUMMARY)
+        (kind == Decision::Act && !variant.banker_game()).then_some(part::LEGAL | part::UP_VALUE | part::SUMMARY)
     }
 
     fn bet(&mut self, view: &View<'_>) -> i64 {
-        self.banker_game = view.variant() == Variant::NorwegianHome;
+        self.banker_game = view.variant().banker_game();
         if view.balance() >= view.min() { view.min() } else { 0 }
     }
 

@@ -162,7 +162,7 @@ impl Strategy for HiLo {
     /// and the parts named here, nothing else (the bet's sitting out on
     /// whether another box was dealt the round before: `OTHERS`).
     fn decision_key(&self, variant: Variant, kind: Decision) -> Option<u32> {
-        if variant == Variant::NorwegianHome {
+        if variant.banker_game() {
             return None;
         }
         match kind {
@@ -174,7 +174,7 @@ impl Strategy for HiLo {
     }
 
     fn count(&self, variant: Variant) -> Option<Weights> {
-        (variant != Variant::NorwegianHome).then_some(WEIGHTS)
+        (!variant.banker_game()).then_some(WEIGHTS)
     }
 
     fn observe(&mut self, events: &[Event]) {
@@ -210,7 +210,7 @@ impl Strategy for HiLo {
 
     #[inline(always)]
     fn bet(&mut self, view: &View<'_>) -> i64 {
-        if view.variant() == Variant::NorwegianHome {
+        if view.variant().banker_game() {
             return self.basic.bet(view);
         }
         let tc = self.tc(view);
@@ -240,7 +240,7 @@ impl Strategy for HiLo {
 
     fn act(&mut self, view: &View<'_>) -> Action {
         let variant = view.variant();
-        if variant != Variant::NorwegianHome {
+        if !variant.banker_game() {
             let up = rank(view.dealer_up().unwrap_or(Card::TEN));
             let (ix, table) = (Indices::for_variant(variant), Table::for_variant(variant));
             if let Some(a) = index_play(ix, table, view.hand(), up, self.tc(view), view.legal())

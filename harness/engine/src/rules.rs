@@ -518,4 +518,13 @@ mod tests {
         let e = Rules::variant_by_id("klondike").unwrap_err();
         assert!(e.to_string().contains("north-american"), "{e}");
     }
+
+    /// What bots ask of a variant (`Variant::banker_game`) is what its
+    /// rules say.
+    #[test]
+    fn a_variant_is_the_banker_game_exactly_where_its_rules_play_it() {
+        for v in Variant::ALL {
+            assert_eq!(v.banker_game(), Rules::for_variant(v).game == Game::Banker, "{}", v.id());
+        }
+    }
 }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Banker, Rules};
+use pitboss_engine::{Banker, Game, Rules};
 use pitboss_host::{Raisable, Sandbox, files};
 use serde::Deserialize;
 use toml::Spanned;
@@ -490,7 +490,7 @@ pub fn league_rules(league: &LeagueFile) -> Result<Rules> {
     let variant = Rules::variant_by_id(&league.variant).with_context(|| origin.clone())?;
     let mut defaults = Rules::for_variant(variant);
     if league.format == Format::Bank {
-        if variant != pitboss_sdk::Variant::NorwegianHome {
+        if defaults.game != Game::Banker {
             bail!("{origin}: format \"bank\" is the banker game's; this league plays `{}`", league.variant);
         }
         defaults.banker = Banker::Rotate;

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
-use pitboss_engine::{Stats, derive_seed};
+use pitboss_engine::Stats;
 use pitboss_host::Sandbox;
 use pitboss_results::luck::LuckSums;
 use pitboss_strategy::luck::LuckTable;
@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::bots::NamedBots;
 use crate::file::*;
 use crate::roster::*;
-use crate::session::{SessionBot, SessionResult, play_session};
+use crate::session::{LeaguePlay, SessionBot, SessionResult, play_session};
 use pitboss_results::luck::LUCK_UNIT;
 use pitboss_results::pairs::Crosses;
 use pitboss_results::sequential::{ALPHA, Basis, Gap, Resolution, VsNext, gap, paired};
@@ -110,11 +110,10 @@ pub(crate) fn play_sessions(
         );
     }
     let luck = luck_table(league, &rules)?;
+    let each = LeaguePlay::of(league, &rules, bots, luck.as_ref());
     let play = |session: u64| {
-        let seed = derive_seed(league.seed, session);
         let seats = seating_for(league.format, n, &rules, session);
-        let (bankroll, faults) = (league.bankroll, league.fault_limit);
-        play_session(session, seed, &rules, league.rounds, bankroll, faults, bots, &seats, luck.as_ref(), progress)
+        play_session(&each, session, &seats, progress)
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
     pool.install(|| wanted.par_iter().map(|&s| play(s)).collect::<Result<Vec<_>>>())

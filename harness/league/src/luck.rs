@@ -429,11 +429,11 @@ impl Recorder for LuckLog {
 
 #[cfg(test)]
 mod tests {
-    use pitboss_engine::{Stats, derive_seed};
+    use pitboss_engine::Stats;
     use pitboss_results::luck::LuckSums;
 
     use crate::bots::Bot;
-    use crate::session::play_session;
+    use crate::session::{LeaguePlay, play_session};
 
     /// `builtin:basic` alone over `sessions` sessions of `rounds` rounds:
     /// its chips' statistics and luck-adjusted sums, all sessions merged.
@@ -441,11 +441,17 @@ mod tests {
         let table = super::table_for(rules).unwrap().unwrap();
         let bots = [("basic".to_string(), Bot::builtin("basic").unwrap())];
         let (mut stats, mut luck) = (Stats::default(), LuckSums::default());
+        let play = LeaguePlay {
+            rules,
+            bots: &bots,
+            seed: 41,
+            rounds,
+            bankroll: 1_000_000,
+            fault_limit: 0,
+            luck: Some(&table),
+        };
         for s in 0..sessions {
-            let seed = derive_seed(41, s);
-            let played =
-                play_session(s, seed, rules, rounds, 1_000_000, 0, &bots, &vec![vec![0]], Some(&table), &|_| ())
-                    .unwrap();
+            let played = play_session(&play, s, &vec![vec![0]], &|_| ()).unwrap();
             stats.merge(&played.bots[0].stats);
             luck.merge(&played.bots[0].luck.unwrap());
         }

@@ -9,13 +9,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, TableEvent, derive_seed};
+use pitboss_engine::{Recorder, TableEvent};
 
 use pitboss_host::{Raisable, files};
 
 use crate::file::{LeagueFile, LimitChoice, league_rules};
 use crate::league::seating_for;
-use crate::session::replay_table;
+use crate::session::{LeaguePlay, replay_table};
 use crate::transcript::{JsonLines, Transcript};
 use pitboss_results::ResultsFile;
 
@@ -131,17 +131,21 @@ impl Replayable {
 
     /// The seed of `session`'s shoes (each table's derives from it).
     pub fn session_seed(&self, session: u64) -> u64 {
-        derive_seed(self.file.seed, session)
+        self.play().session_seed(session)
+    }
+
+    /// What its sessions play with (no luck table: a replay sums no luck).
+    pub fn play(&self) -> LeaguePlay<'_> {
+        LeaguePlay::of(&self.file, &self.rules, &self.bots, None)
     }
 
     /// Every event of `spot`'s round, as the table played it (its table
     /// replayed from the session's first round).
     pub fn round_events(&self, spot: Spot) -> Result<Vec<TableEvent>> {
         let seats = self.seats(spot)?;
-        let (file, seed) = (&self.file, self.session_seed(spot.session));
         let mut kept = Kept(Vec::new());
         let span = (spot.round, spot.round);
-        replay_table(seed, &self.rules, file.bankroll, file.fault_limit, &self.bots, &seats, span, &mut kept, &mut ())?;
+        replay_table(&self.play(), spot.session, &seats, span, &mut kept, &mut ())?;
         Ok(kept.0)
     }
 
@@ -215,17 +219,8 @@ pub fn replay<W: Write>(req: &ReplayRequest, mut out: W) -> Result<()> {
     // Every line goes to a temp file renamed into place at the end; a
     // failed write anywhere (a full disk) fails the command.
     let mut output = files::Output::create(path)?;
-    replay_table(
-        league.session_seed(spot.session),
-        &league.rules,
-        file.bankroll,
-        file.fault_limit,
-        &league.bots,
-        &seats,
-        (req.round, file.rounds),
-        &mut filter,
-        &mut JsonLines::new(&mut output),
-    )?;
+    let span = (req.round, file.rounds);
+    replay_table(&league.play(), spot.session, &seats, span, &mut filter, &mut JsonLines::new(&mut output))?;
     Ok(output.finish()?)
 }
 

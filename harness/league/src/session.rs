@@ -6,12 +6,13 @@
 use std::sync::Arc;
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, Rules, ShoeExhausted, Table, TableEvent};
+use pitboss_engine::{Recorder, Rules, ShoeExhausted, Table, TableEvent, derive_seed};
 use pitboss_results::luck::LuckSums;
 use pitboss_strategy::luck::LuckTable;
 use rayon::prelude::*;
 
 use crate::bots::Bot;
+use crate::file::LeagueFile;
 use crate::luck::LuckLog;
 use crate::setup::TableSpec;
 use pitboss_results::pairs::Layout;
@@ -41,25 +42,65 @@ fn keep_key_round(keys: &mut Vec<KeyRound>, key: KeyRound) {
     keys.truncate(KEY_ROUNDS);
 }
 
-/// Plays session `session` of `rounds` rounds: `seating` tables of
-/// `bots`, each bot starting with `bankroll`, every table dealt from `seed`;
-/// with `luck`, each bot's luck-adjusted round results are summed too
-/// (`crate::luck`); `progress` hears how many more rounds are done, now
-/// and then.
-#[expect(clippy::too_many_arguments)]
+/// What every session of a league plays with, so that playing a session
+/// and replaying one of its tables take the same few things: the rules,
+/// the bots (in league order), the league's seed, the rounds, chips and
+/// fault limit, and the luck table where the league measures luck.
+#[derive(Clone, Copy)]
+pub struct LeaguePlay<'a> {
+    /// The rule set, overrides applied.
+    pub rules: &'a Rules,
+    /// The bots, in league order; a table's seats index them.
+    pub bots: &'a [(String, Bot)],
+    /// The league's seed: session `s` deals from `derive_seed(seed, s)`.
+    pub seed: u64,
+    /// Rounds of each session.
+    pub rounds: u64,
+    /// Chips each bot starts a session with.
+    pub bankroll: i64,
+    /// Faults after which a bot is disqualified; 0 = never.
+    pub fault_limit: u64,
+    /// Each bot's luck-adjusted round results are summed too (`crate::luck`).
+    pub luck: Option<&'a Arc<LuckTable>>,
+}
+
+impl<'a> LeaguePlay<'a> {
+    /// The play of `league` (its seed, rounds, bankroll and fault limit)
+    /// with these rules, bots and luck table.
+    pub fn of(
+        league: &LeagueFile,
+        rules: &'a Rules,
+        bots: &'a [(String, Bot)],
+        luck: Option<&'a Arc<LuckTable>>,
+    ) -> LeaguePlay<'a> {
+        let (seed, rounds, bankroll, fault_limit) = (league.seed, league.rounds, league.bankroll, league.fault_limit);
+        LeaguePlay { rules, bots, seed, rounds, bankroll, fault_limit, luck }
+    }
+
+    /// The seed session `session`'s tables are dealt from.
+    pub fn session_seed(&self, session: u64) -> u64 {
+        derive_seed(self.seed, session)
+    }
+
+    /// Everything but the bots that decides a table of `session`.
+    fn table(&self, session: u64) -> TableSpec<'a> {
+        let (rules, bankroll, fault_limit) = (self.rules, self.bankroll, self.fault_limit);
+        TableSpec { rules, seed: self.session_seed(session), stacked: None, bankroll, fault_limit }
+    }
+}
+
+/// Plays session `session` of `play`: `seating` tables of its bots, each
+/// bot starting with its bankroll, every table dealt from the session's
+/// seed; `progress` hears how many more rounds are done, now and then.
 pub fn play_session(
+    play: &LeaguePlay<'_>,
     session: u64,
-    seed: u64,
-    rules: &Rules,
-    rounds: u64,
-    bankroll: i64,
-    fault_limit: u64,
-    bots: &[(String, Bot)],
     seating: &Seating,
-    luck: Option<&Arc<LuckTable>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<SessionResult> {
-    let spec = TableSpec { rules, seed, stacked: None, bankroll, fault_limit };
+    let LeaguePlay { rules, bots, rounds, bankroll, luck, .. } = *play;
+    let spec = play.table(session);
+    let seed = spec.seed;
     let mut tables = seating.iter().map(|seats| spec.seat(bots, seats)).collect::<Result<Vec<_>>>()?;
     let per = rules.boxes_per_player as usize;
     let stored = session < STORED_SESSIONS;
@@ -550,22 +591,19 @@ fn stored_hands(captures: &[&Capture], keys: &[KeyRound], rounds: u64) -> Vec<Ha
     out
 }
 
-/// Replays one table of a session round by round for `rounds` rounds,
-/// showing round `round` to `rec` and every round to `log`. Tables never
-/// affect each other, so one table replays alone exactly as it played.
-#[expect(clippy::too_many_arguments)]
+/// Replays the table of `session` that seats `seats` round by round for
+/// `rounds` rounds, showing round `round` to `rec` and every round to
+/// `log`. Tables never affect each other, so one table replays alone
+/// exactly as it played.
 pub fn replay_table<R: Recorder, L: Recorder>(
-    seed: u64,
-    rules: &Rules,
-    bankroll: i64,
-    fault_limit: u64,
-    bots: &[(String, Bot)],
+    play: &LeaguePlay<'_>,
+    session: u64,
     seats: &[usize],
     (round, rounds): (u64, u64),
     rec: &mut R,
     log: &mut L,
 ) -> Result<()> {
-    let mut table = TableSpec { rules, seed, stacked: None, bankroll, fault_limit }.seat(bots, seats)?;
+    let mut table = play.table(session).seat(play.bots, seats)?;
     for r in 1..=rounds.max(round) {
         if r == round {
             table.play_round(&mut Both(rec, &mut *log))?;

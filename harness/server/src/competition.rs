@@ -4,6 +4,7 @@
 //! the entrants. Parsed strictly: unknown keys are refused, every number
 //! is range-checked, and every error is one line naming `file:line`.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use pitboss_host::files;
@@ -67,58 +68,6 @@ pub struct Competition {
     pub leagues: Vec<LeagueTemplate>,
 }
 
-/// What the server lets one client, one entrant and everyone do:
-/// `[server]` in the competition file. Every value has a default and a
-/// range; docs/server.md's "Limits" lists them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ServerPolicy {
-    /// Open connections at once; more are answered 503 and closed.
-    pub max_connections: u64,
-    /// Seconds a connection may take to send a request's headers, and
-    /// may stay idle between requests.
-    pub header_timeout_secs: u64,
-    /// Seconds a whole request may take, body and check included (408).
-    pub request_timeout_secs: u64,
-    /// Uploads received or checked at once, all entrants together (503
-    /// past it); each entrant has one at a time (429 past it).
-    pub uploads_at_once: u64,
-    /// Registrations with the right invite code per client address per
-    /// hour.
-    pub registrations_per_hour: u64,
-    /// Failed login attempts per client address per minute (a right
-    /// token always logs in).
-    pub logins_per_minute: u64,
-    /// Wrong tokens or invite codes per client address per minute before
-    /// its wrong ones are refused for a while (a right token never is; an
-    /// unknown session cookie is no guess).
-    pub bad_tokens_per_minute: u64,
-    /// Requests per entrant per minute.
-    pub requests_per_minute: u64,
-    /// Refused uploads recorded per entrant per hour (more are answered
-    /// 429, not recorded).
-    pub refused_per_hour: u64,
-    /// Take the client's address from the last `X-Forwarded-For` entry
-    /// (only behind a reverse proxy of one's own, which sets it).
-    pub forwarded_for: bool,
-}
-
-impl Default for ServerPolicy {
-    fn default() -> Self {
-        ServerPolicy {
-            max_connections: 512,
-            header_timeout_secs: 10,
-            request_timeout_secs: 120,
-            uploads_at_once: 8,
-            registrations_per_hour: 30,
-            logins_per_minute: 30,
-            bad_tokens_per_minute: 10,
-            requests_per_minute: 600,
-            refused_per_hour: 30,
-            forwarded_for: false,
-        }
-    }
-}
-
 /// When the worker plays the leagues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunPolicy {
@@ -144,15 +93,6 @@ pub struct SlurmPolicy {
     pub workdir: std::path::PathBuf,
     /// Times a failed shard is submitted again.
     pub retries: u32,
-}
-
-/// What scrimmages may be asked for (`[scrimmages]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScrimmagePolicy {
-    /// Most rounds of one.
-    pub max_rounds: u64,
-    /// Scrimmages an entrant may ask for in any hour (0: none at all).
-    pub per_hour: u64,
 }
 
 /// What an upload may be.
@@ -196,101 +136,315 @@ pub fn valid_name(name: &str) -> bool {
     (1..=32).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    name: String,
-    deadline: Option<Spanned<String>>,
-    #[serde(default)]
-    runs: RawRuns,
-    #[serde(default)]
-    uploads: RawUploads,
-    #[serde(default)]
-    entrants: RawEntrants,
-    #[serde(default = "yes")]
-    public_reports: bool,
-    #[serde(default)]
-    server: RawServer,
-    #[serde(default)]
-    scrimmages: RawScrimmages,
-    slurm: Option<RawSlurm>,
-    #[serde(rename = "league", default)]
-    leagues: Vec<Spanned<toml::Table>>,
+/// Declares the competition file's keys, each once. Each table is
+/// `struct Checked from Raw in "table" { key: kind, "what it sets"; … }`
+/// (with the checked field's doc comments first); it makes `Raw`, the
+/// table as read (unknown keys refused, fields in this order), `Checked`,
+/// the table with every number range-checked and every default filled in
+/// (`Raw::check`), and the table's rows of [`KEYS`], which the docs'
+/// tables are made of. A kind is `number(RANGE, DEFAULT)`, `maybe(RANGE)`
+/// (a number whose absence means something), `flag(DEFAULT)`, `text` (an
+/// optional string, checked by hand), `texts`, `required` (a string),
+/// `table(Raw)`, `maybe_table(Raw)` or `tables` (`[[league]]`).
+macro_rules! competition_keys {
+    ($(
+        $(#[$meta:meta])*
+        $vis:vis struct $checked:ident from $raw:ident in $table:literal {
+            $( $(#[$doc:meta])* $key:ident: $kind:ident $(($($arg:tt)*))?, $what:literal; )*
+        }
+    )*) => {
+        $(
+            #[derive(Deserialize, Default)]
+            #[serde(deny_unknown_fields)]
+            struct $raw {
+                $( $key: key_raw!($kind $(($($arg)*))?), )*
+            }
+
+            $(#[$meta])*
+            $vis struct $checked {
+                $( $(#[$doc])* pub $key: key_checked!($kind $(($($arg)*))?), )*
+            }
+
+            impl $raw {
+                /// The table with its numbers in range and its defaults
+                /// filled in; errors name the key and its line.
+                fn check(self, at: At<'_>) -> Result<$checked, Error> {
+                    let _ = at;
+                    Ok($checked { $( $key: key_check!($kind $(($($arg)*))?; self.$key, stringify!($key), at), )* })
+                }
+            }
+        )*
+
+        /// Every key of the competition file, table by table, each in its
+        /// table's order: what the docs' tables show.
+        pub const KEYS: &[Key] = &[$($(
+            Key { table: $table, name: stringify!($key), kind: key_kind!($kind $(($($arg)*))?), what: $what },
+        )*)*];
+    };
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawRuns {
-    #[serde(default = "yes")]
-    on_demand: bool,
-    #[serde(default)]
-    debounce_secs: Option<Spanned<u64>>,
-    #[serde(default)]
-    every_minutes: Option<Spanned<u64>>,
-    #[serde(default)]
-    threads: Option<Spanned<u64>>,
-    #[serde(default)]
-    executor: Option<Spanned<String>>,
+macro_rules! key_raw {
+    (number($($arg:tt)*)) => { Option<Spanned<u64>> };
+    (maybe($($arg:tt)*)) => { Option<Spanned<u64>> };
+    (flag($default:expr)) => { Option<bool> };
+    (text) => { Option<Spanned<String>> };
+    (texts) => { Option<Vec<Spanned<String>>> };
+    (required) => { String };
+    (table($raw:ty)) => { Option<$raw> };
+    (maybe_table($raw:ty)) => { Option<$raw> };
+    (tables) => { Option<Vec<Spanned<toml::Table>>> };
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawSlurm {
-    shards: Option<Spanned<u64>>,
-    partition: Option<String>,
-    time: Option<String>,
-    workdir: Option<Spanned<String>>,
-    retries: Option<Spanned<u64>>,
+macro_rules! key_checked {
+    (number($($arg:tt)*)) => { u64 };
+    (maybe($($arg:tt)*)) => { Option<u64> };
+    (flag($default:expr)) => { bool };
+    (text) => { Option<Spanned<String>> };
+    (texts) => { Vec<Spanned<String>> };
+    (required) => { String };
+    (table($raw:ty)) => { $raw };
+    (maybe_table($raw:ty)) => { Option<$raw> };
+    (tables) => { Vec<Spanned<toml::Table>> };
 }
 
-impl Default for RawRuns {
-    fn default() -> Self {
-        RawRuns { on_demand: true, debounce_secs: None, every_minutes: None, threads: None, executor: None }
+macro_rules! key_check {
+    (number($range:expr, $default:expr); $value:expr, $key:expr, $at:expr) => {
+        in_range($value, $key, $range, $at)?.unwrap_or($default)
+    };
+    (maybe($range:expr); $value:expr, $key:expr, $at:expr) => {
+        in_range($value, $key, $range, $at)?
+    };
+    (flag($default:expr); $value:expr, $key:expr, $at:expr) => {
+        $value.unwrap_or($default)
+    };
+    (text; $value:expr, $key:expr, $at:expr) => {
+        $value
+    };
+    (texts; $value:expr, $key:expr, $at:expr) => {
+        $value.unwrap_or_default()
+    };
+    (required; $value:expr, $key:expr, $at:expr) => {
+        $value
+    };
+    (table($raw:ty); $value:expr, $key:expr, $at:expr) => {
+        $value.unwrap_or_default()
+    };
+    (maybe_table($raw:ty); $value:expr, $key:expr, $at:expr) => {
+        $value
+    };
+    (tables; $value:expr, $key:expr, $at:expr) => {
+        $value.unwrap_or_default()
+    };
+}
+
+macro_rules! key_kind {
+    (number($range:expr, $default:expr)) => {
+        Kind::Number { range: $range, default: Some($default) }
+    };
+    (maybe($range:expr)) => {
+        Kind::Number { range: $range, default: None }
+    };
+    (flag($default:expr)) => {
+        Kind::Flag($default)
+    };
+    (text) => {
+        Kind::Text
+    };
+    (texts) => {
+        Kind::Texts
+    };
+    (required) => {
+        Kind::Required
+    };
+    (table($raw:ty)) => {
+        Kind::Table
+    };
+    (maybe_table($raw:ty)) => {
+        Kind::Table
+    };
+    (tables) => {
+        Kind::Tables
+    };
+}
+
+/// One key of the competition file, as declared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    /// Its table (`""`: the top level).
+    pub table: &'static str,
+    pub name: &'static str,
+    pub kind: Kind,
+    /// What it sets, for the docs' tables.
+    pub what: &'static str,
+}
+
+/// What a key holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number in `range`; `default` when absent (`None`: its
+    /// absence means something of its own).
+    Number { range: RangeInclusive<u64>, default: Option<u64> },
+    /// `true` or `false`, this when absent.
+    Flag(bool),
+    /// A string, optional, checked by what reads it.
+    Text,
+    /// A list of strings, empty when absent.
+    Texts,
+    /// A string the file must set.
+    Required,
+    /// A table of keys of its own.
+    Table,
+    /// An array of tables (`[[league]]`).
+    Tables,
+}
+
+impl Key {
+    /// The key as a file writes it: `name`, `[table] name`, `[table]` or
+    /// `[[table]]`.
+    fn written(&self) -> String {
+        match (self.table, &self.kind) {
+            (_, Kind::Table) => format!("[{}]", self.name),
+            (_, Kind::Tables) => format!("[[{}]]", self.name),
+            ("", _) => self.name.to_string(),
+            (table, _) => format!("[{table}] {}", self.name),
+        }
     }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawScrimmages {
-    max_rounds: Option<Spanned<u64>>,
-    per_hour: Option<Spanned<u64>>,
+/// The docs' table of the keys whose table `pick` takes (`""`: the top
+/// level), one row each: key, default, allowed range and `what` under the
+/// heading `last`. Keys are written bare when they share one table.
+pub fn keys_table(pick: impl Fn(&str) -> bool, last: &str) -> String {
+    let keys: Vec<&Key> = KEYS.iter().filter(|k| pick(k.table)).collect();
+    let one_table = keys.iter().all(|k| k.table == keys[0].table);
+    let mut out = format!("| key | default | range | {last} |\n|---|---|---|---|\n");
+    for key in keys {
+        let written = if one_table { key.name.to_string() } else { key.written() };
+        let (default, range) = match &key.kind {
+            Kind::Number { range, default } => {
+                (default.map_or("none".to_string(), |d| d.to_string()), format!("{}–{}", range.start(), range.end()))
+            }
+            Kind::Flag(default) => (default.to_string(), String::new()),
+            Kind::Required => ("required".to_string(), String::new()),
+            Kind::Text | Kind::Texts | Kind::Table | Kind::Tables => (String::new(), String::new()),
+        };
+        out.push_str(&format!("| `{written}` | {default} | {range} | {} |\n", key.what.replace('|', "\\|")));
+    }
+    out
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawUploads {
-    max_kib: Option<Spanned<u64>>,
-    per_hour: Option<Spanned<u64>>,
-    score_rounds: Option<Spanned<u64>>,
+/// A number's value if the file sets it, refused outside `range`.
+fn in_range(
+    value: Option<Spanned<u64>>,
+    key: &str,
+    range: RangeInclusive<u64>,
+    at: At<'_>,
+) -> Result<Option<u64>, Error> {
+    match value {
+        None => Ok(None),
+        Some(v) if range.contains(v.get_ref()) => Ok(Some(v.into_inner())),
+        Some(v) => Err(at(v.span().start, format!("{key} = {} is outside {range:?}", v.get_ref()))),
+    }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawEntrants {
-    #[serde(default)]
-    names: Vec<Spanned<String>>,
-    invite_code: Option<Spanned<String>>,
-    max: Option<Spanned<u64>>,
+competition_keys! {
+    /// The top level of the file.
+    struct Top from RawTop in "" {
+        name: required, "the competition's name, shown on its pages";
+        deadline: text, "no uploads after this time (UTC), written `\"2026-06-30T23:59:00Z\"`; none: no deadline";
+        runs: table(RawRuns), "when the leagues are played";
+        uploads: table(RawUploads), "what an upload may be";
+        entrants: table(RawEntrants), "who takes part";
+        public_reports: flag(true), "everyone may open the runs' results and reports, which show every bot's faults; false: the organiser only";
+        server: table(RawServer), "connections, timeouts and rate limits (\"Limits\" below)";
+        scrimmages: table(RawScrimmages), "what scrimmages an entrant may ask for";
+        slurm: maybe_table(RawSlurm), "how runs go to Slurm, with `[runs] executor = \"slurm\"` (\"Runs on a Slurm cluster\" below)";
+        league: tables, "a league: any league file's keys but `[[bot]]` (every entrant's active bot plays); 1 to 16 of them, each named apart";
+    }
+
+    /// `[runs]`, as checked.
+    struct Runs from RawRuns in "runs" {
+        on_demand: flag(true), "the organiser may start a run";
+        debounce_secs: maybe(0..=MAX_DEBOUNCE_SECS), "a run starts this many seconds after the active bots last changed; none: changes start no run";
+        every_minutes: number(0..=MAX_EVERY_MINUTES, 0), "a run every this many minutes (0: none on a schedule)";
+        threads: number(0..=256, 0), "worker threads of a run (0: all cores but one)";
+        executor: text, "`\"local\"` (the default: in the server's process) or `\"slurm\"` (needs `[slurm]`)";
+    }
+
+    /// `[uploads]`, as checked.
+    struct Uploads from RawUploads in "uploads" {
+        max_kib: number(1..=MAX_UPLOAD_KIB, DEFAULT_MAX_KIB), "largest upload, in KiB (\"Upload size\" below)";
+        per_hour: number(1..=MAX_UPLOADS_PER_HOUR, 20), "uploads an entrant may make in any hour";
+        score_rounds: number(0..=MAX_SCORE_ROUNDS, 20_000), "rounds of a passing upload's score and of a comparison of two uploads (0: neither)";
+    }
+
+    /// `[entrants]`, as checked.
+    struct Entrants from RawEntrants in "entrants" {
+        names: texts, "entrants registered at start (their tokens are printed once): 1 to 32 letters, digits, `-` or `_`, apart whatever their letter case";
+        invite_code: text, "anyone who has it may register at `/register` (at least 8 characters); none: only the organiser adds entrants";
+        max: number(1..=MAX_ENTRANTS, DEFAULT_MAX_ENTRANTS), "most entrants, registered by any means";
+    }
+
+    /// What the server lets one client, one entrant and everyone do:
+    /// `[server]` in the competition file. Every value has a default and a
+    /// range; docs/server.md's "Limits" lists them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ServerPolicy from RawServer in "server" {
+        /// Open connections at once; more are answered 503 and closed.
+        max_connections: number(16..=65_536, 512), "503 and closed at once (the server raises its open-files limit to fit, or refuses to start naming this key)";
+        /// Seconds a connection may take to send a request's headers, and
+        /// may stay idle between requests.
+        header_timeout_secs: number(1..=300, 10), "a connection that has not sent a request's headers in this time, or sits idle that long between requests, is closed";
+        /// Seconds a whole request may take, body and check included (408).
+        request_timeout_secs: number(5..=3_600, 120), "408 (a whole request, body and check included)";
+        /// Uploads received or checked at once, all entrants together (503
+        /// past it); each entrant has one at a time (429 past it).
+        uploads_at_once: number(1..=256, 8), "503 (uploads received or checked at once, everyone together); each entrant has one at a time (429)";
+        /// Registrations with the right invite code per client address per
+        /// hour.
+        registrations_per_hour: number(1..=10_000, 30), "429, per client address, counting registrations with the right invite code";
+        /// Failed login attempts per client address per minute (a right
+        /// token always logs in).
+        logins_per_minute: number(1..=10_000, 30), "429, per client address, counting failed logins only";
+        /// Wrong tokens or invite codes per client address per minute before
+        /// its wrong ones are refused for a while (a right token never is; an
+        /// unknown session cookie is no guess).
+        bad_tokens_per_minute: number(1..=10_000, 10), "429: wrong tokens or invite codes from one address; its wrong ones are then refused for a while, never a right token or session";
+        /// Requests per entrant per minute.
+        requests_per_minute: number(10..=100_000, 600), "429, per entrant";
+        /// Refused uploads recorded per entrant per hour (more are answered
+        /// 429, not recorded).
+        refused_per_hour: number(1..=10_000, 30), "429, per entrant, and the refusal is not recorded";
+        /// Take the client's address from the last `X-Forwarded-For` entry
+        /// (only behind a reverse proxy of one's own, which sets it).
+        forwarded_for: flag(false), "take the client's address from the last `X-Forwarded-For` entry: set it only behind your own proxy";
+    }
+
+    /// What scrimmages may be asked for (`[scrimmages]`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ScrimmagePolicy from RawScrimmages in "scrimmages" {
+        /// Most rounds of one.
+        max_rounds: number(100..=MAX_SCORE_ROUNDS, 20_000), "most rounds of one scrimmage";
+        /// Scrimmages an entrant may ask for in any hour (0: none at all).
+        per_hour: number(0..=MAX_UPLOADS_PER_HOUR, 6), "scrimmages an entrant may ask for in any hour (0: none)";
+    }
+
+    /// `[slurm]`, as checked.
+    struct Slurm from RawSlurm in "slurm" {
+        shards: number(1..=pitboss_cluster::MAX_SHARDS, 4), "shards (array tasks) each league is split into";
+        partition: text, "the Slurm partition the jobs go to";
+        time: text, "each shard's time limit, as `sbatch --time` takes it";
+        workdir: text, "required: a folder every node sees";
+        retries: number(0..=pitboss_cluster::MAX_RETRIES as u64, 2), "times a failed shard is submitted again";
+    }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawServer {
-    max_connections: Option<Spanned<u64>>,
-    header_timeout_secs: Option<Spanned<u64>>,
-    request_timeout_secs: Option<Spanned<u64>>,
-    uploads_at_once: Option<Spanned<u64>>,
-    registrations_per_hour: Option<Spanned<u64>>,
-    logins_per_minute: Option<Spanned<u64>>,
-    bad_tokens_per_minute: Option<Spanned<u64>>,
-    requests_per_minute: Option<Spanned<u64>>,
-    refused_per_hour: Option<Spanned<u64>>,
-    #[serde(default)]
-    forwarded_for: bool,
-}
-
-fn yes() -> bool {
-    true
+impl Default for ServerPolicy {
+    /// Every `[server]` key's declared default.
+    fn default() -> Self {
+        let never = |_: usize, problem: String| Error::Competition(problem);
+        RawServer::default().check(&never).expect("an empty [server] sets no number to refuse")
+    }
 }
 
 /// Reads and checks the competition file at `path`.
@@ -300,13 +454,16 @@ pub fn read(path: &Path) -> Result<Competition, Error> {
 }
 
 type At<'a> = &'a dyn Fn(usize, String) -> Error;
-type Number<'a> = &'a dyn Fn(&Option<Spanned<u64>>, &str, std::ops::RangeInclusive<u64>, u64) -> Result<u64, Error>;
 
 /// `[runs] executor` and `[slurm]`: `None` for runs in this process.
-fn slurm_policy(raw: &Raw, at: At<'_>, number: Number<'_>) -> Result<Option<SlurmPolicy>, Error> {
-    let slurm = match raw.runs.executor.as_ref().map(|e| (e.span().start, e.get_ref().as_str())) {
+fn slurm_policy(
+    executor: Option<&Spanned<String>>,
+    slurm: Option<RawSlurm>,
+    at: At<'_>,
+) -> Result<Option<SlurmPolicy>, Error> {
+    let slurm = match executor.map(|e| (e.span().start, e.get_ref().as_str())) {
         None | Some((_, "local")) => return Ok(None),
-        Some((_, "slurm")) => raw.slurm.as_ref(),
+        Some((_, "slurm")) => slurm,
         Some((offset, other)) => return Err(at(offset, format!("executor `{other}` is not `local` or `slurm`"))),
     };
     let Some(slurm) = slurm else {
@@ -319,120 +476,90 @@ fn slurm_policy(raw: &Raw, at: At<'_>, number: Number<'_>) -> Result<Option<Slur
         return Err(at(workdir.span().start, "[slurm] workdir is empty: name a folder every node sees".into()));
     }
     if let Some(t) = &slurm.time {
-        pitboss_cluster::check_time(t).map_err(|e| at(0, format!("[slurm] {e}")))?;
+        pitboss_cluster::check_time(t.get_ref()).map_err(|e| at(0, format!("[slurm] {e}")))?;
     }
     if let Some(p) = &slurm.partition {
-        pitboss_cluster::check_partition(p).map_err(|e| at(0, format!("[slurm] {e}")))?;
+        pitboss_cluster::check_partition(p.get_ref()).map_err(|e| at(0, format!("[slurm] {e}")))?;
     }
+    let slurm = slurm.check(at)?;
     Ok(Some(SlurmPolicy {
-        shards: number(&slurm.shards, "shards", 1..=pitboss_cluster::MAX_SHARDS, 4)?,
-        partition: slurm.partition.clone(),
-        time: slurm.time.clone(),
-        workdir: workdir.get_ref().into(),
-        retries: number(&slurm.retries, "retries", 0..=u64::from(pitboss_cluster::MAX_RETRIES), 2)? as u32,
+        shards: slurm.shards,
+        partition: slurm.partition.map(Spanned::into_inner),
+        time: slurm.time.map(Spanned::into_inner),
+        workdir: slurm.workdir.map(Spanned::into_inner).unwrap_or_default().into(),
+        retries: slurm.retries as u32,
     }))
 }
 
-/// Parses and checks a competition file's `text`; errors name `origin`
-/// and the line.
-pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
-    let at = |offset: usize, problem: String| Error::Competition(format!("{origin}:{}: {problem}", line(text, offset)));
-    let raw: Raw = toml::from_str(text).map_err(|e| at(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
-    let number =
-        |value: &Option<Spanned<u64>>, key: &str, range: std::ops::RangeInclusive<u64>, default: u64| match value {
-            None => Ok(default),
-            Some(v) if range.contains(v.get_ref()) => Ok(*v.get_ref()),
-            Some(v) => Err(at(v.span().start, format!("{key} = {} is outside {range:?}", v.get_ref()))),
-        };
-    let debounce = number(&raw.runs.debounce_secs, "debounce_secs", 0..=MAX_DEBOUNCE_SECS, 0)?;
-    let every = number(&raw.runs.every_minutes, "every_minutes", 0..=MAX_EVERY_MINUTES, 0)?;
-    let threads = number(&raw.runs.threads, "threads", 0..=256, 0)?;
-    let runs = RunPolicy {
-        on_demand: raw.runs.on_demand,
-        debounce_secs: raw.runs.debounce_secs.is_some().then_some(debounce),
-        every_minutes: (every > 0).then_some(every),
-        threads: (threads > 0).then_some(threads as usize),
-    };
-    let slurm = slurm_policy(&raw, &at, &number)?;
-    let max_kib = number(&raw.uploads.max_kib, "max_kib", 1..=MAX_UPLOAD_KIB, DEFAULT_MAX_KIB)?;
-    let per_hour = number(&raw.uploads.per_hour, "per_hour", 1..=MAX_UPLOADS_PER_HOUR, 20)?;
-    let score_rounds = number(&raw.uploads.score_rounds, "score_rounds", 0..=MAX_SCORE_ROUNDS, 20_000)?;
-    let uploads = UploadPolicy { max_bytes: (max_kib << 10) as usize, per_hour, score_rounds };
-    let scrimmages = ScrimmagePolicy {
-        max_rounds: number(&raw.scrimmages.max_rounds, "max_rounds", 100..=MAX_SCORE_ROUNDS, 20_000)?,
-        per_hour: number(&raw.scrimmages.per_hour, "per_hour", 0..=MAX_UPLOADS_PER_HOUR, 6)?,
-    };
-    let deadline = match &raw.deadline {
-        None => None,
-        Some(d) => Some(parse_time(d.get_ref()).ok_or_else(|| {
-            at(d.span().start, format!("deadline `{}` is not a time like 2026-06-30T23:59:00Z", d.get_ref()))
-        })?),
-    };
-    let mut entrants: Vec<String> = Vec::new();
-    for name in &raw.entrants.names {
+/// `[entrants]`: the names listed (each valid, none twice whatever its
+/// letter case), the invite code, and at most `max` of them.
+fn entrants(raw: RawEntrants, at: At<'_>) -> Result<(Vec<String>, Option<String>, u64), Error> {
+    let listed = raw.names.as_deref().unwrap_or_default();
+    for (i, name) in listed.iter().enumerate() {
         if !valid_name(name.get_ref()) {
             return Err(at(
                 name.span().start,
                 format!("entrant name `{}` is not 1 to 32 letters, digits, - or _", name.get_ref()),
             ));
         }
-        if entrants.iter().any(|e| e.eq_ignore_ascii_case(name.get_ref())) {
+        if listed[..i].iter().any(|e| e.get_ref().eq_ignore_ascii_case(name.get_ref())) {
             return Err(at(name.span().start, format!("entrant `{}` is listed twice", name.get_ref())));
         }
-        entrants.push(name.get_ref().clone());
     }
-    if let Some(code) = &raw.entrants.invite_code
+    if let Some(code) = &raw.invite_code
         && code.get_ref().len() < 8
     {
         return Err(at(code.span().start, "invite_code must be at least 8 characters".into()));
     }
-    let max_entrants = number(&raw.entrants.max, "max", 1..=MAX_ENTRANTS, DEFAULT_MAX_ENTRANTS)?;
-    if entrants.len() as u64 > max_entrants {
-        return Err(at(0, format!("{} entrants are listed, over [entrants] max = {max_entrants}", entrants.len())));
+    let checked = raw.check(at)?;
+    if checked.names.len() as u64 > checked.max {
+        return Err(at(
+            0,
+            format!("{} entrants are listed, over [entrants] max = {}", checked.names.len(), checked.max),
+        ));
     }
-    let d = ServerPolicy::default();
-    let r = &raw.server;
-    let server = ServerPolicy {
-        max_connections: number(&r.max_connections, "max_connections", 16..=65_536, d.max_connections)?,
-        header_timeout_secs: number(&r.header_timeout_secs, "header_timeout_secs", 1..=300, d.header_timeout_secs)?,
-        request_timeout_secs: number(
-            &r.request_timeout_secs,
-            "request_timeout_secs",
-            5..=3_600,
-            d.request_timeout_secs,
-        )?,
-        uploads_at_once: number(&r.uploads_at_once, "uploads_at_once", 1..=256, d.uploads_at_once)?,
-        registrations_per_hour: number(
-            &r.registrations_per_hour,
-            "registrations_per_hour",
-            1..=10_000,
-            d.registrations_per_hour,
-        )?,
-        logins_per_minute: number(&r.logins_per_minute, "logins_per_minute", 1..=10_000, d.logins_per_minute)?,
-        bad_tokens_per_minute: number(
-            &r.bad_tokens_per_minute,
-            "bad_tokens_per_minute",
-            1..=10_000,
-            d.bad_tokens_per_minute,
-        )?,
-        requests_per_minute: number(
-            &r.requests_per_minute,
-            "requests_per_minute",
-            10..=100_000,
-            d.requests_per_minute,
-        )?,
-        refused_per_hour: number(&r.refused_per_hour, "refused_per_hour", 1..=10_000, d.refused_per_hour)?,
-        forwarded_for: r.forwarded_for,
+    let names = checked.names.into_iter().map(Spanned::into_inner).collect();
+    Ok((names, checked.invite_code.map(Spanned::into_inner), checked.max))
+}
+
+/// Parses and checks a competition file's `text`; errors name `origin`
+/// and the line.
+pub fn parse(text: &str, origin: &str) -> Result<Competition, Error> {
+    let at = |offset: usize, problem: String| Error::Competition(format!("{origin}:{}: {problem}", line(text, offset)));
+    let raw: RawTop = toml::from_str(text).map_err(|e| at(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+    let top = raw.check(&at)?;
+    let runs = top.runs.check(&at)?;
+    let slurm = slurm_policy(runs.executor.as_ref(), top.slurm, &at)?;
+    let runs = RunPolicy {
+        on_demand: runs.on_demand,
+        debounce_secs: runs.debounce_secs,
+        every_minutes: (runs.every_minutes > 0).then_some(runs.every_minutes),
+        threads: (runs.threads > 0).then_some(runs.threads as usize),
     };
-    let leagues = leagues(&raw.leagues, text, origin)?;
+    let uploads = top.uploads.check(&at)?;
+    let uploads = UploadPolicy {
+        max_bytes: (uploads.max_kib << 10) as usize,
+        per_hour: uploads.per_hour,
+        score_rounds: uploads.score_rounds,
+    };
+    let scrimmages = top.scrimmages.check(&at)?;
+    let deadline = match &top.deadline {
+        None => None,
+        Some(d) => Some(parse_time(d.get_ref()).ok_or_else(|| {
+            at(d.span().start, format!("deadline `{}` is not a time like 2026-06-30T23:59:00Z", d.get_ref()))
+        })?),
+    };
+    let (entrants, invite_code, max_entrants) = entrants(top.entrants, &at)?;
+    let server = top.server.check(&at)?;
+    let leagues = leagues(&top.league, text, origin)?;
     Ok(Competition {
-        name: raw.name,
+        name: top.name,
         deadline,
         runs,
         uploads,
         entrants,
-        invite_code: raw.entrants.invite_code.map(Spanned::into_inner),
-        public_reports: raw.public_reports,
+        invite_code,
+        public_reports: top.public_reports,
         max_entrants,
         server,
         scrimmages,
@@ -705,6 +832,72 @@ mod tests {
                 && warned[0].contains("Python bots need 4096, Go bots need 2048"),
             "{warned:?}"
         );
+    }
+
+    /// `GOOD` with `line` in `table` (`""`: the top level); a `[slurm]`
+    /// line comes with the executor and workdir it needs to be read.
+    fn with_key(table: &str, line: &str) -> String {
+        let set = match table {
+            "" => format!("{line}\n"),
+            "slurm" => format!("[runs]\nexecutor = \"slurm\"\n[slurm]\nworkdir = \"/shared\"\n{line}\n"),
+            "runs" if line.starts_with("executor") => format!("[runs]\n{line}\n[slurm]\nworkdir = \"/shared\"\n"),
+            table => format!("[{table}]\n{line}\n"),
+        };
+        GOOD.replacen("[[league]]", &format!("{set}[[league]]"), 1)
+    }
+
+    #[test]
+    fn every_number_key_has_a_range_its_default_is_in_and_a_value_outside_it_is_refused_in_one_line() {
+        let mut numbers = 0;
+        for key in KEYS {
+            let Kind::Number { range, default } = &key.kind else { continue };
+            numbers += 1;
+            let name = key.name;
+            assert!(default.is_none_or(|d| range.contains(&d)), "{name}: default {default:?} outside {range:?}");
+            for fits in [*range.start(), *range.end()] {
+                let text = with_key(key.table, &format!("{name} = {fits}"));
+                assert!(parse(&text, "c.toml").is_ok(), "{name} = {fits}: {:?}", parse(&text, "c.toml").err());
+            }
+            let outside = [range.start().checked_sub(1), range.end().checked_add(1).filter(|&v| v <= i64::MAX as u64)];
+            for bad in outside.into_iter().flatten() {
+                let line = format!("{name} = {bad}");
+                let text = with_key(key.table, &line);
+                let at = text.lines().position(|l| l == line).unwrap() + 1;
+                let e = parse(&text, "c.toml").unwrap_err().to_string();
+                assert_eq!(e, format!("c.toml:{at}: {name} = {bad} is outside {range:?}"));
+            }
+        }
+        assert!(numbers >= 20, "{numbers} number keys");
+    }
+
+    #[test]
+    fn every_default_the_keys_declare_is_what_a_file_without_the_key_gets() {
+        for key in KEYS {
+            let value = match &key.kind {
+                Kind::Number { default: Some(d), .. } => d.to_string(),
+                Kind::Flag(d) => d.to_string(),
+                _ => continue,
+            };
+            let plain = format!("{:?}", parse(&with_key(key.table, ""), "c.toml").unwrap());
+            let text = with_key(key.table, &format!("{} = {value}", key.name));
+            assert_eq!(format!("{:?}", parse(&text, "c.toml").unwrap()), plain, "{} = {value}", key.name);
+        }
+        assert_eq!(ServerPolicy::default().max_connections, 512);
+    }
+
+    #[test]
+    fn every_table_refuses_a_key_it_does_not_declare() {
+        let mut tables: Vec<&str> = KEYS.iter().map(|k| k.table).collect();
+        tables.dedup();
+        for table in tables {
+            let text = with_key(table, "no_such_key = 1");
+            let e = parse(&text, "c.toml").unwrap_err().to_string();
+            let at = text.lines().position(|l| l == "no_such_key = 1").unwrap() + 1;
+            assert!(e.starts_with(&format!("c.toml:{at}: unknown field `no_such_key`, expected ")), "[{table}]: {e}");
+            let declared: Vec<String> =
+                KEYS.iter().filter(|k| k.table == table).map(|k| format!("`{}`", k.name)).collect();
+            assert!(declared.iter().all(|k| e.contains(k.as_str())), "[{table}] reads what it declares: {e}");
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ use pitboss_engine::{Stats, derive_seed};
 use pitboss_host::text::excerpt;
 use pitboss_league::file::LeagueFile;
 use pitboss_league::replay::Replayable;
-use pitboss_league::session::play_session;
+use pitboss_league::session::{LeaguePlay, play_session};
 use pitboss_league::verify::{Verdict, VerifyRequest};
 use pitboss_results::pairs::Cross;
 use pitboss_results::session::{SessionBot, SessionResult};
@@ -445,14 +445,12 @@ fn replay_sample(staged: &Path, results: &ResultsFile, sessions: &[u64]) -> Resu
     let f = &league.file;
     let mut sums = vec![Stats::default(); results.bots.len()];
     for &s in sessions {
-        let seed = derive_seed(f.seed, s);
         let seats = league.seating(s);
         let (rules, bots) = (&league.rules, &league.bots);
         let luck =
             pitboss_league::league::luck_table(f, rules).map_err(|e| Error::Replay(e.context("cannot replay it")))?;
-        let played =
-            play_session(s, seed, rules, f.rounds, f.bankroll, f.fault_limit, bots, &seats, luck.as_ref(), &|_| ())
-                .map_err(|e| Error::Replay(e.context(format!("cannot replay session {s}"))))?;
+        let played = play_session(&LeaguePlay::of(f, rules, bots, luck.as_ref()), s, &seats, &|_| ())
+            .map_err(|e| Error::Replay(e.context(format!("cannot replay session {s}"))))?;
         let record = &results.sessions[s as usize];
         let (_, alone) = pitboss_league::league::assemble(f, results.bots.clone(), std::slice::from_ref(&played))
             .map_err(|e| Error::Replay(e.context(format!("cannot replay session {s}"))))?;

@@ -61,7 +61,7 @@ impl Game {
     /// The game `rules` describe, validated as the engine validates them.
     pub fn new(rules: &Rules) -> Result<Game, StrategyError> {
         rules.validate()?;
-        let banker = rules.variant == Variant::NorwegianHome;
+        let banker = rules.game == pitboss_engine::Game::Banker;
         let (num, den) = rules.blackjack_pays;
         if banker {
             // The banker game's own rules (RULES.md section 4): naturals pay
