@@ -416,3 +416,73 @@ fn pitboss_submit_says_what_a_bare_413_or_a_connection_closed_mid_upload_most_li
         ran.stderr
     );
 }
+
+#[test]
+fn the_organiser_publishes_the_final_report_with_one_button_without_a_restart() {
+    let dir = scratch("teacher-publish");
+    class_competition(&dir, "score_rounds = 0");
+    let file = dir.join("competition.toml");
+    let text = std::fs::read_to_string(&file).unwrap().replacen("[uploads]", "public_reports = false\n[uploads]", 1);
+    std::fs::write(&file, text).unwrap();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin, ann) = (server.url.clone(), server.token("admin"), server.token("ann"));
+    for (who, bot) in [("ann", "basic"), ("ben", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let publish = format!("{url}/api/runs/final/publish");
+    let (status, early) = call("POST", &publish, Some(&admin), None);
+    assert_eq!(status, 409, "nothing to publish before the final run: {early}");
+    assert!(early.to_string().contains("has not finished"), "{early}");
+    let cookie = crate::server::login(&url, &admin);
+    let page = crate::server::html(&url, &cookie, "/admin");
+    assert!(page.contains("id=\"run\"") && page.contains("id=\"final\"") && !page.contains("id=\"publish\""), "{page}");
+
+    let (status, run) = call("POST", &format!("{url}/api/runs/final"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    crate::server::wait_for_run(&url, id, "done", 300);
+    let report = format!("{url}/runs/{id}/league-1/report.html");
+    let anonymous = |path: &str| crate::server::agent().get(path).call().unwrap().status().as_u16();
+    assert_eq!(anonymous(&report), 403, "the organiser's alone until published");
+    // Frozen: "Run now" and "Final run" are gone, the publish button is there.
+    let page = crate::server::html(&url, &cookie, "/admin");
+    assert!(!page.contains("id=\"run\"") && !page.contains("id=\"final\""), "{page}");
+    assert!(page.contains("id=\"publish\"") && page.contains("action=\"/admin/publish\""), "{page}");
+
+    // Refused for an entrant, and for the page without its CSRF token.
+    assert_eq!(call("POST", &publish, Some(&ann), None).0, 403, "the organiser's alone");
+    let post = |fields: &[(&str, &str)]| {
+        let mut answer = crate::server::agent()
+            .post(&format!("{url}/admin/publish"))
+            .header("Cookie", &cookie)
+            .send_form(fields.iter().copied())
+            .unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap())
+    };
+    assert_eq!(post(&[]).0, 403, "no CSRF token");
+    assert_eq!(post(&[("csrf", "forged")]).0, 403, "a wrong CSRF token");
+    assert_eq!(anonymous(&report), 403, "a refused publish changes nothing");
+
+    // The button publishes, with no restart.
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
+    let (status, done) = post(&[("csrf", csrf)]);
+    assert_eq!(status, 200, "{done}");
+    assert!(done.contains("reports published") && done.contains("id=\"published\""), "{done}");
+    assert!(!done.contains("id=\"publish\""), "published once: {done}");
+    assert_eq!(anonymous(&report), 200, "published: everyone opens the final report");
+    let board = crate::server::html(&url, "x=y", "/");
+    assert!(board.contains(&format!("/runs/{id}/league-1/report.html")), "the leaderboard links it: {board}");
+    // The API says the same, again and again.
+    let (status, again) = call("POST", &publish, Some(&admin), None);
+    assert_eq!((status, again["run"].as_i64(), again["published"].as_bool()), (200, Some(id), Some(true)), "{again}");
+    let log = server.log();
+    assert_eq!(log.matches("published the final run's reports").count(), 1, "in the organiser's log once: {log}");
+
+    // Recorded in the data folder: still published after a restart.
+    server.stop();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let report = format!("{}/runs/{id}/league-1/report.html", server.url);
+    assert_eq!(crate::server::agent().get(&report).call().unwrap().status().as_u16(), 200, "after a restart");
+}

@@ -3,7 +3,7 @@
 //! folder, students registered by the page and by its `curl`, a Python,
 //! Rust, C and Go bot made, built, checked and submitted by its students'
 //! commands (the Python one also through `/me`), the deadline, the final
-//! run by its `curl`, publishing by its edit and a restart, and its export
+//! run and publishing by its `curl`s, and its export
 //! (the CSV and the final run's bundle, verified), and its backup restored
 //! into another folder. The blocks the test runs are marked
 //! `<!-- test: NAME -->` in the guide, and every line of the guide that
@@ -237,12 +237,15 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
     let report = format!("/runs/{run}/league-1/report.html");
     assert_eq!(agent().get(&format!("{url}{report}")).call().unwrap().status().as_u16(), 403, "not published yet");
 
-    // 10. Publishing: `public_reports = true` and a restart.
+    // 10. Publishing: frozen, `/admin` has no run buttons but the
+    // publish one, and the guide's curl publishes without a restart.
     assert!(file.contains("\npublic_reports = false\n"), "the guide's file starts unpublished");
-    server.stop();
-    edit(&class, "public_reports", "public_reports = true");
-    let server = start();
-    let url = server.url.clone();
+    let admin_page = html(&url, &login(&url, &admin), "/admin");
+    assert!(!admin_page.contains("id=\"run\"") && !admin_page.contains("id=\"final\""), "{admin_page}");
+    assert!(admin_page.contains("Publish the final report"), "{admin_page}");
+    let said = sh(&dir, &block(&doc, "publish"), &url, &[("ADMIN", &admin)]);
+    let published: Value = serde_json::from_str(said.trim()).unwrap_or_else(|_| panic!("{said}"));
+    assert_eq!((published["run"].as_i64(), published["published"].as_bool()), (Some(run), Some(true)), "{said}");
     let mut page = agent().get(&format!("{url}{report}")).call().unwrap();
     assert_eq!(page.status().as_u16(), 200, "published: everyone opens the final report");
     assert!(page.body_mut().read_to_string().unwrap().contains("ann"));

@@ -23,7 +23,7 @@ use crate::db::Outcome;
 use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
 use crate::paths::{PUBLIC, league_folder, run_dir};
-use crate::runs::{final_run, frozen, latest_and_runs, public_run, queue_unless_frozen};
+use crate::runs::{final_run, frozen, latest_and_runs, public_run, publish_final, queue_unless_frozen};
 use crate::state::{Failure, Shared};
 use crate::uploads::{ApiUpload, judge_upload};
 
@@ -261,15 +261,24 @@ async fn manage(app: &Shared, name: String, action: Action) -> Answer {
     }
 }
 
+/// `POST /api/runs/final/publish`: the organiser publishes the finished
+/// final run's reports to everyone (409 before it has finished); the
+/// same answer again when they are published already.
+pub async fn publish(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    let id = app.blocking(publish_final).await??;
+    Ok(Json(json!({ "run": id, "published": true })).into_response())
+}
+
 /// `GET /runs/ID/league-K/(results.json|report.html|league.toml)`: the
 /// organiser gets the run's own files; anyone else, when the
-/// competition's reports are public, the public copies (no log lines).
+/// competition's reports are public or the organiser published this
+/// run, the public copies (no log lines).
 pub async fn run_file(
     State(app): State<Shared>,
     IsOrganiser(organiser): IsOrganiser,
     UrlPath((id, league, file)): UrlPath<(i64, String, String)>,
 ) -> Answer {
-    if !organiser && !app.competition.public_reports {
+    if !organiser && !app.blocking(move |app| app.reports_public(id)).await? {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition's reports are for the organiser"));
     }
     let kind = match file.as_str() {

@@ -29,19 +29,22 @@ use crate::worker::Summary;
 /// `GET /`: the latest run's standings per league and overall, and the
 /// runs before it.
 pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -> Answer {
-    let links = app.competition.public_reports || matches!(session, Some(Session { who: Who::Admin, .. }));
-    let (latest, runs, histories) = app
+    let admin = matches!(session, Some(Session { who: Who::Admin, .. }));
+    let (latest, links, runs, histories) = app
         .blocking(move |app| {
             let (latest, runs) = latest_and_runs(app, 20)?;
             let histories = crate::history::histories(&app.db)?;
-            let runs: Vec<_> = runs
-                .into_iter()
-                .map(|r| {
-                    let reports = if links && r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
-                    (public_run(app, r), reports)
-                })
-                .collect();
-            Ok((latest, runs, histories))
+            let links = |run: i64| -> Result<bool, crate::error::Error> { Ok(admin || app.reports_public(run)?) };
+            let mut shown = Vec::new();
+            for r in runs {
+                let reports = if r.state == "done" && links(r.id)? { reports_of(app, r.id) } else { Vec::new() };
+                shown.push((public_run(app, r), reports));
+            }
+            let latest_links = match &latest {
+                Some(s) => links(s.run)?,
+                None => false,
+            };
+            Ok((latest, latest_links, shown, histories))
         })
         .await?;
     let body = html! {

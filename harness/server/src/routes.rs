@@ -43,6 +43,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/leaderboard.csv", get(api::leaderboard_csv))
         .route("/api/runs", get(api::runs).post(api::start_run))
         .route("/api/runs/final", post(api::start_final_run))
+        .route("/api/runs/final/publish", post(api::publish))
         .route("/api/runs/{id}/bundle.tar", get(api::bundle))
         .route("/api/entrants", get(api::entrants).post(api::add_entrant))
         .route("/api/entrants/{name}", axum::routing::delete(api::remove_entrant))
@@ -74,6 +75,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
         .route("/admin/final", post(organiser::admin_final))
+        .route("/admin/publish", post(organiser::admin_publish))
         .route("/admin/runs/{id}/verify", post(organiser::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));

@@ -87,6 +87,13 @@ impl App {
         })
     }
 
+    /// Whether everyone may open run `run`'s reports (and whole
+    /// replays): the competition's are public, or the organiser
+    /// published this run, the final one (blocking).
+    pub fn reports_public(&self, run: i64) -> Result<bool, Error> {
+        Ok(self.competition.public_reports || self.db.published()? == Some(run))
+    }
+
     /// The active bots may have changed: with a debounce, a run is due
     /// that long after the first change.
     pub fn changed(&self) {
