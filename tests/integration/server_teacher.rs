@@ -486,3 +486,66 @@ fn the_organiser_publishes_the_final_report_with_one_button_without_a_restart() 
     let report = format!("{}/runs/{id}/league-1/report.html", server.url);
     assert_eq!(crate::server::agent().get(&report).call().unwrap().status().as_u16(), 200, "after a restart");
 }
+
+#[test]
+fn the_grades_csv_has_every_registered_student_and_is_the_organisers_alone() {
+    let dir = scratch("teacher-grades");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin, ann) = (server.url.clone(), server.token("admin"), server.token("ann"));
+    // ann and cy play (cy is disabled after the run: the run's row stays
+    // theirs); ben never uploads.
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&bytes("basic")));
+    assert_eq!(status, 201, "{verdict}");
+    let (status, added) = call("POST", &format!("{url}/api/entrants"), Some(&admin), Some(br#"{"name":"cy"}"#));
+    assert_eq!(status, 201, "{added}");
+    let cy = added["token"].as_str().unwrap().to_string();
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&cy), Some(&bytes("hilo")));
+    assert_eq!(status, 201, "{verdict}");
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let id = run["run"].as_i64().unwrap();
+    crate::server::wait_for_run(&url, id, "done", 300);
+    assert_eq!(call("POST", &format!("{url}/api/entrants/cy/disable"), Some(&admin), None).0, 200);
+
+    let grades = format!("{url}/api/grades.csv");
+    assert_eq!(call("GET", &grades, None, None).0, 401, "no token");
+    assert_eq!(call("GET", &grades, Some(&ann), None).0, 403, "an entrant's token");
+    let mut answer =
+        crate::server::agent().get(&grades).header("Authorization", &format!("Bearer {admin}")).call().unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.headers().get("content-disposition").unwrap(), "attachment; filename=\"grades.csv\"");
+    let csv = answer.body_mut().read_to_string().unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "run,final,overall_rank,entrant,points,net,status,ev_pct,ev_ci95_pct,luck_ev_pct,luck_ci95_pct,faults,uploads,passed,last_upload"
+    );
+    assert_eq!(lines.len(), 4, "ann, cy and ben: {csv}");
+    let rows: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split(',').collect()).collect();
+    // The players in overall order, then who did not play.
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    let overall: Vec<&str> =
+        board["latest"]["overall"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(vec![rows[0][3], rows[1][3]], overall, "{csv}");
+    for row in &rows[..2] {
+        assert_eq!((row[0], row[1], row[6]), (id.to_string().as_str(), "no", "played"), "{csv}");
+        assert!(row[2].parse::<u32>().is_ok() && row[4].parse::<u32>().is_ok(), "{csv}");
+        assert!(
+            row[7].parse::<f64>().is_ok() && row[8].parse::<f64>().is_ok() && row[11].parse::<u64>().is_ok(),
+            "{csv}"
+        );
+        assert_eq!((row[12], row[13]), ("1", "1"), "{csv}");
+        assert!(row[14].ends_with(" UTC"), "the last upload's time: {csv}");
+    }
+    assert_eq!(rows[2][3..8], ["ben", "", "", "no passing bot", ""], "{csv}");
+    assert_eq!((rows[2][12], rows[2][13], rows[2][14]), ("0", "0", ""), "{csv}");
+    // The organiser's page links the browser's twin.
+    let cookie = crate::server::login(&url, &admin);
+    assert!(crate::server::html(&url, &cookie, "/admin").contains("href=\"/admin/grades.csv\""));
+    let twin = crate::server::html(&url, &cookie, "/admin/grades.csv");
+    assert_eq!(twin.lines().count(), 4, "{twin}");
+    let cookie = crate::server::login(&url, &ann);
+    let refused =
+        crate::server::agent().get(&format!("{url}/admin/grades.csv")).header("Cookie", &cookie).call().unwrap();
+    assert_ne!(refused.status().as_u16(), 200, "not an entrant's");
+}

@@ -22,6 +22,7 @@ use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
 use crate::db::Outcome;
 use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
+use crate::grades::{csv_download, csv_field, grades_csv};
 use crate::paths::{PUBLIC, league_folder, run_dir};
 use crate::runs::{final_run, frozen, latest_and_runs, public_run, publish_final, queue_unless_frozen};
 use crate::state::{Failure, Shared};
@@ -135,12 +136,11 @@ pub async fn leaderboard_csv(State(app): State<Shared>) -> Answer {
         .into_response())
 }
 
-/// A CSV field: quoted when it holds a comma, quote or line break, and
-/// prefixed with `'` when a spreadsheet would read it as a formula.
-fn csv_field(text: &str) -> String {
-    let text = pitboss_host::text::excerpt(text, 200);
-    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text };
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+/// `GET /api/grades.csv`: the organiser's grades export, one row per
+/// registered entrant ([`crate::grades`]). The organiser's alone: it
+/// names everyone registered.
+pub async fn grades(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    Ok(csv_download("grades.csv", app.blocking(grades_csv).await?))
 }
 
 /// `GET /api/runs`: recent runs. Public.

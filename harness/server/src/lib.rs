@@ -43,6 +43,7 @@ pub mod data;
 pub mod db;
 pub mod entrants;
 pub mod error;
+pub mod grades;
 pub mod guards;
 pub mod history;
 pub mod import;

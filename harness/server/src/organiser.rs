@@ -92,7 +92,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             }
         }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
-        p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" } }
+        p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
+            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)" }
         div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
@@ -221,6 +222,12 @@ pub async fn admin_publish(
         Err(refused) => html! { p.error { (refused.text) } },
     };
     admin_page(&app, &session, Some(note)).await
+}
+
+/// `GET /admin/grades.csv`: the grades export for the organiser's
+/// browser, as `/api/grades.csv` gives it to their token.
+pub async fn admin_grades(State(app): State<Shared>, _: AdminVisitor) -> Answer {
+    Ok(crate::grades::csv_download("grades.csv", app.blocking(crate::grades::grades_csv).await?))
 }
 
 /// Most rows of the submission log shown.

@@ -41,6 +41,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/me", get(api::me))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/leaderboard.csv", get(api::leaderboard_csv))
+        .route("/api/grades.csv", get(api::grades))
         .route("/api/runs", get(api::runs).post(api::start_run))
         .route("/api/runs/final", post(api::start_final_run))
         .route("/api/runs/final/publish", post(api::publish))
@@ -78,6 +79,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/publish", post(organiser::admin_publish))
         .route("/admin/runs/{id}/verify", post(organiser::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
+        .route("/admin/grades.csv", get(organiser::admin_grades))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
