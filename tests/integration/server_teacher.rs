@@ -549,3 +549,57 @@ fn the_grades_csv_has_every_registered_student_and_is_the_organisers_alone() {
         crate::server::agent().get(&format!("{url}/admin/grades.csv")).header("Cookie", &cookie).call().unwrap();
     assert_ne!(refused.status().as_u16(), 200, "not an entrant's");
 }
+
+#[test]
+fn a_running_run_shows_its_rounds_done_of_its_total_and_an_estimate() {
+    let dir = scratch("teacher-progress");
+    // Long enough to be seen running: sessions one after another, each
+    // many blocks of rounds.
+    let text = "name = \"Class\"\n[runs]\nthreads = 1\n[uploads]\nmax_kib = 512\nscore_rounds = 0\n\
+         [entrants]\nnames = [\"ann\", \"ben\"]\n[[league]]\nname = \"Main\"\nvariant = \"north-american\"\n\
+         rounds = 1000000\nsessions = 4\nseed = 5\nbankroll = 100000000\n";
+    std::fs::write(dir.join("competition.toml"), text).unwrap();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    for (who, bot) in [("ann", "basic"), ("ben", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let (status, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    let cookie = crate::server::login(&url, &admin);
+    let start = Instant::now();
+    let mut seen = None;
+    while seen.is_none() {
+        assert!(start.elapsed() < Duration::from_secs(300), "run {id} never seen part done");
+        let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+        let run = runs.as_array().and_then(|rs| rs.iter().find(|r| r["id"] == id)).cloned().unwrap();
+        assert_ne!(run["state"], "failed", "{run}");
+        assert_ne!(run["state"], "done", "run {id} finished before its progress was seen part done: {run}");
+        let p = &run["progress"];
+        let (done, total) = (p["done"].as_u64().unwrap_or(0), p["total"].as_u64().unwrap_or(0));
+        if run["state"] == "running" && done > 0 && done < total && p["left_secs"].is_u64() {
+            assert_eq!(total, 4_000_000, "every session's rounds: {run}");
+            // The pages say the same while it runs.
+            let board = crate::server::html(&url, "x=y", "/");
+            let organiser = crate::server::html(&url, &cookie, "/admin");
+            seen = Some((board, organiser, p["left_secs"].clone()));
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let (board, organiser, left) = seen.unwrap();
+    for page in [&board, &organiser] {
+        let shown = page.split(&format!("id=\"progress-{id}\">")).nth(1).and_then(|s| s.split('<').next());
+        let shown = shown.unwrap_or_else(|| panic!("no progress of run {id}: {page}"));
+        assert!(shown.starts_with("rounds ") && shown.contains(" / 4000000 ("), "{shown}");
+    }
+    assert!(left.is_u64(), "an estimate once rounds are done: {left}");
+    crate::server::wait_for_run(&url, id, "done", 600);
+    let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+    let run = runs.as_array().and_then(|rs| rs.iter().find(|r| r["id"] == id)).cloned().unwrap();
+    assert!(run.get("progress").is_none(), "a finished run has none: {run}");
+    assert!(!crate::server::html(&url, "x=y", "/").contains("id=\"progress-"), "nothing running");
+}

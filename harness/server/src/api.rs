@@ -24,7 +24,7 @@ use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
 use crate::grades::{csv_download, csv_field, grades_csv};
 use crate::paths::{PUBLIC, league_folder, run_dir};
-use crate::runs::{final_run, frozen, latest_and_runs, public_run, publish_final, queue_unless_frozen};
+use crate::runs::{final_run, frozen, latest_and_runs, publish_final, queue_unless_frozen, run_json};
 use crate::state::{Failure, Shared};
 use crate::uploads::{ApiUpload, judge_upload};
 
@@ -96,7 +96,7 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
 /// league and overall, and the recent runs. Public.
 pub async fn leaderboard(State(app): State<Shared>) -> Answer {
     let (latest, runs) = app.blocking(|app| latest_and_runs(app, 50)).await?;
-    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    let runs: Vec<_> = runs.into_iter().map(|r| run_json(&app, r)).collect();
     let frozen = app.blocking(|app| app.db.frozen()).await?;
     Ok(Json(json!({ "competition": app.competition.name, "final": frozen, "latest": latest, "runs": runs }))
         .into_response())
@@ -143,10 +143,10 @@ pub async fn grades(State(app): State<Shared>, _: AdminCaller) -> Answer {
     Ok(csv_download("grades.csv", app.blocking(grades_csv).await?))
 }
 
-/// `GET /api/runs`: recent runs. Public.
+/// `GET /api/runs`: recent runs, a running one with its progress. Public.
 pub async fn runs(State(app): State<Shared>) -> Answer {
     let runs = app.blocking(|app| app.db.runs(50)).await?;
-    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    let runs: Vec<_> = runs.into_iter().map(|r| run_json(&app, r)).collect();
     Ok(Json(runs).into_response())
 }
 

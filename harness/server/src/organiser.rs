@@ -45,7 +45,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             for r in app.db.runs(50)? {
                 let reports = if r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
                 let shards = if app.competition.slurm.is_some() { app.db.shard_progress(r.id)? } else { Vec::new() };
-                runs.push((r, reports, shards));
+                let progress = app.bell.progress.of(r.id);
+                runs.push((r, reports, shards, progress));
             }
             let ended = (app.db.frozen()?, app.db.published()?);
             Ok((rows, runs, latest_and_runs(app, 1)?.0, app.db.verifications()?, ended))
@@ -108,7 +109,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
-            tbody { @for (r, reports, shards) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
+            tbody { @for (r, reports, shards, progress) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
+                @if let Some(p) = progress { br; span.progress id=(format!("progress-{}", r.id)) { (p.line()) } }
                 @for (folder, p) in shards { br; span.shards { (folder) " on Slurm: shards done " (p.done) "/" (p.shards) ", running " (p.running)
                     ", pending " (p.pending) ", resubmitted " (p.retried) } } } td { (r.reason)
                 @if let Some(v) = verified.get(&r.id) { br; span.verified id=(format!("verified-{}", r.id)) { (v.line()) }

@@ -36,6 +36,17 @@ pub fn public_run(app: &App, mut run: Run) -> Run {
     run
 }
 
+/// A run as anyone may see it, as JSON: a running run has `progress`
+/// (`done` and `total` rounds, `left_secs` once there is a rate).
+pub fn run_json(app: &App, run: Run) -> serde_json::Value {
+    let progress = app.bell.progress.of(run.id);
+    let mut value = serde_json::to_value(public_run(app, run)).unwrap_or_default();
+    if let Some(p) = progress {
+        value["progress"] = serde_json::json!({ "done": p.done, "total": p.total, "left_secs": p.left_secs() });
+    }
+    value
+}
+
 /// Queues a run on demand, unless the final run has finished.
 pub fn queue_unless_frozen(app: &App) -> Result<Option<i64>, Error> {
     match app.db.frozen()? {
