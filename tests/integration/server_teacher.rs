@@ -603,3 +603,40 @@ fn a_running_run_shows_its_rounds_done_of_its_total_and_an_estimate() {
     assert!(run.get("progress").is_none(), "a finished run has none: {run}");
     assert!(!crate::server::html(&url, "x=y", "/").contains("id=\"progress-"), "nothing running");
 }
+
+#[test]
+fn download_offers_the_very_binary_the_server_runs_with_its_sha256() {
+    use sha2::{Digest, Sha256};
+    let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let dir = scratch("teacher-download");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let url = server.url.clone();
+    let mut page = crate::server::agent().get(&format!("{url}/download")).call().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    let page = page.body_mut().read_to_string().unwrap();
+    let shown = page.split("id=\"sha256\">").nth(1).and_then(|s| s.split('<').next()).unwrap().to_string();
+    let install = page.split("id=\"install\">").nth(1).and_then(|s| s.split('<').next()).unwrap();
+    let host = url.trim_start_matches("http://");
+    assert!(install.contains(&format!("http://{host}/download/pitboss")) && install.contains(&shown), "{install}");
+
+    let mut answer = crate::server::agent().get(&format!("{url}/download/pitboss")).call().unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let length: u64 = answer.headers().get("content-length").unwrap().to_str().unwrap().parse().unwrap();
+    let bytes = answer.body_mut().with_config().limit(1 << 30).read_to_vec().unwrap();
+    let running = std::fs::read(pitboss_bin()).unwrap();
+    assert_eq!((bytes.len() as u64, bytes.len()), (length, running.len()), "the whole binary");
+    assert_eq!(hex(&bytes), shown, "the bytes are what the page says");
+    assert_eq!(hex(&running), shown, "and the binary the server runs");
+
+    // The page's line installs it, checked by its SHA-256 (the `sudo mv`
+    // left to the student), and it runs.
+    let home = dir.join("student");
+    std::fs::create_dir_all(&home).unwrap();
+    let line = install.replace("&amp;", "&").replace("&quot;", "\"");
+    let line = line.split(" && sudo mv").next().unwrap();
+    let out = Command::new("sh").args(["-eu", "-c", line]).current_dir(&home).output().unwrap();
+    assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    let version = Command::new(home.join("pitboss")).arg("--version").output().unwrap();
+    assert!(version.status.success() && String::from_utf8_lossy(&version.stdout).contains("pitboss"), "{version:?}");
+}

@@ -41,6 +41,7 @@ pub mod competition;
 pub mod csrf;
 pub mod data;
 pub mod db;
+pub mod download;
 pub mod entrants;
 pub mod error;
 pub mod grades;

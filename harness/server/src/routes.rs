@@ -18,7 +18,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
 use crate::uploads::upload_limit;
-use crate::{api, coaching, compare, login, organiser, pages, replays, scrimmage_pages};
+use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -66,6 +66,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/scrimmages/{id}/replay", get(replays::scrimmage_page))
         .route("/scrimmages/{id}/{file}", get(scrimmage_pages::file))
         .route("/", get(pages::leaderboard))
+        .route("/download", get(download::download_page))
+        .route("/download/pitboss", get(download::download_binary))
         .route("/login", get(login::login_form).post(login::login))
         .route("/logout", post(login::logout))
         .route("/register", get(login::register_form).post(login::register))
