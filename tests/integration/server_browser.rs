@@ -138,4 +138,14 @@ fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
     browser.goto(&format!("{url}/")).unwrap();
     wait_for(&browser, "#final", "Final standings");
     at_both_widths(&browser, "season-final");
+    // Frozen: the organiser's page has no run buttons, and says the
+    // reports are out (this competition's are public all along).
+    browser.goto(&format!("{url}/admin")).unwrap();
+    wait_for(&browser, "#published", "Published");
+    assert_eq!(browser.count("button#run").unwrap() + browser.count("button#final").unwrap(), 0, "frozen");
+    at_both_widths(&browser, "season-published");
+    // The binary the server runs, for students to install.
+    browser.goto(&format!("{url}/download")).unwrap();
+    wait_for(&browser, "h1", "Download pitboss");
+    at_both_widths(&browser, "season-download");
 }

@@ -416,3 +416,227 @@ fn pitboss_submit_says_what_a_bare_413_or_a_connection_closed_mid_upload_most_li
         ran.stderr
     );
 }
+
+#[test]
+fn the_organiser_publishes_the_final_report_with_one_button_without_a_restart() {
+    let dir = scratch("teacher-publish");
+    class_competition(&dir, "score_rounds = 0");
+    let file = dir.join("competition.toml");
+    let text = std::fs::read_to_string(&file).unwrap().replacen("[uploads]", "public_reports = false\n[uploads]", 1);
+    std::fs::write(&file, text).unwrap();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin, ann) = (server.url.clone(), server.token("admin"), server.token("ann"));
+    for (who, bot) in [("ann", "basic"), ("ben", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let publish = format!("{url}/api/runs/final/publish");
+    let (status, early) = call("POST", &publish, Some(&admin), None);
+    assert_eq!(status, 409, "nothing to publish before the final run: {early}");
+    assert!(early.to_string().contains("has not finished"), "{early}");
+    let cookie = crate::server::login(&url, &admin);
+    let page = crate::server::html(&url, &cookie, "/admin");
+    assert!(page.contains("id=\"run\"") && page.contains("id=\"final\"") && !page.contains("id=\"publish\""), "{page}");
+
+    let (status, run) = call("POST", &format!("{url}/api/runs/final"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    crate::server::wait_for_run(&url, id, "done", 300);
+    let report = format!("{url}/runs/{id}/league-1/report.html");
+    let anonymous = |path: &str| crate::server::agent().get(path).call().unwrap().status().as_u16();
+    assert_eq!(anonymous(&report), 403, "the organiser's alone until published");
+    // Frozen: "Run now" and "Final run" are gone, the publish button is there.
+    let page = crate::server::html(&url, &cookie, "/admin");
+    assert!(!page.contains("id=\"run\"") && !page.contains("id=\"final\""), "{page}");
+    assert!(page.contains("id=\"publish\"") && page.contains("action=\"/admin/publish\""), "{page}");
+
+    // Refused for an entrant, and for the page without its CSRF token.
+    assert_eq!(call("POST", &publish, Some(&ann), None).0, 403, "the organiser's alone");
+    let post = |fields: &[(&str, &str)]| {
+        let mut answer = crate::server::agent()
+            .post(&format!("{url}/admin/publish"))
+            .header("Cookie", &cookie)
+            .send_form(fields.iter().copied())
+            .unwrap();
+        (answer.status().as_u16(), answer.body_mut().read_to_string().unwrap())
+    };
+    assert_eq!(post(&[]).0, 403, "no CSRF token");
+    assert_eq!(post(&[("csrf", "forged")]).0, 403, "a wrong CSRF token");
+    assert_eq!(anonymous(&report), 403, "a refused publish changes nothing");
+
+    // The button publishes, with no restart.
+    let csrf = page.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
+    let (status, done) = post(&[("csrf", csrf)]);
+    assert_eq!(status, 200, "{done}");
+    assert!(done.contains("reports published") && done.contains("id=\"published\""), "{done}");
+    assert!(!done.contains("id=\"publish\""), "published once: {done}");
+    assert_eq!(anonymous(&report), 200, "published: everyone opens the final report");
+    let board = crate::server::html(&url, "x=y", "/");
+    assert!(board.contains(&format!("/runs/{id}/league-1/report.html")), "the leaderboard links it: {board}");
+    // The API says the same, again and again.
+    let (status, again) = call("POST", &publish, Some(&admin), None);
+    assert_eq!((status, again["run"].as_i64(), again["published"].as_bool()), (200, Some(id), Some(true)), "{again}");
+    let log = server.log();
+    assert_eq!(log.matches("published the final run's reports").count(), 1, "in the organiser's log once: {log}");
+
+    // Recorded in the data folder: still published after a restart.
+    server.stop();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let report = format!("{}/runs/{id}/league-1/report.html", server.url);
+    assert_eq!(crate::server::agent().get(&report).call().unwrap().status().as_u16(), 200, "after a restart");
+}
+
+#[test]
+fn the_grades_csv_has_every_registered_student_and_is_the_organisers_alone() {
+    let dir = scratch("teacher-grades");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin, ann) = (server.url.clone(), server.token("admin"), server.token("ann"));
+    // ann and cy play (cy is disabled after the run: the run's row stays
+    // theirs); ben never uploads.
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&bytes("basic")));
+    assert_eq!(status, 201, "{verdict}");
+    let (status, added) = call("POST", &format!("{url}/api/entrants"), Some(&admin), Some(br#"{"name":"cy"}"#));
+    assert_eq!(status, 201, "{added}");
+    let cy = added["token"].as_str().unwrap().to_string();
+    let (status, verdict) = call("POST", &format!("{url}/api/submissions"), Some(&cy), Some(&bytes("hilo")));
+    assert_eq!(status, 201, "{verdict}");
+    let (_, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    let id = run["run"].as_i64().unwrap();
+    crate::server::wait_for_run(&url, id, "done", 300);
+    assert_eq!(call("POST", &format!("{url}/api/entrants/cy/disable"), Some(&admin), None).0, 200);
+
+    let grades = format!("{url}/api/grades.csv");
+    assert_eq!(call("GET", &grades, None, None).0, 401, "no token");
+    assert_eq!(call("GET", &grades, Some(&ann), None).0, 403, "an entrant's token");
+    let mut answer =
+        crate::server::agent().get(&grades).header("Authorization", &format!("Bearer {admin}")).call().unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.headers().get("content-disposition").unwrap(), "attachment; filename=\"grades.csv\"");
+    let csv = answer.body_mut().read_to_string().unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "run,final,overall_rank,entrant,points,net,status,ev_pct,ev_ci95_pct,luck_ev_pct,luck_ci95_pct,faults,uploads,passed,last_upload"
+    );
+    assert_eq!(lines.len(), 4, "ann, cy and ben: {csv}");
+    let rows: Vec<Vec<&str>> = lines[1..].iter().map(|l| l.split(',').collect()).collect();
+    // The players in overall order, then who did not play.
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
+    let overall: Vec<&str> =
+        board["latest"]["overall"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(vec![rows[0][3], rows[1][3]], overall, "{csv}");
+    for row in &rows[..2] {
+        assert_eq!((row[0], row[1], row[6]), (id.to_string().as_str(), "no", "played"), "{csv}");
+        assert!(row[2].parse::<u32>().is_ok() && row[4].parse::<u32>().is_ok(), "{csv}");
+        assert!(
+            row[7].parse::<f64>().is_ok() && row[8].parse::<f64>().is_ok() && row[11].parse::<u64>().is_ok(),
+            "{csv}"
+        );
+        assert_eq!((row[12], row[13]), ("1", "1"), "{csv}");
+        assert!(row[14].ends_with(" UTC"), "the last upload's time: {csv}");
+    }
+    assert_eq!(rows[2][3..8], ["ben", "", "", "no passing bot", ""], "{csv}");
+    assert_eq!((rows[2][12], rows[2][13], rows[2][14]), ("0", "0", ""), "{csv}");
+    // The organiser's page links the browser's twin.
+    let cookie = crate::server::login(&url, &admin);
+    assert!(crate::server::html(&url, &cookie, "/admin").contains("href=\"/admin/grades.csv\""));
+    let twin = crate::server::html(&url, &cookie, "/admin/grades.csv");
+    assert_eq!(twin.lines().count(), 4, "{twin}");
+    let cookie = crate::server::login(&url, &ann);
+    let refused =
+        crate::server::agent().get(&format!("{url}/admin/grades.csv")).header("Cookie", &cookie).call().unwrap();
+    assert_ne!(refused.status().as_u16(), 200, "not an entrant's");
+}
+
+#[test]
+fn a_running_run_shows_its_rounds_done_of_its_total_and_an_estimate() {
+    let dir = scratch("teacher-progress");
+    // Long enough to be seen running: sessions one after another, each
+    // many blocks of rounds.
+    let text = "name = \"Class\"\n[runs]\nthreads = 1\n[uploads]\nmax_kib = 512\nscore_rounds = 0\n\
+         [entrants]\nnames = [\"ann\", \"ben\"]\n[[league]]\nname = \"Main\"\nvariant = \"north-american\"\n\
+         rounds = 1000000\nsessions = 4\nseed = 5\nbankroll = 100000000\n";
+    std::fs::write(dir.join("competition.toml"), text).unwrap();
+    let server = Served::start(&dir, "competition.toml", "data");
+    let (url, admin) = (server.url.clone(), server.token("admin"));
+    for (who, bot) in [("ann", "basic"), ("ben", "hilo")] {
+        let (status, verdict) =
+            call("POST", &format!("{url}/api/submissions"), Some(&server.token(who)), Some(&bytes(bot)));
+        assert_eq!(status, 201, "{verdict}");
+    }
+    let (status, run) = call("POST", &format!("{url}/api/runs"), Some(&admin), None);
+    assert_eq!(status, 202, "{run}");
+    let id = run["run"].as_i64().unwrap();
+    let cookie = crate::server::login(&url, &admin);
+    let start = Instant::now();
+    let mut seen = None;
+    while seen.is_none() {
+        assert!(start.elapsed() < Duration::from_secs(300), "run {id} never seen part done");
+        let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+        let run = runs.as_array().and_then(|rs| rs.iter().find(|r| r["id"] == id)).cloned().unwrap();
+        assert_ne!(run["state"], "failed", "{run}");
+        assert_ne!(run["state"], "done", "run {id} finished before its progress was seen part done: {run}");
+        let p = &run["progress"];
+        let (done, total) = (p["done"].as_u64().unwrap_or(0), p["total"].as_u64().unwrap_or(0));
+        if run["state"] == "running" && done > 0 && done < total && p["left_secs"].is_u64() {
+            assert_eq!(total, 4_000_000, "every session's rounds: {run}");
+            // The pages say the same while it runs.
+            let board = crate::server::html(&url, "x=y", "/");
+            let organiser = crate::server::html(&url, &cookie, "/admin");
+            seen = Some((board, organiser, p["left_secs"].clone()));
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let (board, organiser, left) = seen.unwrap();
+    for page in [&board, &organiser] {
+        let shown = page.split(&format!("id=\"progress-{id}\">")).nth(1).and_then(|s| s.split('<').next());
+        let shown = shown.unwrap_or_else(|| panic!("no progress of run {id}: {page}"));
+        assert!(shown.starts_with("rounds ") && shown.contains(" / 4000000 ("), "{shown}");
+    }
+    assert!(left.is_u64(), "an estimate once rounds are done: {left}");
+    crate::server::wait_for_run(&url, id, "done", 600);
+    let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
+    let run = runs.as_array().and_then(|rs| rs.iter().find(|r| r["id"] == id)).cloned().unwrap();
+    assert!(run.get("progress").is_none(), "a finished run has none: {run}");
+    assert!(!crate::server::html(&url, "x=y", "/").contains("id=\"progress-"), "nothing running");
+}
+
+#[test]
+fn download_offers_the_very_binary_the_server_runs_with_its_sha256() {
+    use sha2::{Digest, Sha256};
+    let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let dir = scratch("teacher-download");
+    class_competition(&dir, "score_rounds = 0");
+    let server = Served::start(&dir, "competition.toml", "data");
+    let url = server.url.clone();
+    let mut page = crate::server::agent().get(&format!("{url}/download")).call().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    let page = page.body_mut().read_to_string().unwrap();
+    let shown = page.split("id=\"sha256\">").nth(1).and_then(|s| s.split('<').next()).unwrap().to_string();
+    let install = page.split("id=\"install\">").nth(1).and_then(|s| s.split('<').next()).unwrap();
+    let host = url.trim_start_matches("http://");
+    assert!(install.contains(&format!("http://{host}/download/pitboss")) && install.contains(&shown), "{install}");
+
+    let mut answer = crate::server::agent().get(&format!("{url}/download/pitboss")).call().unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    let length: u64 = answer.headers().get("content-length").unwrap().to_str().unwrap().parse().unwrap();
+    let bytes = answer.body_mut().with_config().limit(1 << 30).read_to_vec().unwrap();
+    let running = std::fs::read(pitboss_bin()).unwrap();
+    assert_eq!((bytes.len() as u64, bytes.len()), (length, running.len()), "the whole binary");
+    assert_eq!(hex(&bytes), shown, "the bytes are what the page says");
+    assert_eq!(hex(&running), shown, "and the binary the server runs");
+
+    // The page's line installs it, checked by its SHA-256 (the `sudo mv`
+    // left to the student), and it runs.
+    let home = dir.join("student");
+    std::fs::create_dir_all(&home).unwrap();
+    let line = install.replace("&amp;", "&").replace("&quot;", "\"");
+    let line = line.split(" && sudo mv").next().unwrap();
+    let out = Command::new("sh").args(["-eu", "-c", line]).current_dir(&home).output().unwrap();
+    assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    let version = Command::new(home.join("pitboss")).arg("--version").output().unwrap();
+    assert!(version.status.success() && String::from_utf8_lossy(&version.stdout).contains("pitboss"), "{version:?}");
+}

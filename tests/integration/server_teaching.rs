@@ -3,8 +3,8 @@
 //! folder, students registered by the page and by its `curl`, a Python,
 //! Rust, C and Go bot made, built, checked and submitted by its students'
 //! commands (the Python one also through `/me`), the deadline, the final
-//! run by its `curl`, publishing by its edit and a restart, and its export
-//! (the CSV and the final run's bundle, verified), and its backup restored
+//! run and publishing by its `curl`s, and its export
+//! (the grades CSV with every student and the final run's bundle, verified), and its backup restored
 //! into another folder. The blocks the test runs are marked
 //! `<!-- test: NAME -->` in the guide, and every line of the guide that
 //! runs `pitboss` is in one of them.
@@ -237,12 +237,15 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
     let report = format!("/runs/{run}/league-1/report.html");
     assert_eq!(agent().get(&format!("{url}{report}")).call().unwrap().status().as_u16(), 403, "not published yet");
 
-    // 10. Publishing: `public_reports = true` and a restart.
+    // 10. Publishing: frozen, `/admin` has no run buttons but the
+    // publish one, and the guide's curl publishes without a restart.
     assert!(file.contains("\npublic_reports = false\n"), "the guide's file starts unpublished");
-    server.stop();
-    edit(&class, "public_reports", "public_reports = true");
-    let server = start();
-    let url = server.url.clone();
+    let admin_page = html(&url, &login(&url, &admin), "/admin");
+    assert!(!admin_page.contains("id=\"run\"") && !admin_page.contains("id=\"final\""), "{admin_page}");
+    assert!(admin_page.contains("Publish the final report"), "{admin_page}");
+    let said = sh(&dir, &block(&doc, "publish"), &url, &[("ADMIN", &admin)]);
+    let published: Value = serde_json::from_str(said.trim()).unwrap_or_else(|_| panic!("{said}"));
+    assert_eq!((published["run"].as_i64(), published["published"].as_bool()), (Some(run), Some(true)), "{said}");
     let mut page = agent().get(&format!("{url}{report}")).call().unwrap();
     assert_eq!(page.status().as_u16(), 200, "published: everyone opens the final report");
     assert!(page.body_mut().read_to_string().unwrap().contains("ann"));
@@ -250,23 +253,39 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
     let board = board.body_mut().read_to_string().unwrap();
     assert!(board.contains("Final standings") && board.contains(&report), "{board}");
 
-    // 11. The export: the CSV of the final standings with every student,
-    // and the final run's bundle, verified.
+    // 11. The export: the grades with every student (eve registered
+    // and never uploaded), and the final run's bundle, verified.
+    let said = sh(&home("eve"), &register.replace("\"ben\"", "\"eve\""), &url, &[]);
+    assert!(said.contains("\"eve\""), "{said}");
     let out = dir.join("grades");
     std::fs::create_dir_all(&out).unwrap();
     let run_text = run.to_string();
     let said = sh(&out, &block(&doc, "export"), &url, &[("ADMIN", &admin), ("RUN", &run_text)]);
-    let csv = std::fs::read_to_string(out.join("standings.csv")).unwrap();
+    let csv = std::fs::read_to_string(out.join("grades.csv")).unwrap();
     let mut rows = csv.lines();
-    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
-    assert_eq!(&header[..4], ["run", "league", "rank", "entrant"], "{csv}");
+    let header = "run,final,overall_rank,entrant,points,net,status,ev_pct,ev_ci95_pct,luck_ev_pct,luck_ci95_pct,\
+                  faults,uploads,passed,last_upload";
+    assert_eq!(rows.next(), Some(header), "{csv}");
     let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
-    assert_eq!(rows.len(), 4, "one row per student: {csv}");
+    assert_eq!(rows.len(), 5, "one row per registered student: {csv}");
+    let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
     for (name, _) in &tokens {
         let row = rows.iter().find(|r| r[3] == *name).unwrap_or_else(|| panic!("{name} in {csv}"));
-        assert_eq!(row[0], run_text, "{csv}");
-        assert!(row[2].parse::<u32>().is_ok() && row[6].parse::<f64>().is_ok(), "rank and EV: {csv}");
+        assert_eq!((row[0], row[1]), (run_text.as_str(), "yes"), "the final run's: {csv}");
+        let overall = board["latest"]["overall"].as_array().unwrap().iter().find(|o| o["name"] == *name).unwrap();
+        assert_eq!(row[2].parse::<u64>().ok(), overall["rank"].as_u64(), "{name}'s rank overall: {csv}");
+        assert_eq!(row[4].parse::<u64>().ok(), overall["points"].as_u64(), "{name}'s season points: {csv}");
+        assert!(row[7].parse::<f64>().is_ok() && row[8].parse::<f64>().is_ok(), "EV ± interval: {csv}");
+        // ann uploaded twice; ben's second was the late one, refused.
+        let uploads = match *name {
+            "ann" => ("2", "2"),
+            "ben" => ("2", "1"),
+            _ => ("1", "1"),
+        };
+        assert_eq!((row[12], row[13]), uploads, "{name}'s uploads and those that passed: {csv}");
     }
+    let eve = rows.iter().find(|r| r[3] == "eve").unwrap_or_else(|| panic!("eve in {csv}"));
+    assert_eq!((eve[6], eve[7], eve[12]), ("no passing bot", "", "0"), "{csv}");
     assert!(said.contains("verified") || said.contains("identical"), "pitboss verify: {said}");
 
     // 12. The backup of the stopped server, restored into another folder
@@ -293,7 +312,7 @@ fn the_teaching_guide_from_its_competition_file_to_the_exported_standings() {
     let (_, board) = call("GET", &format!("{url}/api/leaderboard"), None, None);
     assert_eq!(board["final"], run, "the final standings come back: {board}");
     let (status, entrants) = call("GET", &format!("{url}/api/entrants"), Some(&admin), None);
-    assert_eq!((status, entrants.as_array().map(Vec::len)), (200, Some(4)), "{entrants}");
+    assert_eq!((status, entrants.as_array().map(Vec::len)), (200, Some(5)), "{entrants}");
 
     // Every line of the guide that runs `pitboss` was run here.
     let ran: String =

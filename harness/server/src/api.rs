@@ -22,8 +22,9 @@ use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
 use crate::db::Outcome;
 use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
+use crate::grades::{csv_download, csv_field, grades_csv};
 use crate::paths::{PUBLIC, league_folder, run_dir};
-use crate::runs::{final_run, frozen, latest_and_runs, public_run, queue_unless_frozen};
+use crate::runs::{final_run, frozen, latest_and_runs, publish_final, queue_unless_frozen, run_json};
 use crate::state::{Failure, Shared};
 use crate::uploads::{ApiUpload, judge_upload};
 
@@ -95,7 +96,7 @@ pub async fn me(State(app): State<Shared>, EntrantCaller(who): EntrantCaller) ->
 /// league and overall, and the recent runs. Public.
 pub async fn leaderboard(State(app): State<Shared>) -> Answer {
     let (latest, runs) = app.blocking(|app| latest_and_runs(app, 50)).await?;
-    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    let runs: Vec<_> = runs.into_iter().map(|r| run_json(&app, r)).collect();
     let frozen = app.blocking(|app| app.db.frozen()).await?;
     Ok(Json(json!({ "competition": app.competition.name, "final": frozen, "latest": latest, "runs": runs }))
         .into_response())
@@ -135,18 +136,17 @@ pub async fn leaderboard_csv(State(app): State<Shared>) -> Answer {
         .into_response())
 }
 
-/// A CSV field: quoted when it holds a comma, quote or line break, and
-/// prefixed with `'` when a spreadsheet would read it as a formula.
-fn csv_field(text: &str) -> String {
-    let text = pitboss_host::text::excerpt(text, 200);
-    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text };
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
+/// `GET /api/grades.csv`: the organiser's grades export, one row per
+/// registered entrant ([`crate::grades`]). The organiser's alone: it
+/// names everyone registered.
+pub async fn grades(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    Ok(csv_download("grades.csv", app.blocking(grades_csv).await?))
 }
 
-/// `GET /api/runs`: recent runs. Public.
+/// `GET /api/runs`: recent runs, a running one with its progress. Public.
 pub async fn runs(State(app): State<Shared>) -> Answer {
     let runs = app.blocking(|app| app.db.runs(50)).await?;
-    let runs: Vec<_> = runs.into_iter().map(|r| public_run(&app, r)).collect();
+    let runs: Vec<_> = runs.into_iter().map(|r| run_json(&app, r)).collect();
     Ok(Json(runs).into_response())
 }
 
@@ -261,15 +261,24 @@ async fn manage(app: &Shared, name: String, action: Action) -> Answer {
     }
 }
 
+/// `POST /api/runs/final/publish`: the organiser publishes the finished
+/// final run's reports to everyone (409 before it has finished); the
+/// same answer again when they are published already.
+pub async fn publish(State(app): State<Shared>, _: AdminCaller) -> Answer {
+    let id = app.blocking(publish_final).await??;
+    Ok(Json(json!({ "run": id, "published": true })).into_response())
+}
+
 /// `GET /runs/ID/league-K/(results.json|report.html|league.toml)`: the
 /// organiser gets the run's own files; anyone else, when the
-/// competition's reports are public, the public copies (no log lines).
+/// competition's reports are public or the organiser published this
+/// run, the public copies (no log lines).
 pub async fn run_file(
     State(app): State<Shared>,
     IsOrganiser(organiser): IsOrganiser,
     UrlPath((id, league, file)): UrlPath<(i64, String, String)>,
 ) -> Answer {
-    if !organiser && !app.competition.public_reports {
+    if !organiser && !app.blocking(move |app| app.reports_public(id)).await? {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition's reports are for the organiser"));
     }
     let kind = match file.as_str() {

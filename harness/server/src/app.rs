@@ -114,6 +114,10 @@ pub fn serve(options: &Options) -> Result<(), Error> {
     }
     let dir = options.data.clone();
     let checker = Checker::new(&dir, &competition, &sandbox)?;
+    // The binary `/download` serves, hashed once now.
+    if let Err(why) = crate::download::binary() {
+        eprintln!("pitboss serve: warning: /download cannot offer this binary: {why}");
+    }
     let bell = Arc::new(Bell::default());
     let work = worker::Work {
         dir: dir.clone(),

@@ -125,6 +125,9 @@ pub struct ActiveBot {
 /// The `meta` key of the final run's id.
 const FINAL_RUN: &str = "final_run";
 
+/// The `meta` key of the run whose reports the organiser published.
+const PUBLISHED_RUN: &str = "published_run";
+
 /// The `meta` key of the highest entrant id ever given: ids are never
 /// given twice, so a name removed and registered again is a new
 /// entrant, and nothing stored under the old id is theirs.
@@ -513,6 +516,17 @@ impl Db {
     pub fn frozen(&self) -> Result<Option<i64>, Error> {
         let Some(id) = self.final_run()? else { return Ok(None) };
         Ok((self.run_state(id)?.as_deref() == Some("done")).then_some(id))
+    }
+
+    /// The run whose reports the organiser published (the final run),
+    /// if they did.
+    pub fn published(&self) -> Result<Option<i64>, Error> {
+        Ok(self.meta(PUBLISHED_RUN)?.and_then(|v| v.parse::<i64>().ok()))
+    }
+
+    /// Records that run `id`'s reports are published.
+    pub fn publish(&self, id: i64) -> Result<(), Error> {
+        self.set_meta(PUBLISHED_RUN, &id.to_string())
     }
 
     /// Queues the final run (the queued run becomes it, if one is

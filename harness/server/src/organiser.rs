@@ -1,6 +1,8 @@
 //! The organiser's page: the entrants (active bot, last upload and its
 //! outcome, when last seen), with buttons to disable, re-enable or remove one and to give
-//! one a new token; a form to add one; a button to run now; and the runs
+//! one a new token; a form to add one; buttons to run now and for the
+//! final run, and once that has finished (the standings frozen), one to
+//! publish its reports instead; and the runs
 //! with their reports and bundles, and a form to replay more of an
 //! imported run's sessions ([`crate::verification`]). Every form carries
 //! the session's CSRF token.
@@ -20,7 +22,7 @@ use crate::error::Error;
 use crate::import::Replay;
 use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
 use crate::paths::run_dir;
-use crate::runs::{final_run, frozen, latest_and_runs, queue_unless_frozen, reports_of};
+use crate::runs::{final_run, frozen, latest_and_runs, publish_final, queue_unless_frozen, reports_of};
 use crate::state::{App, Shared};
 
 /// `GET /admin`.
@@ -29,7 +31,7 @@ pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisito
 }
 
 async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> Answer {
-    let (entrants, runs, latest, verified) = app
+    let (entrants, runs, latest, verified, (frozen, published)) = app
         .blocking(move |app| {
             let mut rows = Vec::new();
             let seen = app.db.last_seen()?;
@@ -43,9 +45,11 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             for r in app.db.runs(50)? {
                 let reports = if r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
                 let shards = if app.competition.slurm.is_some() { app.db.shard_progress(r.id)? } else { Vec::new() };
-                runs.push((r, reports, shards));
+                let progress = app.bell.progress.of(r.id);
+                runs.push((r, reports, shards, progress));
             }
-            Ok((rows, runs, latest_and_runs(app, 1)?.0, app.db.verifications()?))
+            let ended = (app.db.frozen()?, app.db.published()?);
+            Ok((rows, runs, latest_and_runs(app, 1)?.0, app.db.verifications()?, ended))
         })
         .await?;
     let latest = |e: &crate::db::Entrant| -> Vec<String> {
@@ -72,11 +76,25 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         @if let Some(note) = note { div.note { (note) } }
         form method="post" action="/admin/entrants" { input type="hidden" name="csrf" value=(csrf);
             label for="name" { "New entrant" } input id="name" name="name" required; button { "Add" } }
-        form method="post" action="/admin/runs" { input type="hidden" name="csrf" value=(csrf); button id="run" { "Run now" } }
-        form method="post" action="/admin/final" { input type="hidden" name="csrf" value=(csrf);
-            button id="final" { "Final run (after the deadline; freezes the standings)" } }
+        @match frozen {
+            None => {
+                form method="post" action="/admin/runs" { input type="hidden" name="csrf" value=(csrf); button id="run" { "Run now" } }
+                form method="post" action="/admin/final" { input type="hidden" name="csrf" value=(csrf);
+                    button id="final" { "Final run (after the deadline; freezes the standings)" } }
+            }
+            Some(run) if published == Some(run) || app.competition.public_reports => {
+                p id="published" { "Final run " (run) " has finished: the standings are frozen. "
+                    strong { "Published" } ": everyone opens its reports from the leaderboard." }
+            }
+            Some(run) => {
+                p { "Final run " (run) " has finished: the standings are frozen. Its reports are yours alone until you publish them." }
+                form method="post" action="/admin/publish" { input type="hidden" name="csrf" value=(csrf);
+                    button id="publish" { "Publish the final report" } }
+            }
+        }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
-        p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" } }
+        p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
+            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)" }
         div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
@@ -91,7 +109,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         } } } } }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
-            tbody { @for (r, reports, shards) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
+            tbody { @for (r, reports, shards, progress) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
+                @if let Some(p) = progress { br; span.progress id=(format!("progress-{}", r.id)) { (p.line()) } }
                 @for (folder, p) in shards { br; span.shards { (folder) " on Slurm: shards done " (p.done) "/" (p.shards) ", running " (p.running)
                     ", pending " (p.pending) ", resubmitted " (p.retried) } } } td { (r.reason)
                 @if let Some(v) = verified.get(&r.id) { br; span.verified id=(format!("verified-{}", r.id)) { (v.line()) }
@@ -191,6 +210,26 @@ pub async fn admin_final(
     };
     app.bell.wake();
     admin_page(&app, &session, Some(note)).await
+}
+
+/// `POST /admin/publish` (`csrf`): publish the finished final run's
+/// reports to everyone.
+pub async fn admin_publish(
+    State(app): State<Shared>,
+    AdminVisitor(session): AdminVisitor,
+    _: CsrfForm<PageForm>,
+) -> Answer {
+    let note = match app.blocking(publish_final).await? {
+        Ok(id) => html! { p { "Final run " (id) "'s reports published: everyone opens them from the leaderboard." } },
+        Err(refused) => html! { p.error { (refused.text) } },
+    };
+    admin_page(&app, &session, Some(note)).await
+}
+
+/// `GET /admin/grades.csv`: the grades export for the organiser's
+/// browser, as `/api/grades.csv` gives it to their token.
+pub async fn admin_grades(State(app): State<Shared>, _: AdminVisitor) -> Answer {
+    Ok(crate::grades::csv_download("grades.csv", app.blocking(crate::grades::grades_csv).await?))
 }
 
 /// Most rows of the submission log shown.

@@ -31,6 +31,7 @@ fn layout(title: &str, who: Option<&Session>, body: Markup) -> Markup {
             body {
                 nav {
                     a href="/" { "Leaderboard" }
+                    a href="/download" { "Download" }
                     @match who {
                         Some(Session { who: Who::Entrant(e), csrf, .. }) => { a href="/me" { "My bot (" (e.name) ")" } (logout_form(csrf)) }
                         Some(Session { who: Who::Admin, csrf, .. }) => { a href="/admin" { "Organiser" } (logout_form(csrf)) }

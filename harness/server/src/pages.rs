@@ -29,19 +29,23 @@ use crate::worker::Summary;
 /// `GET /`: the latest run's standings per league and overall, and the
 /// runs before it.
 pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -> Answer {
-    let links = app.competition.public_reports || matches!(session, Some(Session { who: Who::Admin, .. }));
-    let (latest, runs, histories) = app
+    let admin = matches!(session, Some(Session { who: Who::Admin, .. }));
+    let (latest, links, runs, histories) = app
         .blocking(move |app| {
             let (latest, runs) = latest_and_runs(app, 20)?;
             let histories = crate::history::histories(&app.db)?;
-            let runs: Vec<_> = runs
-                .into_iter()
-                .map(|r| {
-                    let reports = if links && r.state == "done" { reports_of(app, r.id) } else { Vec::new() };
-                    (public_run(app, r), reports)
-                })
-                .collect();
-            Ok((latest, runs, histories))
+            let links = |run: i64| -> Result<bool, crate::error::Error> { Ok(admin || app.reports_public(run)?) };
+            let mut shown = Vec::new();
+            for r in runs {
+                let reports = if r.state == "done" && links(r.id)? { reports_of(app, r.id) } else { Vec::new() };
+                let progress = app.bell.progress.of(r.id);
+                shown.push((public_run(app, r), reports, progress));
+            }
+            let latest_links = match &latest {
+                Some(s) => links(s.run)?,
+                None => false,
+            };
+            Ok((latest, latest_links, shown, histories))
         })
         .await?;
     let body = html! {
@@ -62,7 +66,8 @@ pub async fn leaderboard(State(app): State<Shared>, Visitor(session): Visitor) -
         @if histories.iter().any(|h| h.runs.len() > 1) { h2 { "Rank history" } @for h in &histories { (crate::history::chart(h)) } }
         h2 { "Runs" }
         div.scroll { table id="runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "Queued" } th { "" } } }
-            tbody { @for (r, reports) in &runs { tr { td { (r.id) } td { (r.state) } td { (r.reason) } td { (format_time(r.created)) }
+            tbody { @for (r, reports, progress) in &runs { tr { td { (r.id) } td { (r.state)
+                @if let Some(p) = progress { br; span.progress id=(format!("progress-{}", r.id)) { (p.line()) } } } td { (r.reason) } td { (format_time(r.created)) }
                 td { @for l in reports { a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } " " } } } } } } }
         p.small { a href="/api/leaderboard.csv" { "These standings as CSV" } }
     };

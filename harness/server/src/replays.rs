@@ -10,8 +10,9 @@
 //! `pitboss replay` does from the organiser's bundle. Who sees what:
 //! the organiser sees every table with every bot's log lines; an entrant
 //! sees their own bot's log lines only (other bots' actions are public at
-//! a table, their logs are not), and with `public_reports = false` only
-//! tables they sat at. A replay waits for one of the check slots (one per
+//! a table, their logs are not), and while the run's reports are not
+//! public (`public_reports = false`, and not the published final run)
+//! only tables they sat at. A replay waits for one of the check slots (one per
 //! core, first come first served) and an entrant has one in flight.
 //!
 //! **Invariant:** nothing here writes; a replay reads the run's folder,
@@ -59,7 +60,8 @@ impl Source {
     fn locate(&self, app: &App, reader: &Reader) -> Result<Result<(PathBuf, bool), Failure>, Error> {
         match self {
             Source::Run(run, folder) => {
-                Ok(finished_results(app, *run, folder)?.map(|path| (path, !app.competition.public_reports)))
+                let own_tables = !app.reports_public(*run)?;
+                Ok(finished_results(app, *run, folder)?.map(|path| (path, own_tables)))
             }
             Source::Scrimmage(id) => {
                 let owner = match reader {
@@ -279,8 +281,8 @@ fn round_page(what: &str, j: &Value, q: RoundQuery, back: &str) -> axum::respons
 
 /// `GET /api/runs/N/league-K/mine.tar`: what an entrant needs to replay
 /// their own box locally: the league file, the results without any
-/// bot's log lines (with `public_reports = false`, only the stored hands
-/// of tables they sat at), and their own module under `bots/`. Other
+/// bot's log lines (while the run's reports are not public, only the
+/// stored hands of tables they sat at), and their own module under `bots/`. Other
 /// entrants' modules stay private, so a table shared with them replays
 /// on the server only.
 pub async fn mine_tar(
@@ -313,7 +315,7 @@ fn own_files(app: &App, entrant: &Entrant, run: i64, folder: &str) -> Result<Res
     let Some(bot) = name.and_then(|name| results.bots.iter().position(|b| b.name == name)) else {
         return Ok(Err(Failure::new(StatusCode::NOT_FOUND, "your bot did not play in this league of the run")));
     };
-    if !app.competition.public_reports {
+    if !app.reports_public(run)? {
         keep_own_hands(&mut results, bot);
     }
     let Some(sha) = results.bots[bot].sha256.clone() else {

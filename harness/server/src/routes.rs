@@ -18,7 +18,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
 use crate::uploads::upload_limit;
-use crate::{api, coaching, compare, login, organiser, pages, replays, scrimmage_pages};
+use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -41,8 +41,10 @@ pub fn routes(app: Shared) -> Router {
         .route("/api/me", get(api::me))
         .route("/api/leaderboard", get(api::leaderboard))
         .route("/api/leaderboard.csv", get(api::leaderboard_csv))
+        .route("/api/grades.csv", get(api::grades))
         .route("/api/runs", get(api::runs).post(api::start_run))
         .route("/api/runs/final", post(api::start_final_run))
+        .route("/api/runs/final/publish", post(api::publish))
         .route("/api/runs/{id}/bundle.tar", get(api::bundle))
         .route("/api/entrants", get(api::entrants).post(api::add_entrant))
         .route("/api/entrants/{name}", axum::routing::delete(api::remove_entrant))
@@ -64,6 +66,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/scrimmages/{id}/replay", get(replays::scrimmage_page))
         .route("/scrimmages/{id}/{file}", get(scrimmage_pages::file))
         .route("/", get(pages::leaderboard))
+        .route("/download", get(download::download_page))
+        .route("/download/pitboss", get(download::download_binary))
         .route("/login", get(login::login_form).post(login::login))
         .route("/logout", post(login::logout))
         .route("/register", get(login::register_form).post(login::register))
@@ -74,8 +78,10 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/entrant", post(organiser::admin_entrant))
         .route("/admin/runs", post(organiser::admin_run))
         .route("/admin/final", post(organiser::admin_final))
+        .route("/admin/publish", post(organiser::admin_publish))
         .route("/admin/runs/{id}/verify", post(organiser::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
+        .route("/admin/grades.csv", get(organiser::admin_grades))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))

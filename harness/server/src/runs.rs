@@ -1,7 +1,7 @@
 //! The runs as the handlers share them (blocking): the latest finished
 //! run's summary and the recent runs, a run as anyone may see it, the
-//! league folders with a report, and queueing a run on demand or the
-//! final run.
+//! league folders with a report, queueing a run on demand or the final
+//! run, and publishing the final run's reports.
 
 use axum::http::StatusCode;
 
@@ -36,6 +36,17 @@ pub fn public_run(app: &App, mut run: Run) -> Run {
     run
 }
 
+/// A run as anyone may see it, as JSON: a running run has `progress`
+/// (`done` and `total` rounds, `left_secs` once there is a rate).
+pub fn run_json(app: &App, run: Run) -> serde_json::Value {
+    let progress = app.bell.progress.of(run.id);
+    let mut value = serde_json::to_value(public_run(app, run)).unwrap_or_default();
+    if let Some(p) = progress {
+        value["progress"] = serde_json::json!({ "done": p.done, "total": p.total, "left_secs": p.left_secs() });
+    }
+    value
+}
+
 /// Queues a run on demand, unless the final run has finished.
 pub fn queue_unless_frozen(app: &App) -> Result<Option<i64>, Error> {
     match app.db.frozen()? {
@@ -61,4 +72,18 @@ pub fn final_run(app: &App) -> Result<Result<i64, Failure>, Error> {
         Some(id) => Ok(Ok(id)),
         None => Ok(Err(Failure::new(StatusCode::CONFLICT, "the final run is already queued, running or done"))),
     }
+}
+
+/// Publishes the final run's reports to everyone, once it has finished;
+/// its id. A second call answers the same and changes nothing. Recorded
+/// in the data folder (it survives a restart) and in the server's log.
+pub fn publish_final(app: &App) -> Result<Result<i64, Failure>, Error> {
+    let Some(id) = app.db.frozen()? else {
+        return Ok(Err(Failure::new(StatusCode::CONFLICT, "the final run has not finished: nothing to publish yet")));
+    };
+    if app.db.published()? != Some(id) {
+        app.db.publish(id)?;
+        eprintln!("pitboss serve: the organiser published the final run's reports (run {id}) to everyone");
+    }
+    Ok(Ok(id))
 }

@@ -1,7 +1,8 @@
 //! What every request handler reads: the shared [`App`], who a caller is
 //! ([`Who`]), the one error answer ([`Failure`], from [`crate::answer`]),
 //! and the worker's doorbell ([`Bell`]), which handlers ring and the
-//! worker waits on, so neither imports the other. Blocking work (SQLite,
+//! worker waits on, and through which the worker tells how far the
+//! running run is ([`Progress`]), so neither imports the other. Blocking work (SQLite,
 //! files, checks) goes through [`App::blocking`], never on the async
 //! threads.
 
@@ -87,6 +88,13 @@ impl App {
         })
     }
 
+    /// Whether everyone may open run `run`'s reports (and whole
+    /// replays): the competition's are public, or the organiser
+    /// published this run, the final one (blocking).
+    pub fn reports_public(&self, run: i64) -> Result<bool, Error> {
+        Ok(self.competition.public_reports || self.db.published()? == Some(run))
+    }
+
     /// The active bots may have changed: with a debounce, a run is due
     /// that long after the first change.
     pub fn changed(&self) {
@@ -121,11 +129,13 @@ pub(crate) struct Signal {
     pub(crate) stop: bool,
 }
 
-/// The worker's doorbell, shared with the request handlers.
+/// The worker's doorbell, shared with the request handlers, and the
+/// running run's progress the worker writes for them.
 #[derive(Default)]
 pub struct Bell {
     pub(crate) signal: Mutex<Signal>,
     pub(crate) ring: Condvar,
+    pub progress: Progress,
 }
 
 impl Bell {
@@ -152,5 +162,114 @@ impl Bell {
     /// Stop when the current run (if any) ends.
     pub fn stop(&self) {
         self.with(|s| s.stop = true);
+    }
+}
+
+/// How far the running run is, as the worker tells the pages: rounds
+/// done of the rounds to play, and since when.
+#[derive(Default)]
+pub struct Progress {
+    now: Mutex<Option<RunProgress>>,
+}
+
+/// A running run's progress.
+#[derive(Clone, Copy, Debug)]
+pub struct RunProgress {
+    pub run: i64,
+    /// Rounds played so far, over every league and session of the run.
+    pub done: u64,
+    /// Rounds the run plays in all.
+    pub total: u64,
+    started: Instant,
+    /// When the first rounds were done (loading the bots comes before).
+    first: Option<(Instant, u64)>,
+}
+
+impl RunProgress {
+    /// Seconds left at the rate since the first rounds were done, once
+    /// there is a rate.
+    pub fn left_secs(&self) -> Option<u64> {
+        let (at, base) = self.first?;
+        let rounds = self.done.checked_sub(base).filter(|&r| r > 0)?;
+        let secs = at.elapsed().as_secs_f64();
+        let left = self.total.saturating_sub(self.done) as f64 * secs / rounds as f64;
+        left.is_finite().then(|| left.ceil() as u64)
+    }
+
+    /// Seconds since the run started.
+    pub fn elapsed_secs(&self) -> u64 {
+        self.started.elapsed().as_secs()
+    }
+
+    /// "rounds 4,096 / 40,000 (10 %), about 30 s left", for the pages.
+    pub fn line(&self) -> String {
+        let pct = (self.done * 100).checked_div(self.total).unwrap_or(0);
+        let left = match self.left_secs() {
+            Some(s) if s >= 120 => format!(", about {} min left", s.div_ceil(60)),
+            Some(s) => format!(", about {s} s left"),
+            None => String::new(),
+        };
+        format!("rounds {} / {} ({pct} %){left}", self.done, self.total)
+    }
+}
+
+impl Progress {
+    fn with<T>(&self, f: impl FnOnce(&mut Option<RunProgress>) -> T) -> T {
+        f(&mut self.now.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Run `run` starts, to play `total` rounds.
+    pub fn start(&self, run: i64, total: u64) {
+        let started = Instant::now();
+        self.with(|p| *p = Some(RunProgress { run, done: 0, total, started, first: None }));
+    }
+
+    /// `rounds` more rounds of the running run are done.
+    pub fn add(&self, rounds: u64) {
+        self.with(|p| {
+            if let Some(p) = p {
+                if p.first.is_none() {
+                    p.first = Some((Instant::now(), p.done + rounds));
+                }
+                p.done = (p.done + rounds).min(p.total);
+            }
+        });
+    }
+
+    /// The running run has ended.
+    pub fn end(&self) {
+        self.with(|p| *p = None);
+    }
+
+    /// Run `run`'s progress, if it is the one running.
+    pub fn of(&self, run: i64) -> Option<RunProgress> {
+        self.with(|p| p.filter(|p| p.run == run))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn progress_counts_the_running_runs_rounds_and_estimates_from_the_first_done() {
+        let p = Progress::default();
+        assert!(p.of(1).is_none(), "nothing runs");
+        p.start(1, 10_000);
+        let now = p.of(1).unwrap();
+        assert_eq!((now.done, now.total, now.left_secs()), (0, 10_000, None));
+        assert!(p.of(2).is_none(), "another run's is not this one's");
+        p.add(2_048);
+        assert_eq!(p.of(1).unwrap().left_secs(), None, "no rate from the first block alone");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        p.add(2_048);
+        let now = p.of(1).unwrap();
+        assert_eq!(now.done, 4_096);
+        assert!(now.left_secs().is_some(), "a rate once more rounds are done");
+        assert!(now.line().starts_with("rounds 4096 / 10000 (40 %)"), "{}", now.line());
+        p.add(1_000_000);
+        assert_eq!(p.of(1).unwrap().done, 10_000, "never past the total");
+        p.end();
+        assert!(p.of(1).is_none());
     }
 }

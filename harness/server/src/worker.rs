@@ -264,6 +264,8 @@ impl Work {
             Ok(summary) => self.db.finish_run(id, Ok(summary)),
             Err(e) => self.db.finish_run(id, Err(&e.to_string())),
         };
+        // Recorded done or failed: the pages say so instead.
+        self.bell.progress.end();
         match (outcome, recorded) {
             (_, Err(e)) => eprintln!("pitboss serve: error: run {id} could not be recorded: {e}"),
             (Ok(_), Ok(())) => eprintln!("pitboss serve: run {id} done"),
@@ -280,7 +282,8 @@ impl Work {
         if run_dir.exists() {
             std::fs::remove_dir_all(&run_dir)?;
         }
-        let mut leagues = Vec::new();
+        let mut files = Vec::new();
+        let mut total = 0u64;
         for (i, template) in self.competition.leagues.iter().enumerate() {
             let folder = format!("league-{}", i + 1);
             let dir = run_dir.join(&folder);
@@ -291,7 +294,20 @@ impl Work {
                 paths.push((bot.name.as_str(), format!("bots/{file}")));
             }
             let text = template.with_bots(paths);
-            let result = self.play_league(&dir, &text, Some((id, &folder)), &|_| ())?;
+            if let Ok(file) = pitboss_league::file::parse_text(&text, "league.toml", "league.toml") {
+                total = total.saturating_add(file.rounds.saturating_mul(file.sessions));
+            }
+            files.push((folder, dir, text));
+        }
+        // Rounds played here are counted as the CLI's bar counts them;
+        // a league on Slurm reports its shards instead.
+        let progress = &self.bell.progress;
+        if self.competition.slurm.is_none() {
+            progress.start(id, total);
+        }
+        let mut leagues = Vec::new();
+        for (folder, dir, text) in files {
+            let result = self.play_league(&dir, &text, Some((id, &folder)), &|n| progress.add(n))?;
             leagues.push(LeagueStandings::of(&result, folder));
         }
         let overall = overall(&leagues);

@@ -23,7 +23,7 @@ enum By {
 /// A page's POST: path, who, other fields, status with the right token.
 type Post = (&'static str, By, &'static [(&'static str, &'static str)], u16);
 
-const POSTS: [Post; 12] = [
+const POSTS: [Post; 13] = [
     ("/logout", By::Entrant, &[], 303),
     ("/me/activate", By::Entrant, &[("id", "999")], 404),
     ("/me/upload", By::Entrant, &[], 400),
@@ -33,6 +33,7 @@ const POSTS: [Post; 12] = [
     ("/admin/entrant", By::Organiser, &[("name", "alice"), ("action", "disable")], 200),
     ("/admin/runs", By::Organiser, &[], 200),
     ("/admin/final", By::Organiser, &[], 200),
+    ("/admin/publish", By::Organiser, &[], 200),
     ("/admin/runs/1/verify", By::Organiser, &[("sessions", "all")], 404),
     ("/login", By::Fresh, &[("token", "not-a-token")], 401),
     ("/register", By::Fresh, &[("name", "yann"), ("invite_code", "letmein-2026")], 200),
