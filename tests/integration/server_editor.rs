@@ -178,6 +178,8 @@ fn a_student_writes_tries_fixes_and_submits_a_python_bot_in_chromium() {
         browser.type_into("#source", "\n# tried from the browser\n").unwrap();
         browser.click("#try").unwrap();
         wait_long(&browser, "#try-verdict", "Failed its check");
+        let first = browser.text("#try-where").unwrap();
+        assert!(first.contains("bot.py line 10, in act: KeyError: 'hard-"), "{first}");
         let report = browser.text("#try-report").unwrap();
         assert!(report.contains("KeyError: 'hard-") && report.contains("line 10, in act"), "{report}");
         fits(&browser, &format!("editor-keyerror{suffix}"));

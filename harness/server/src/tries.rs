@@ -229,13 +229,30 @@ fn tried_markup(t: &Tried) -> Markup {
             strong { (if passed { "Passed its check" } else { "Failed its check" }) } ": as an upload of it would." }
         pre.verdict { (printable(&t.verdict, SHOWN_TEXT)) }
         @if passed { details { summary { "Per decision: faults and fuel" } pre { (printable(&t.report, SHOWN_TEXT)) } } }
-        @else { h2 { "What the check found" } pre #try-report { (printable(&t.report, SHOWN_TEXT)) } }
+        @else {
+            @if let Some(at) = first_raise(&t.report) { p.banner.dq #try-where { "First exception: " code { (at) } } }
+            h2 { "What the check found" } pre #try-report { (printable(&t.report, SHOWN_TEXT)) }
+        }
         @match &t.played {
             None => {}
             Some(Err(why)) => p.error { "It could not be played: " (pitboss_host::text::excerpt(why, 2_000)) }
             Some(Ok(p)) => (played_markup(p)),
         }
     }
+}
+
+/// Where the check's report first shows the bot raising, from its
+/// logged traceback: `bot.py line N, in FUNCTION: Exception: text` (the
+/// innermost frame of `bot.py`).
+fn first_raise(report: &str) -> Option<String> {
+    // The logged lines are `  | TEXT`; a traceback's frames are indented.
+    let logged: Vec<&str> = report.lines().filter_map(|l| l.trim_start().strip_prefix("| ")).collect();
+    let ours = format!("File \"{TRIED}\", line");
+    let at = logged.iter().position(|l| l.trim_start().starts_with(&ours))?;
+    let raised = at + logged[at..].iter().position(|l| !l.starts_with(' '))?;
+    let frame = logged[at..raised].iter().rfind(|l| l.trim_start().starts_with(&ours))?;
+    let frame = frame.trim().trim_start_matches("File \"").replacen("\",", "", 1);
+    Some(pitboss_host::text::excerpt(&format!("{frame}: {}", logged[raised]), 300))
 }
 
 fn played_markup(p: &Played) -> Markup {
@@ -337,4 +354,18 @@ pub async fn lines() -> Response {
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_raise;
+
+    #[test]
+    fn the_first_exception_is_named_by_its_innermost_line_of_bot_py() {
+        let report = "act: 3 faults\nnorth-american: logged in 3 decisions, first:\n  | Traceback (most recent call last):\n  \
+            |   File \"./pitboss.py\", line 177, in _decide\n  |   File \"bot.py\", line 13, in act\n  |   \
+            File \"bot.py\", line 4, in look\n  | KeyError: 'hard-16'\n  | pitboss: the bot raised an exception\n";
+        assert_eq!(first_raise(report).as_deref(), Some("bot.py line 4, in look: KeyError: 'hard-16'"));
+        assert_eq!(first_raise("bot.py:3:14: SyntaxError: expected ':'"), None);
+    }
 }
