@@ -1,9 +1,10 @@
 //! The student's editor on `/me`: a Python bot written in the browser,
 //! **Try** (checked as an upload, played against `basic` on a chosen
 //! league, a round's transcript; no submission made) and **Submit** (an
-//! upload of `bot.py`). On the socket: a syntax error's verdict, a good
-//! bot's score and transcript, the CSRF check, the round limit, and that
-//! a Try makes no submission. In headless Chromium at 1280 and 390 px: a
+//! upload of `bot.py`). On the socket: a syntax error's verdict, a bot
+//! that loops forever stopped by its fuel, a good bot's score and
+//! transcript, the CSRF check, the bounds, and that a Try makes no
+//! submission. In headless Chromium at 1280 and 390 px: a
 //! student writes a bot with a `KeyError`, sees it named with its line,
 //! fixes it, sees a score, submits it and sees its score on the page.
 
@@ -91,6 +92,14 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("Failed its check") && page.contains("bot.py:3:14: SyntaxError"), "{page}");
     assert!(!page.contains("tries/") && !page.contains(&dir.display().to_string()), "no server path: {page}");
+
+    // A bot that never answers is stopped by its fuel, as any bot.
+    let forever = fixed().replace("best, soft = r.total()", "while True:\n            pass");
+    let started = std::time::Instant::now();
+    let (status, _, page) = post(&url, &cookie, "/me/try", &[("csrf", &csrf), ("source", &forever)]);
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Failed its check") && page.contains("all fuel consumed"), "{page}");
+    eprintln!("a Try of a bot that loops forever: {:.1} s", started.elapsed().as_secs_f64());
 
     // A good bot, with the browser's line ends, on the second league: its
     // score against basic and round 1's transcript.
