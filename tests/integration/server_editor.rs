@@ -148,9 +148,15 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
     let source = html(&url, &cookie, &format!("/submissions/{id}/source"));
     assert!(source.contains("# submitted from the editor") && !source.contains('\r'), "{source}");
 
-    // The line numbers are the server's own image.
+    // The line numbers and the editor's keys are the server's own files,
+    // and the page lets only the server's own script run.
     let lines = agent().get(&format!("{url}/editor/lines.svg")).call().unwrap();
     assert_eq!(lines.headers().get("content-type").unwrap(), "image/svg+xml");
+    let script = agent().get(&format!("{url}/editor/editor.js")).call().unwrap();
+    assert!(script.headers().get("content-type").unwrap().to_str().unwrap().starts_with("text/javascript"));
+    let page = agent().get(&format!("{url}/me")).header("Cookie", &cookie).call().unwrap();
+    let policy = page.headers().get("content-security-policy").unwrap().to_str().unwrap();
+    assert!(policy.ends_with("; script-src 'self'") && policy.starts_with("default-src 'none'"), "{policy}");
 }
 
 /// Whether the page fits `width` with nothing scrolling sideways, and a
@@ -182,6 +188,12 @@ fn a_student_writes_tries_fixes_and_submits_a_python_bot_in_chromium() {
         browser.click("#login").unwrap();
         wait_for(&browser, "h1", "alice");
         fits(&browser, &format!("editor{suffix}"));
+        // The editor's keys: Enter keeps the indent, four more after a
+        // colon; Tab indents.
+        write_source(&browser, "class A:");
+        browser.type_into("#source", "\u{E007}x\u{E007}\u{E004}y").unwrap();
+        let typed = browser.script("return document.querySelector('#source').value").unwrap();
+        assert_eq!(typed, json!("class A:\n    x\n        y"), "Enter and Tab in the editor");
         // The bot with the KeyError: tried, the error named with its line.
         write_source(&browser, KEY_ERROR);
         browser.type_into("#source", "\n# tried from the browser\n").unwrap();

@@ -1,13 +1,16 @@
 //! The editor of a Python bot's `bot.py`, shown on the student's page
 //! (`/me`) and on a Try's page: a plain textarea whose line numbers are
 //! an image served by the server ([`LINES_PATH`], drawn behind the text
-//! and scrolling with it), so it needs no script and no outside asset;
+//! and scrolling with it), so it needs no outside asset and no script (a
+//! small one of the server's, [`SCRIPT_PATH`], makes Tab indent);
 //! a league and a number of rounds; and two buttons, **Try** (`POST
 //! /me/try`: checks and plays it against `basic`, makes no submission)
 //! and **Submit** (`POST /me/submit`: an upload of `bot.py`). Both are
 //! one form posting the session's CSRF token; the handlers are in
 //! `tries.rs`.
 
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
 use maud::{Markup, html};
 
 use crate::db::{Outcome, Submission};
@@ -15,6 +18,10 @@ use crate::state::App;
 
 /// Where the editor's line numbers are served.
 pub const LINES_PATH: &str = "/editor/lines.svg";
+/// Where the editor's keys (Tab, Enter) are served.
+pub const SCRIPT_PATH: &str = "/editor/editor.js";
+/// The editor's keys: Tab indents, Enter keeps the indent.
+pub const SCRIPT: &str = include_str!("editor.js");
 /// Most rounds a Try plays.
 pub const MAX_TRY_ROUNDS: u64 = 2_000;
 /// The rounds a Try plays unless asked for others.
@@ -63,10 +70,21 @@ pub fn form(e: &Editing<'_>) -> Markup {
                 button #try formaction="/me/try" { "Try" }
                 button #send-source formaction="/me/submit" { "Submit" }
             }
+            script src=(SCRIPT_PATH) defer {}
             p.small { "Try checks it as an upload is checked and plays it against " code { "basic" } " on the same cards \
                 (at most " (MAX_TRY_ROUNDS) " rounds), without making a submission; Submit uploads it as " code { "bot.py" } "." }
         }
     }
+}
+
+/// A page holding the editor, whose policy also lets the editor's own
+/// script ([`SCRIPT_PATH`], from this server only) run.
+pub fn with_script(mut page: Response) -> Response {
+    let policy = format!("{}; script-src 'self'", crate::answer::PAGE_POLICY);
+    if let Ok(value) = HeaderValue::from_str(&policy) {
+        page.headers_mut().insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    page
 }
 
 /// The source the editor starts from: the latest Python submission of

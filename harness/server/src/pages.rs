@@ -149,7 +149,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
         (fault_tables(&own.faults))
         (logs(&own.logs))
     };
-    Ok(page(&visitor.entrant.name, Some(&visitor.session), body))
+    Ok(crate::editor::with_script(page(&visitor.entrant.name, Some(&visitor.session), body)))
 }
 
 /// A passing submission's score ([`crate::scores`]) in one line.

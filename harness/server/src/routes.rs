@@ -76,6 +76,7 @@ pub fn routes(app: Shared) -> Router {
         .route("/me", get(pages::me))
         .route("/me/activate", post(pages::activate))
         .route("/editor/lines.svg", get(tries::lines))
+        .route("/editor/editor.js", get(tries::script))
         .route("/admin", get(organiser::admin))
         .route("/admin/entrants", post(organiser::admin_add))
         .route("/admin/entrant", post(organiser::admin_entrant))

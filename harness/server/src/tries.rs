@@ -32,7 +32,7 @@ use crate::answer::Answer;
 use crate::auth::{EntrantVisitor, Session};
 use crate::csrf::CsrfForm;
 use crate::db::{Entrant, Outcome};
-use crate::editor::{Editing, MAX_TRY_ROUNDS, TRY_ROUNDS, form, lines_svg};
+use crate::editor::{Editing, MAX_TRY_ROUNDS, SCRIPT, TRY_ROUNDS, form, lines_svg, with_script};
 use crate::error::Error;
 use crate::page::{SHOWN_TEXT, page, refuse};
 use crate::paths::try_dir;
@@ -218,7 +218,7 @@ pub async fn try_post(State(app): State<Shared>, visitor: EntrantVisitor, CsrfFo
         (tried_markup(&tried))
         (editor(&app, &visitor.session, &asked))
     };
-    Ok(page("Try", Some(&visitor.session), body))
+    Ok(with_script(page("Try", Some(&visitor.session), body)))
 }
 
 /// The verdict, the score and the transcript of a Try.
@@ -333,7 +333,7 @@ pub async fn try_round(State(app): State<Shared>, visitor: EntrantVisitor, Query
         (round_markup(q.round, asked.rounds, &shown))
         (editor(&app, &visitor.session, &asked))
     };
-    Ok(page("Try", Some(&visitor.session), body))
+    Ok(with_script(page("Try", Some(&visitor.session), body)))
 }
 
 /// `POST /me/submit`: the editor's source uploaded as `bot.py`, to its
@@ -349,9 +349,19 @@ pub async fn submit(State(app): State<Shared>, up: PageUpload, CsrfForm(form): C
 
 /// `GET /editor/lines.svg`: the editor's line numbers.
 pub async fn lines() -> Response {
-    let mut response = lines_svg().into_response();
+    asset(lines_svg(), "image/svg+xml")
+}
+
+/// `GET /editor/editor.js`: the editor's keys.
+pub async fn script() -> Response {
+    asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
+}
+
+/// One of the editor's files, kept by browsers for a day.
+fn asset(body: String, kind: &'static str) -> Response {
+    let mut response = body.into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
     response
 }
