@@ -81,6 +81,8 @@ mod server;
 mod server_attacks;
 /// A season walked in headless Chromium at 1280 and 390 px.
 mod server_browser;
+/// The student's editor: Try and Submit a `bot.py` written in the browser.
+mod server_editor;
 /// `pitboss serve`: a name removed and registered again inherits nothing.
 mod server_identities;
 /// `pitboss serve`: a run played as shards elsewhere, imported;

@@ -280,11 +280,17 @@ fn rust_files(name: &str) -> Vec<File> {
     files
 }
 
+/// The scaffold's `bot.py` for a bot called `name` (also what the
+/// competition server's editor starts from).
+pub fn python_bot(name: &str) -> String {
+    fill(include_str!("../templates/bot.py.in"), &[("name", name)])
+}
+
 /// A Python bot's own files: the template, its unit tests, and the SDK
 /// beside them for the tests.
 fn python_files(name: &str) -> Vec<File> {
     vec![
-        File::new(source_file(name, Lang::Python), fill(include_str!("../templates/bot.py.in"), &[("name", name)])),
+        File::new(source_file(name, Lang::Python), python_bot(name)),
         File::new("test_bot.py", fill(include_str!("../templates/test_bot.py.in"), &[("name", name)])),
         File::new("pitboss.py", PYTHON_SDK),
     ]

@@ -118,13 +118,16 @@ pub struct RunQuery {
 /// `?run=N`).
 pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Query<RunQuery>) -> Answer {
     let who = visitor.entrant.clone();
-    let (subs, own, runs) = app
+    let (subs, own, runs, source) = app
         .blocking(move |app| {
             let own = crate::mine::of_run(&app.dir, &app.db, &who, q.run)?;
             let runs: Vec<i64> = app.db.runs(50)?.into_iter().filter(|r| r.state == "done").map(|r| r.id).collect();
-            Ok((app.db.submissions(who.id)?, own, runs))
+            let subs = app.db.submissions(who.id)?;
+            let source = crate::editor::latest_source(app, &subs);
+            Ok((subs, own, runs, source))
         })
         .await?;
+    let leagues: Vec<String> = app.competition.leagues.iter().map(|l| l.name.clone()).collect();
     let csrf = visitor.session.csrf.clone();
     let shown = own.status.first().and_then(|s| s["run"].as_i64());
     let body = html! {
@@ -141,6 +144,8 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
             input id="bot" type="file" name="bot" accept=".wasm,.py" required;
             button id="send" { "Upload and check" }
         }
+        (crate::editor::form(&crate::editor::Editing { csrf: &csrf, source: &source, leagues: &leagues, league: 1,
+            rounds: crate::editor::TRY_ROUNDS, max_bytes: app.competition.uploads.max_bytes }))
         p { a #scrimmages href="/me/scrimmages" { "Scrimmages" } ": play your bot against others who allow it, or built-in bots." }
         h2 { "Submissions" }
         @if subs.is_empty() { p { "None yet." } }
@@ -149,7 +154,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
         (fault_tables(&own.faults))
         (logs(&own.logs))
     };
-    Ok(page(&visitor.entrant.name, Some(&visitor.session), body))
+    Ok(crate::editor::with_script(page(&visitor.entrant.name, Some(&visitor.session), body)))
 }
 
 /// A passing submission's score ([`crate::scores`]) in one line.

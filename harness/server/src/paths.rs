@@ -1,8 +1,8 @@
 //! The data folder's layout, in one place: the database beside
 //! `modules/` (each uploaded module once, by SHA-256), `runs/N/league-K/`
 //! (a finished run's league folder, with its public copies under
-//! `public/`) and `scrimmages/N/`. Everything that names a path in the
-//! data folder asks here.
+//! `public/`), `scrimmages/N/` and `tries/ENTRANT/` (an entrant's latest
+//! Try). Everything that names a path in the data folder asks here.
 
 use std::path::{Path, PathBuf};
 
@@ -50,4 +50,10 @@ pub fn module_file(dir: &Path, sha256: &str) -> String {
 /// Where the module with this SHA-256 is kept.
 pub fn module_path(dir: &Path, sha256: &str) -> PathBuf {
     modules(dir).join(module_file(dir, sha256))
+}
+
+/// Where entrant `id`'s latest Try from the editor keeps its league
+/// folder (replaced by their next Try).
+pub fn try_dir(dir: &Path, id: i64) -> PathBuf {
+    dir.join("tries").join(id.to_string())
 }

@@ -18,7 +18,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
 use crate::uploads::upload_limit;
-use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages};
+use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages, tries};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -32,6 +32,12 @@ pub fn routes(app: Shared) -> Router {
         .layer(RequestBodyLimitLayer::new(upload_limit(app.competition.uploads.max_bytes)))
         .layer(DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(app.clone(), crate::oversize::refuse));
+    let edited = tries::body_limit(app.competition.uploads.max_bytes);
+    let editor = Router::new()
+        .route("/me/try", get(tries::try_round).post(tries::try_post))
+        .route("/me/submit", post(tries::submit))
+        .layer(RequestBodyLimitLayer::new(edited))
+        .layer(DefaultBodyLimit::max(edited));
     let small = Router::new()
         .route("/api/submissions/compare", get(compare::compare_json))
         .route("/me/compare", get(compare::compare_page))
@@ -73,6 +79,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/register", get(login::register_form).post(login::register))
         .route("/me", get(pages::me))
         .route("/me/activate", post(pages::activate))
+        .route("/editor/lines.svg", get(tries::lines))
+        .route("/editor/editor.js", get(tries::script))
         .route("/admin", get(organiser::admin))
         .route("/admin/entrants", post(organiser::admin_add))
         .route("/admin/entrant", post(organiser::admin_entrant))
@@ -88,6 +96,7 @@ pub fn routes(app: Shared) -> Router {
     };
     small
         .merge(uploads)
+        .merge(editor)
         .with_state(app)
         .layer(header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))

@@ -121,7 +121,7 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
 /// names the leagues that refuse it, then one line per league), and the
 /// full reports. The module's stored path is shown as the file the
 /// entrant uploaded, so a fault's replay command is one they can run.
-fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
+pub fn check_all(checker: &Checker, path: &Path, file_name: &str) -> (Outcome, String, String) {
     let mut lines = Vec::new();
     let mut reports = Vec::new();
     let mut failing = Vec::new();

@@ -23,10 +23,12 @@ enum By {
 /// A page's POST: path, who, other fields, status with the right token.
 type Post = (&'static str, By, &'static [(&'static str, &'static str)], u16);
 
-const POSTS: [Post; 13] = [
+const POSTS: [Post; 15] = [
     ("/logout", By::Entrant, &[], 303),
     ("/me/activate", By::Entrant, &[("id", "999")], 404),
     ("/me/upload", By::Entrant, &[], 400),
+    ("/me/try", By::Entrant, &[("source", "x"), ("rounds", "0")], 400),
+    ("/me/submit", By::Entrant, &[("source", " ")], 400),
     ("/me/scrimmages", By::Entrant, &[("rounds", "10")], 400),
     ("/me/scrimmages/allow", By::Entrant, &[("allow", "yes")], 303),
     ("/admin/entrants", By::Organiser, &[("name", "zed")], 200),
