@@ -125,6 +125,10 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
         assert_eq!(status, 400, "{field} = {value}: {page}");
         assert!(page.contains("must be a whole number from 1 to"), "{page}");
     }
+    let long = good.clone() + &"#".repeat(256 << 10);
+    let (status, _, page) = post(&url, &cookie, "/me/try", &[("csrf", &csrf), ("source", &long)]);
+    assert_eq!(status, 400, "{page}");
+    assert!(page.contains("over its limit of 256 KiB"), "{page}");
     // Without the session's token, nothing is tried.
     for form in [vec![("source", good.as_str())], vec![("source", good.as_str()), ("csrf", "forged")]] {
         let (status, _, page) = post(&url, &cookie, "/me/try", &form);
