@@ -169,6 +169,15 @@ impl Browser {
         self.command("POST", "/window/rect", Some(json!({"width": width, "height": height}))).map(drop)
     }
 
+    /// Lays pages out `width` CSS pixels wide, as a phone would (a
+    /// window cannot be made narrower than 500 px: [`Browser::resize`]
+    /// stops there).
+    pub fn phone_width(&self, width: u32, height: u32) -> Result<(), String> {
+        let params = json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": true});
+        let cdp = json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": params});
+        self.command("POST", "/goog/cdp/execute", Some(cdp)).map(drop)
+    }
+
     /// A PNG of the first element matching `css`.
     pub fn element_screenshot(&self, css: &str) -> Result<Vec<u8>, String> {
         let id = self.find(css)?;

@@ -125,6 +125,10 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
         assert_eq!(status, 400, "{field} = {value}: {page}");
         assert!(page.contains("must be a whole number from 1 to"), "{page}");
     }
+    let long = good.clone() + &"#".repeat(256 << 10);
+    let (status, _, page) = post(&url, &cookie, "/me/try", &[("csrf", &csrf), ("source", &long)]);
+    assert_eq!(status, 400, "{page}");
+    assert!(page.contains("over its limit of 256 KiB"), "{page}");
     // Without the session's token, nothing is tried.
     for form in [vec![("source", good.as_str())], vec![("source", good.as_str()), ("csrf", "forged")]] {
         let (status, _, page) = post(&url, &cookie, "/me/try", &form);
@@ -162,6 +166,8 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
 /// Whether the page fits `width` with nothing scrolling sideways, and a
 /// screenshot of it as `NAME.png`.
 fn fits(browser: &Browser, name: &str) {
+    let wide = browser.script("return document.documentElement.clientWidth").unwrap();
+    assert!(wide == json!(1280) || wide == json!(390), "laid out {wide} px wide");
     let fits = browser.script("return document.documentElement.scrollWidth <= document.documentElement.clientWidth");
     let what = browser.script("return location.pathname").unwrap();
     assert_eq!(fits.unwrap(), json!(true), "{what} overflows sideways ({name})");
@@ -183,6 +189,7 @@ fn a_student_writes_tries_fixes_and_submits_a_python_bot_in_chromium() {
     let (url, alice) = (server.url.clone(), server.token("alice"));
     for (width, height, suffix) in [(1280, 900, ""), (390, 844, "-phone")] {
         let browser = Browser::start(width, height).unwrap();
+        browser.phone_width(width, height).unwrap();
         browser.goto(&format!("{url}/login")).unwrap();
         browser.type_into("#token", &alice).unwrap();
         browser.click("#login").unwrap();

@@ -22,6 +22,10 @@ pub const LINES_PATH: &str = "/editor/lines.svg";
 pub const SCRIPT_PATH: &str = "/editor/editor.js";
 /// The editor's keys: Tab indents, Enter keeps the indent.
 pub const SCRIPT: &str = include_str!("editor.js");
+/// Most bytes of source the editor takes (or the competition's
+/// `max_kib`, if lower): a bot's source is a few KB, and a form's body is
+/// read before the Try waits its turn.
+pub const MAX_SOURCE: usize = 256 << 10;
 /// Most rounds a Try plays.
 pub const MAX_TRY_ROUNDS: u64 = 2_000;
 /// The rounds a Try plays unless asked for others.
@@ -42,7 +46,7 @@ pub struct Editing<'a> {
     /// The league chosen, from 1.
     pub league: usize,
     pub rounds: u64,
-    /// The largest source taken, in bytes.
+    /// The competition's largest upload, in bytes.
     pub max_bytes: usize,
 }
 
@@ -59,7 +63,7 @@ pub fn form(e: &Editing<'_>) -> Markup {
         style { (maud::PreEscaped(STYLE.replace("LINES", LINES_PATH))) }
         form #editor method="post" action="/me/try" {
             input type="hidden" name="csrf" value=(e.csrf);
-            label for="source" { "Or write your bot here: " code { "bot.py" } " (Python; at most " (e.max_bytes >> 10) " KiB)" }
+            label for="source" { "Or write your bot here: " code { "bot.py" } " (Python; at most " (max_source(e.max_bytes) >> 10) " KiB)" }
             // A textarea drops one newline right after its start tag.
             textarea #source name="source" rows="24" wrap="off" spellcheck="false" autocapitalize="off"
                 autocomplete="off" aria-label="bot.py" { "\n" (e.source) }
@@ -75,6 +79,12 @@ pub fn form(e: &Editing<'_>) -> Markup {
                 (at most " (MAX_TRY_ROUNDS) " rounds), without making a submission; Submit uploads it as " code { "bot.py" } "." }
         }
     }
+}
+
+/// The most bytes of source the editor takes, under a largest upload of
+/// `max_bytes`.
+pub fn max_source(max_bytes: usize) -> usize {
+    max_bytes.min(MAX_SOURCE)
 }
 
 /// A page holding the editor, whose policy also lets the editor's own

@@ -32,13 +32,13 @@ use crate::answer::Answer;
 use crate::auth::{EntrantVisitor, Session};
 use crate::csrf::CsrfForm;
 use crate::db::{Entrant, Outcome};
-use crate::editor::{Editing, MAX_TRY_ROUNDS, SCRIPT, TRY_ROUNDS, form, lines_svg, with_script};
+use crate::editor::{Editing, MAX_TRY_ROUNDS, SCRIPT, TRY_ROUNDS, form, lines_svg, max_source, with_script};
 use crate::error::Error;
 use crate::page::{SHOWN_TEXT, page, refuse};
 use crate::paths::try_dir;
 use crate::state::{App, Shared};
 use crate::uploads::{PageUpload, judge_upload};
-use crate::verdict::{check_all, too_big};
+use crate::verdict::check_all;
 
 /// The name the tried bot has in its league (and its transcript).
 const TRIED: &str = "bot.py";
@@ -56,7 +56,7 @@ pub struct Edited {
 /// The largest body of an editor's form: the source percent-encoded
 /// (three bytes a byte at worst) and the other fields.
 pub fn body_limit(max_bytes: usize) -> usize {
-    3 * max_bytes + (16 << 10)
+    3 * max_source(max_bytes) + (16 << 10)
 }
 
 /// A Try as asked, its fields checked.
@@ -69,13 +69,7 @@ struct Asked {
 
 /// The form's fields checked, or why not in one line.
 fn asked(app: &App, form: Edited) -> Result<Asked, String> {
-    let source = form.source.replace("\r\n", "\n");
-    if source.trim().is_empty() {
-        return Err("The editor was empty: write your bot in it first.".into());
-    }
-    if source.len() > app.competition.uploads.max_bytes {
-        return Err(format!("Refused: {}.", too_big(source.len() as u64, app.competition.uploads.max_bytes)));
-    }
+    let source = edited_source(app, &form.source)?;
     let leagues = app.competition.leagues.len();
     let number = |field: Option<String>, name: &str, default: u64, max: u64| match field.as_deref().map(str::trim) {
         None | Some("") => Ok(default),
@@ -88,6 +82,24 @@ fn asked(app: &App, form: Edited) -> Result<Asked, String> {
     let league = number(form.league, "league", 1, leagues as u64)? as usize;
     let rounds = number(form.rounds, "rounds", TRY_ROUNDS.min(MAX_TRY_ROUNDS), MAX_TRY_ROUNDS)?;
     Ok(Asked { source, league, rounds })
+}
+
+/// The editor's text with `\n` line ends, or why it is refused: empty,
+/// or over the editor's size limit.
+fn edited_source(app: &App, text: &str) -> Result<String, String> {
+    let source = text.replace("\r\n", "\n");
+    let max = max_source(app.competition.uploads.max_bytes);
+    if source.trim().is_empty() {
+        return Err("The editor was empty: write your bot in it first.".into());
+    }
+    if source.len() > max {
+        return Err(format!(
+            "The editor's text is {} KiB, over its limit of {} KiB: upload a larger bot.py as a file.",
+            source.len().div_ceil(1024),
+            max >> 10
+        ));
+    }
+    Ok(source)
 }
 
 /// What a Try found.
@@ -339,10 +351,10 @@ pub async fn try_round(State(app): State<Shared>, visitor: EntrantVisitor, Query
 /// `POST /me/submit`: the editor's source uploaded as `bot.py`, to its
 /// verdict on `/me` as an upload's.
 pub async fn submit(State(app): State<Shared>, up: PageUpload, CsrfForm(form): CsrfForm<Edited>) -> Answer {
-    let source = form.source.replace("\r\n", "\n");
-    if source.trim().is_empty() {
-        return Ok(refuse(StatusCode::BAD_REQUEST, "The editor was empty: write your bot in it first."));
-    }
+    let source = match edited_source(&app, &form.source) {
+        Ok(source) => source,
+        Err(why) => return Ok(refuse(StatusCode::BAD_REQUEST, &why)),
+    };
     let verdict = judge_upload(&app, up.visitor.entrant, up.slot, TRIED.into(), Bytes::from(source)).await?;
     Ok(Redirect::to(&format!("/me#sub-{}", verdict.id)).into_response())
 }
