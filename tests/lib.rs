@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: scripted players, event
-//! capture, stacked-shoe tables, the paths of the built wasm bots, and
-//! the `pitboss` command run with a time limit.
+//! capture, stacked-shoe tables, the paths of the built wasm bots, the
+//! `pitboss` command run with a time limit, and (from `pitboss-testkit`,
+//! which the crates' own tests share too) a scratch folder.
 
 use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -15,6 +16,8 @@ use pitboss_results::tally::{SeatLog, Tally};
 use pitboss_sdk::{Action, Decision};
 
 pub mod webdriver;
+
+pub use pitboss_testkit::scratch;
 
 /// Where `bash scripts/build-bots` puts a bot's wasm file.
 pub fn wasm_path(bot: &str) -> PathBuf {

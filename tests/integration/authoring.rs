@@ -18,10 +18,7 @@ fn examples() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-authoring-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("authoring", name)
 }
 
 /// Loads a bot, checks it, and plays 2,000 rounds of every rule set with it.

@@ -16,10 +16,7 @@ use pitboss_tests::{boxed, wasm_path};
 
 /// A fresh folder for one test, holding `cache/` and `config/cache.key`.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-cache-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("cache", name)
 }
 
 fn config(scratch: &Path) -> CacheConfig {

@@ -9,10 +9,7 @@ use pitboss_tests::{Ran, pitboss, wasm_path};
 use serde_json::{Value, json};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("check", name)
 }
 
 fn hostile(name: &str) -> PathBuf {

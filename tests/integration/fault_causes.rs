@@ -13,10 +13,7 @@ use pitboss_tests::pitboss_bin;
 const ROUNDS: u64 = 3_010;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-fault-causes-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("fault-causes", name)
 }
 
 /// Runs `command`, failing the test with its output unless it succeeds;

@@ -10,10 +10,7 @@ use pitboss_tests::{Ran, pitboss, pitboss_with, wasm_path};
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("files", name)
 }
 
 fn fifo(path: &Path) {

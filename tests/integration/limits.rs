@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use pitboss_tests::pitboss;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-limits-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("limits", name)
 }
 
 /// A bot that bets the minimum and stands, logging `thinking` each

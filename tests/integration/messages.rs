@@ -9,10 +9,7 @@ use std::time::{Duration, SystemTime};
 use pitboss_tests::pitboss;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-messages-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("messages", name)
 }
 
 /// A bot that bets the minimum, logs two lines, and answers `act` with

@@ -14,10 +14,7 @@ use pitboss_tests::{Ran, pitboss, wasm_path};
 use serde_json::Value;
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pitboss-portable-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    pitboss_tests::scratch("portable", name)
 }
 
 fn hostile(name: &str) -> PathBuf {

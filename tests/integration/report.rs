@@ -13,10 +13,7 @@ use pitboss_tests::webdriver::Browser;
 use serde_json::Value;
 
 fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("pitboss-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    pitboss_tests::scratch("report", name)
 }
 
 /// Runs `league` and writes its results.json next to it.

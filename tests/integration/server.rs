@@ -154,10 +154,7 @@ pub fn call(method: &str, url: &str, token: Option<&str>, body: Option<&[u8]>) -
 
 /// A fresh scratch folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pitboss-server-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    pitboss_tests::scratch("server", name)
 }
 
 /// A competition file in `dir` with these entrants, rounds per session,

@@ -240,10 +240,7 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("pitboss-stage-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+        pitboss_testkit::scratch("stage", name)
     }
 
     fn league(dir: &Path) -> PathBuf {

@@ -47,8 +47,7 @@ mod tests {
 
     #[test]
     fn a_request_moves_the_time_once_a_minute_at_most() {
-        let dir = std::env::temp_dir().join(format!("pitboss-seen-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = pitboss_testkit::scratch("seen", "touch");
         let db = Db::open(&dir).unwrap();
         let id = db.add_entrant("ann", "h", 10).unwrap().unwrap();
         assert!(db.last_seen().unwrap().is_empty());

@@ -165,8 +165,7 @@ mod tests {
 
     #[test]
     fn one_module_uploaded_many_times_at_once_is_stored_once_whole() {
-        let dir = std::env::temp_dir().join(format!("pitboss-store-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = pitboss_testkit::scratch("store", "once");
         let bytes: Vec<u8> = b"\0asm".iter().copied().chain((0..100_000u32).map(|i| (i % 251) as u8)).collect();
         std::thread::scope(|s| {
             let puts: Vec<_> = (0..16).map(|_| s.spawn(|| put(&dir, "ab12", &bytes))).collect();
@@ -182,8 +181,7 @@ mod tests {
 
     #[test]
     fn a_python_source_is_kept_as_py_and_found_by_its_hash_alone() {
-        let dir = std::env::temp_dir().join(format!("pitboss-store-py-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = pitboss_testkit::scratch("store", "py");
         put(&dir, "cd34", b"import pitboss\n").unwrap();
         put(&dir, "ef56", b"\0asm\x01\0\0\0").unwrap();
         assert_eq!((module_file(&dir, "cd34"), module_file(&dir, "ef56")), ("cd34.py".into(), "ef56.wasm".into()));

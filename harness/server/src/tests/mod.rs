@@ -83,13 +83,7 @@ impl Site {
     /// A site for `competition` (the text of a competition file).
     pub fn with(competition: &str) -> Site {
         static N: AtomicU32 = AtomicU32::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pitboss-site-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = pitboss_testkit::scratch("site", &N.fetch_add(1, Ordering::Relaxed).to_string());
         let competition = Arc::new(competition::parse(competition, "competition.toml").unwrap());
         let db = Db::open(&dir).unwrap();
         let admin = auth::new_secret("pba_").unwrap();
