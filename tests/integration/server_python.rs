@@ -44,7 +44,7 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     let (status, refused) =
         call("POST", &format!("{url}/api/submissions?name=bot.txt"), Some(&bob), Some(source.as_bytes()));
     assert_eq!(status, 422, "{refused}");
-    assert!(refused["verdict"].as_str().unwrap().contains("nor a Python bot's source"), "{refused}");
+    assert!(refused["verdict"].as_str().unwrap().contains("nor a bot's source"), "{refused}");
 
     // A syntax error is refused naming the line, by `pitboss submit`.
     std::fs::create_dir_all(dir.join("typo")).unwrap();
@@ -131,7 +131,7 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
 
     // The upload form takes a .py file too.
     let me = html(&url, &cookie, "/me");
-    assert!(me.contains("accept=\".wasm,.py\""), "{me}");
+    assert!(me.contains("accept=\".wasm,.py,.js\""), "{me}");
     let csrf = me.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
     let mut form = format!(
         "--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n--XyZ\r\nContent-Disposition: \

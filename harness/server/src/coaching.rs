@@ -52,8 +52,8 @@ fn coached(app: &App, run: i64, folder: &str, name: &str) -> Result<Result<Value
     }
     let (bytes, file_name) = match &source.sha256 {
         Some(_) => {
-            // The file the run played (`HASH.py` for a Python bot's
-            // source, which keeps its extension so it runs as Python).
+            // The file the run played (`HASH.py` or `HASH.js` for a bot's
+            // source, which keeps its extension so it runs by its runtime).
             let file = crate::store::plain_file(&source.file)?;
             let extension =
                 std::path::Path::new(file).extension().map_or(String::new(), |e| e.to_string_lossy().into_owned());

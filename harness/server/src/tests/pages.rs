@@ -44,7 +44,7 @@ async fn before_any_run_every_page_says_so() {
             "<h1>alice</h1>",
             "id=\"upload\"",
             &format!("value=\"{csrf}\""),
-            "accept=\".wasm,.py\"",
+            "accept=\".wasm,.py,.js\"",
             "No run has finished with your bot yet.",
             "None yet.",
             "None recorded.",
