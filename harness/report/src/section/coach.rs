@@ -8,7 +8,7 @@
 //! ([`crate::coach_section`]); its styles are [`crate::COACH_CSS`].
 
 use maud::{Markup, html};
-use pitboss_results::coach::{Coached, Group, Report};
+use pitboss_results::coach::{Coached, FEW_HANDS, Group, Report};
 
 use crate::format::chips;
 
@@ -48,25 +48,30 @@ fn ci(x: f64) -> String {
 
 fn figures(report: &Report, c: &Coached) -> Markup {
     let rows: [(&str, String, String, &str); 5] = [
-        ("EV", fig(c.ev), ci(c.ci95), "what the bot won"),
+        ("EV", fig(c.ev), ci(c.ci95), "what it won; the true figure is within ± of it, 19 times in 20"),
         (
             "EV given away",
             format!("{:.3}", c.ev_given_away),
             String::new(),
-            "best − chosen at each decision, from the shoe it saw",
+            "what better choices would have won, knowing the cards left",
         ),
         (
             "of it off the top",
             format!("{:.3}", c.ev_given_away_off_top),
             String::new(),
-            "strategy errors whatever the count",
+            "of that, what it gave away even from a full shoe: plain mistakes",
         ),
-        ("optimal EV", fig(c.ev_optimal), String::new(), "optimal play from each round's shoe, with the bot's bets"),
+        (
+            "optimal EV",
+            fig(c.ev_optimal),
+            String::new(),
+            "what perfect play would have won with the same bets and cards left",
+        ),
         (
             "luck-adjusted EV",
             fig(c.luck_adjusted.ev),
             ci(c.luck_adjusted.ci95),
-            "the result less the luck of every card (AIVAT)",
+            "the EV with the luck of the cards taken out, far more precise (AIVAT)",
         ),
     ];
     html! {
@@ -84,8 +89,11 @@ fn figures(report: &Report, c: &Coached) -> Markup {
                 }
             }
         }
-        (betting(c))
-        (by_count(c))
+        details.counters {
+            summary { "For card counters: the bets against the edge, and by the true count" }
+            (betting(c))
+            (by_count(c))
+        }
     }
 }
 
@@ -129,6 +137,8 @@ fn situations(c: &Coached) -> Markup {
     let shown: Vec<&Group> = c.situations.iter().take(SHOWN).collect();
     html! {
         div.scroll { table.situations {
+            caption { "Where it gives EV away, largest first. Count: the hands it met there; missed: the times it did \
+                not choose the best; given away: what those cost, per 100 of all it bet." }
             thead { tr {
                 th { "given away" } th.l { "situation" } th { "count" } th.missed { "missed" } th.l { "bot" } th.l { "best" }
             } }
@@ -141,6 +151,9 @@ fn situations(c: &Coached) -> Markup {
                         td.l { (g.choice) } td.l { b { (g.best) } }
                     }
                     tr.cmd { td.cmd colspan="6" {
+                        @if g.count < FEW_HANDS {
+                            span.few { "only " (g.count) " hand" @if g.count != 1 { "s" } ": too few to be sure of. " }
+                        }
                         "round " (g.example_round)
                         @if !g.replay.is_empty() { ": " code { (g.replay) } }
                     } }
