@@ -1,30 +1,29 @@
-"""Builds a Python bot into one WebAssembly module that Pitboss runs:
+"""Builds the Python runtime, the one WebAssembly module that runs every
+Python bot from its source (harness/host/python/runtime.wasm; sdk/ABI.md,
+"Bots from source"):
 
-    VENV/bin/python build.py bot.py -o bot.wasm
+    VENV/bin/python build.py --runtime --lto --fresh runtime/runtime.py -o runtime.wasm
+
+scripts/build-python-runtime runs this; maintainers only. Bots are not
+compiled: building a bot into a module of its own with py2wasm is no
+longer a supported path (docs/decisions/0017-py2wasm-retired.md), and this
+file keeps only what the runtime's build needs.
 
 VENV is a Python 3.11 virtual environment holding requirements.txt
 (scripts/setup makes one at ~/.cache/pitboss/py2wasm). Nothing is
-downloaded: py2wasm (Nuitka) compiles bot.py, pitboss.py and the standard
-library modules they import to C and links them with the CPython 3.11 that
-py2wasm ships, built for WASI; Zig (from PyPI) is the C compiler and
-brings wasi-libc. The result is a WASI reactor exporting the Pitboss ABI
-(nuitka/pitboss_shim.c) and importing only the deterministic WASI subset
-of sdk/ABI.md.
+downloaded: py2wasm (Nuitka) compiles runtime.py, pitboss.py and the
+standard library modules they import to C and links them with the CPython
+3.11 that py2wasm ships, built for WASI; Zig (from PyPI) is the C compiler
+and brings wasi-libc. The result is a WASI reactor exporting the Pitboss
+ABI and the source-loading exports (nuitka/pitboss_shim.c) and importing
+only the deterministic WASI subset of sdk/ABI.md.
 
-The build folder is kept between builds of the same bot (under
+The build folder is kept between builds (under
 $XDG_CACHE_HOME/pitboss/py2wasm-build, else ~/.cache/pitboss/py2wasm-build,
-one folder per bot file, locked while a build runs; --fresh empties it).
-What a rebuild after an edit of the bot can reuse is reused, each piece
-only when everything it is made from is unchanged: the object files
-(cc() below, keyed by their command line and the contents of their
-source and headers: Nuitka's runtime and the SDK are compiled once) and
-Nuitka's own work on the standard library (nuitka/pitboss_plugin.py). A
-rebuild after a one-line edit takes about 10 s on two cores instead of
-about 55 s (docs/performance.md says where it goes).
-
-Without link-time optimisation by default: the link takes half a second
-instead of 7-13 s, and a decision costs about 2 % more fuel (the same
-decisions). --lto links as before, for a module to hand in.
+locked while a build runs; --fresh empties it, as the script does). The
+object files are cached (cc() below, keyed by their command line and the
+contents of their source and headers), and so is Nuitka's own work on the
+standard library (nuitka/pitboss_plugin.py).
 """
 
 import fcntl
@@ -54,8 +53,7 @@ def die(message):
 # The C compiler: Zig's `cc`, as wasi-sdk/bin/clang runs it
 # (`build.py --cc ZIG CACHE_DIR [compiler arguments...]`), with three
 # changes for compiling (`-c`); the link and version queries go to Zig as
-# they are. (Here, not in a file of its own: `pitboss new` copies this
-# file, the SDK and nuitka/ into a bot's folder.)
+# they are.
 #
 # - An object cache, as ccache's direct mode: an object is reused when its
 #   command line and the contents of its source and of every header the
@@ -364,9 +362,9 @@ def strip_custom_sections(path, keep=("name",)):
 def main():
     import argparse
 
-    parser = argparse.ArgumentParser(description="Build a Python Pitboss bot into a .wasm module.")
-    parser.add_argument("bot", help="the bot's main file, e.g. bot.py")
-    parser.add_argument("-o", "--output", help="the module to write (default: the bot's name with .wasm)")
+    parser = argparse.ArgumentParser(description="Build the Python runtime (scripts/build-python-runtime).")
+    parser.add_argument("bot", help="the runtime's main file, runtime/runtime.py")
+    parser.add_argument("-o", "--output", help="the module to write (default: the main file's name with .wasm)")
     parser.add_argument("--fresh", action="store_true", help="build in an emptied build folder")
     parser.add_argument(
         "--lto", action="store_true",
@@ -377,6 +375,9 @@ def main():
         help="build the Python runtime (runtime/runtime.py), which runs a bot from its source",
     )
     args = parser.parse_args()
+    if not args.runtime:
+        die("builds the Python runtime only (--runtime): bots run from source, compiled Python bots are "
+            "no longer supported (docs/decisions/0017-py2wasm-retired.md)")
     source = os.path.abspath(args.bot)
     output = os.path.abspath(args.output or os.path.splitext(args.bot)[0] + ".wasm")
     root, zig = toolchain()

