@@ -133,8 +133,8 @@ fn luck_rule_sets() -> [(&'static str, Rules); 3] {
     [("NorthAmerican", Rules::north_american()), ("Swedish", Rules::swedish()), ("Danish", Rules::danish())]
 }
 
-/// `harness/strategy/src/luck/generated.rs`: the analyzer's part of each
-/// dealer rule set's luck tables ([`crate::luck::Stored`]), so a league
+/// `harness/strategy/src/stored/generated.rs`: the analyzer's part of each
+/// dealer rule set's luck tables ([`crate::stored::Stored`]), so a league
 /// reads them rather than spending a quarter of a second on them. Every
 /// value is written as Rust's shortest round-trip decimal, so it reads
 /// back to the same bits.

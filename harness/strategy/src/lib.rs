@@ -42,6 +42,7 @@ pub mod player;
 pub mod report;
 pub mod resplit;
 pub mod split;
+pub mod stored;
 pub mod value;
 
 pub use analyzer::Analyzer;

@@ -28,12 +28,9 @@ use pitboss_engine::Rules;
 use pitboss_sdk::SideBet;
 
 use crate::deck::{ACE, Hand, RANKS, Shoe, value};
+pub use crate::stored::Stored;
 use crate::value::{Counts, Valuer, full_shoe};
 use crate::{Game, StrategyError};
-
-// Written by `codegen::luck_source`, as it writes it.
-#[rustfmt::skip]
-mod generated;
 
 /// Player hand classes against a dealer: totals 0 to 21, then a natural.
 pub const CLASSES: usize = 23;
@@ -196,31 +193,7 @@ fn representative(hard: u8, ace: bool, len: u8) -> Option<Hand> {
     (left == 0).then(|| Hand::of(&cards))
 }
 
-/// The analyzer's part of a rule set's tables, the costly part (about a
-/// quarter of a second): stored in [`generated`] for each rule set's
-/// defaults, computed for rules a league overrides.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stored {
-    /// The deal table: `[up][a][b]`, both orders.
-    pub deal3: [f64; RANKS * RANKS * RANKS],
-    /// A hand played on after a hit: `[up][hard][ace]`.
-    pub hit: [f64; RANKS * 22 * 2],
-    /// A doubled hand standing on a total: `[up][total]`.
-    pub doubled: [f64; RANKS * 22],
-    /// A split hand's two cards: `[up][pair][second]`.
-    pub split: [f64; RANKS * RANKS * RANKS],
-}
-
 impl Stored {
-    /// The stored tables of `rules` if they are a rule set's defaults.
-    pub fn of(rules: &Rules) -> Option<&'static Stored> {
-        generated::BY_VARIANT
-            .iter()
-            .find(|(variant, _)| *variant == rules.variant)
-            .filter(|_| *rules == Rules::for_variant(rules.variant))
-            .map(|(_, stored)| stored)
-    }
-
     /// The tables of `rules` (a dealer game) computed off the top, as the
     /// coach's [`Valuer`] values the deal, hits, doubles and splits.
     pub fn compute(rules: &Rules) -> Result<Box<Stored>, StrategyError> {

@@ -105,7 +105,7 @@ impl Valuer {
     /// from the stored luck tables for a rule set's defaults (the same
     /// values), else computed as [`Valuer::computed`] does.
     pub fn new(rules: &Rules) -> Result<Valuer, StrategyError> {
-        let Some(stored) = crate::luck::Stored::of(rules) else { return Valuer::computed(rules) };
+        let Some(stored) = crate::stored::Stored::of(rules) else { return Valuer::computed(rules) };
         let mut v = Valuer::empty(rules)?;
         for up in 0..RANKS {
             for a in 0..RANKS {

@@ -1,5 +1,5 @@
 //! The charts checked in for the bots (`bots/chart/src/generated.rs`) and the
-//! luck tables a league reads (`harness/strategy/src/luck/generated.rs`)
+//! luck tables a league reads (`harness/strategy/src/stored/generated.rs`)
 //! are exactly what the analyzer computes today; `PITBOSS_BLESS=1`
 //! rewrites them.
 
@@ -13,7 +13,7 @@ fn checked_in_charts_equal_the_analyzers_output() {
     let bless = std::env::var_os("PITBOSS_BLESS").is_some();
     let mut stale = Vec::new();
     for (file, text) in
-        [("bots/chart/src/generated.rs", &fresh.rust), ("harness/strategy/src/luck/generated.rs", &luck)]
+        [("bots/chart/src/generated.rs", &fresh.rust), ("harness/strategy/src/stored/generated.rs", &luck)]
     {
         let path = root.join(file);
         if bless {
