@@ -88,6 +88,9 @@ mod server_identities;
 /// `pitboss serve`: a run played as shards elsewhere, imported;
 /// self-registration with the invite code.
 mod server_import;
+/// `pitboss serve` takes a JavaScript bot's `bot.js`: checked, kept as
+/// `.js`, scored, its source on its page.
+mod server_js;
 /// Thirty entrants, two leagues and ten scrimmages at once.
 mod server_load;
 /// `pitboss serve` takes a Python bot's `bot.py`: checked, scored, played,

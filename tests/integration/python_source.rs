@@ -112,10 +112,9 @@ fn a_python_bot_from_pitboss_new_needs_nothing_but_pitboss() {
         run.as_secs_f64(),
         total.as_secs_f64()
     );
-    // The goals are 10 s and 1 s on an idle machine; the bounds leave room
-    // for a machine shared with other builds.
-    assert!(total < Duration::from_secs(40), "new to a result took {total:?}");
-    assert!(again < Duration::from_secs(4), "check after the compile took {again:?}");
+    // The goals (10 s from `new` to a result, 1 s for a `check` after the
+    // compile) are measured by hand on an idle machine (docs/performance.md),
+    // never asserted here: a shared CI machine would make them flaky.
 
     // The bot's own tests run with any Python 3, when there is one.
     if let Ok(out) = Command::new("python3").arg("test_bot.py").current_dir(&bot).output() {

@@ -88,7 +88,12 @@ fn a_season_walked_in_chromium_as_a_student_and_as_the_organiser() {
     // The coach: where her bot of that run gives EV away.
     browser.goto(&format!("{url}/me")).unwrap();
     browser.click("a.coach").unwrap();
-    wait_for(&browser, "#coach", "where each bot gives EV away");
+    // It plays 50,000 rounds: the page shows how far and refreshes itself.
+    let coaching = Instant::now();
+    while !browser.text("#coach").is_ok_and(|t| t.contains("where each bot gives EV away")) {
+        assert!(coaching.elapsed() < Duration::from_secs(240), "the coaching never showed");
+        std::thread::sleep(Duration::from_millis(500));
+    }
     assert!(browser.count("#coach table tr").unwrap() >= 2, "the top situations");
     at_both_widths(&browser, "season-coach");
     // Two submissions compared on the same cards.

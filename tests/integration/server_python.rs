@@ -44,7 +44,7 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     let (status, refused) =
         call("POST", &format!("{url}/api/submissions?name=bot.txt"), Some(&bob), Some(source.as_bytes()));
     assert_eq!(status, 422, "{refused}");
-    assert!(refused["verdict"].as_str().unwrap().contains("nor a Python bot's source"), "{refused}");
+    assert!(refused["verdict"].as_str().unwrap().contains("nor a bot's source"), "{refused}");
 
     // A syntax error is refused naming the line, by `pitboss submit`.
     std::fs::create_dir_all(dir.join("typo")).unwrap();
@@ -82,8 +82,34 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     let (status, round) = call("GET", &replay, Some(&alice), None);
     assert_eq!(status, 200, "{round}");
     assert!(round["transcript"].as_str().unwrap().contains("alice"), "{round}");
+    // The coaching page answers at once with the rounds played of 50,000
+    // and refreshes itself until the report is there; the report names
+    // the league and the file alice uploaded, no path of the server's.
+    let cookie = login(&url, &alice);
+    let coach_page = format!("{url}/runs/{run}/league-1/coach");
+    let started = std::time::Instant::now();
+    let mut looks = 0;
+    let coached = loop {
+        let mut page = agent().get(&coach_page).header("Cookie", &cookie).call().unwrap();
+        assert_eq!(page.status().as_u16(), 200);
+        let refresh = page.headers().get("refresh").map(|v| v.to_str().unwrap().to_string());
+        let body = page.body_mut().read_to_string().unwrap();
+        looks += 1;
+        if !body.contains("id=\"coach-progress\"") {
+            break body;
+        }
+        assert_eq!(refresh.as_deref(), Some("2"), "{body}");
+        assert!(body.contains("Playing the rounds of alice's bot: ") && body.contains(" / 50,000 rounds"), "{body}");
+        assert!(started.elapsed().as_secs() < 300, "{body}");
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    };
+    assert!(looks > 1, "50,000 rounds are not played in the page's first moment: {coached}");
+    assert!(coached.contains("League <strong>Main</strong>: every decision of your bot over 50,000 rounds"));
+    assert!(coached.contains("--bot bot.py ") && coached.contains("--only-round "), "{coached}");
+    assert!(!coached.contains("modules/") && !coached.contains("alice.py"), "{coached}");
     let (status, coach) = call("GET", &format!("{url}/api/runs/{run}/league-1/coach"), Some(&alice), None);
     assert!(status == 200 && coach.get("error").is_none(), "{status} {coach}");
+    assert_eq!(coach["bots"][0]["rounds"], 50_000, "{coach}");
     let ask = serde_json::json!({ "league": 1, "rounds": 200, "opponents": ["builtin:basic"] });
     let (status, queued) =
         call("POST", &format!("{url}/api/scrimmages"), Some(&alice), Some(ask.to_string().as_bytes()));
@@ -116,7 +142,6 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
     // The source on its page: linked from /me, escaped, for alice and the
     // organiser only.
     let page = format!("/submissions/{id}/source");
-    let cookie = login(&url, &alice);
     assert!(html(&url, &cookie, "/me").contains(&format!("href=\"{page}\"")));
     let shown = html(&url, &cookie, &page);
     assert!(shown.contains("<nav>") && shown.contains("def "), "{shown}");
@@ -131,7 +156,7 @@ fn a_python_bots_source_is_uploaded_scored_played_and_read_on_its_page() {
 
     // The upload form takes a .py file too.
     let me = html(&url, &cookie, "/me");
-    assert!(me.contains("accept=\".wasm,.py\""), "{me}");
+    assert!(me.contains("accept=\".wasm,.py,.js\""), "{me}");
     let csrf = me.split("name=\"csrf\" value=\"").nth(1).and_then(|s| s.split('"').next()).unwrap();
     let mut form = format!(
         "--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n--XyZ\r\nContent-Disposition: \

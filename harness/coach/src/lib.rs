@@ -109,7 +109,7 @@ impl CoachSpec {
     }
 }
 
-pub use pitboss_results::coach::{Coached, Estimate, Report, UNIT};
+pub use pitboss_results::coach::{Coached, Estimate, FEW_HANDS, Report, UNIT};
 
 /// The command that prints round `round` of the match `opts` describes,
 /// and that round alone: `pitboss play … --only-round R`.

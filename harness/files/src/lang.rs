@@ -328,12 +328,7 @@ mod tests {
 
     /// Spots that spell a bot file's ending themselves instead of asking
     /// this table, each with why it may for now.
-    const LEFT: [(&str, &str); 1] = [
-        // The server keeps a module as HASH.wasm, a source as HASH.py,
-        // telling them apart by content; its restructuring moves this to
-        // the table.
-        ("harness/server/src/store.rs", "\"wasm\""),
-    ];
+    const LEFT: [(&str, &str); 0] = [];
 
     /// Every string literal in the harness's code (tests left out) that
     /// is a bot file's ending (`"py"`), a pattern of one (`"*.py"`) or an

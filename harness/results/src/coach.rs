@@ -154,6 +154,11 @@ pub struct Estimate {
     pub ci95: f64,
 }
 
+/// A situation met fewer times than this is flagged: what it gave away
+/// there rests on too few hands to be sure of (the coach's text, the
+/// report and the server's page say so under it).
+pub const FEW_HANDS: u64 = 30;
+
 /// Where the EV went: one situation's decisions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

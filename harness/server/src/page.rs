@@ -73,8 +73,17 @@ pub struct PageForm {
     pub confirm: Option<String>,
 }
 
+/// What the upload form's file picker offers: every bot file's ending
+/// but WebAssembly's text format (`.wasm,.py,.js`).
+pub fn upload_accept() -> String {
+    let wat = pitboss_host::lang::Lang::Wat.bot_ending();
+    let endings = pitboss_host::lang::bot_endings();
+    let offered: Vec<_> = endings.iter().filter(|e| **e != wat).map(|e| format!(".{e}")).collect();
+    offered.join(",")
+}
+
 /// The link to submission `id`'s source page, for a submission whose
-/// file name says it is a Python bot's source.
+/// file name says it is a bot's source.
 pub fn link(id: i64, file_name: &str) -> Option<String> {
-    pitboss_host::is_python_source(file_name).then(|| format!("/submissions/{id}/source"))
+    pitboss_host::lang::Runtime::of(file_name).is_some().then(|| format!("/submissions/{id}/source"))
 }

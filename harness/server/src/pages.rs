@@ -140,8 +140,8 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
         @for c in &own.chips { (crate::chips::chart(&text(&c["league"], 100), &c["series"])) }
         form id="upload" method="post" action="/me/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(csrf);
-            label for="bot" { "Upload a bot (.wasm, or a Python bot's bot.py, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
-            input id="bot" type="file" name="bot" accept=".wasm,.py" required;
+            label for="bot" { "Upload a bot (.wasm, or a bot's source: bot.py, bot.js, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
+            input id="bot" type="file" name="bot" accept=(crate::page::upload_accept()) required;
             button id="send" { "Upload and check" }
         }
         (crate::editor::form(&crate::editor::Editing { csrf: &csrf, source: &source, leagues: &leagues, league: 1,

@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use pitboss_host::lang::{Lang, Runtime};
+
 /// The database and its journal files.
 pub const DB_FILES: [&str; 3] = ["pitboss.db", "pitboss.db-wal", "pitboss.db-shm"];
 
@@ -39,12 +41,20 @@ pub fn league_folder(folder: &str) -> bool {
         .is_some_and(|n| !n.is_empty() && n.len() < 6 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The endings a module is kept under: each runtime's source (`py`, `js`:
+/// a source is run by its file's ending), then a compiled module's
+/// (`wasm`, every compiled language's), last.
+pub fn module_endings() -> impl Iterator<Item = &'static str> {
+    Runtime::ALL.into_iter().map(Runtime::ending).chain([Lang::Rust.bot_ending()])
+}
+
 /// The file name the module with this SHA-256 is kept under, and has in
-/// a run's `bots/` folder: `HASH.py` for a Python bot's source, else
-/// `HASH.wasm`.
+/// a run's `bots/` folder: `HASH.py` or `HASH.js` for a bot's source
+/// (under the ending its upload had), else `HASH.wasm`.
 pub fn module_file(dir: &Path, sha256: &str) -> String {
-    let source = format!("{sha256}.{}", pitboss_host::PYTHON_EXTENSION);
-    if modules(dir).join(&source).is_file() { source } else { format!("{sha256}.wasm") }
+    let mut names = module_endings().map(|ending| format!("{sha256}.{ending}"));
+    let compiled = Lang::Rust.bot_ending();
+    names.find(|name| modules(dir).join(name).is_file()).unwrap_or_else(|| format!("{sha256}.{compiled}"))
 }
 
 /// Where the module with this SHA-256 is kept.

@@ -334,7 +334,7 @@ fn own_files(app: &App, entrant: &Entrant, run: i64, folder: &str) -> Result<Res
     let mut text = serde_json::to_vec_pretty(&results)?;
     text.push(b'\n');
     add("results.json", &text)?;
-    // The file that played: `HASH.wasm`, or a Python bot's `HASH.py`.
+    // The file that played: `HASH.wasm`, or a source's `HASH.py` or `HASH.js`.
     let file = crate::store::plain_file(&results.bots[bot].file)?;
     debug_assert!(file.starts_with(&sha));
     let module = format!("bots/{file}");

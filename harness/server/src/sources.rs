@@ -1,5 +1,5 @@
 //! A submission's source on its page (`GET /submissions/ID/source`): a
-//! Python bot's `bot.py` as the server keeps it, escaped, with line
+//! bot's `bot.py` or `bot.js` as the server keeps it, escaped, with line
 //! numbers, in the site's layout. Only the entrant who uploaded it and the
 //! organiser may read it (anyone else: "no such submission", as if it did
 //! not exist). Only modules that passed are kept ([`crate::store`]), so a
@@ -9,6 +9,7 @@ use axum::extract::{Path as UrlPath, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect};
 use maud::html;
+use pitboss_host::lang::Runtime;
 use pitboss_host::text::{excerpt, printable};
 
 use crate::answer::Answer;
@@ -58,11 +59,11 @@ pub async fn source_page(State(app): State<Shared>, Visitor(session): Visitor, U
             if !organiser && own != Some(found.entrant) {
                 return Ok(None);
             }
-            // Only a Python bot's source is text; a kept module is the
+            // Only a bot's source is text; a kept module is the
             // passed bytes, stored by their hash.
             let path = found.sha256.as_deref().map(|sha| crate::paths::module_path(&app.dir, sha));
             let source = match path {
-                Some(path) if pitboss_host::is_python_source(&path.to_string_lossy()) && path.is_file() => {
+                Some(path) if Runtime::of(&path.to_string_lossy()).is_some() && path.is_file() => {
                     Some(String::from_utf8_lossy(&std::fs::read(path)?).into_owned())
                 }
                 _ => None,
@@ -88,7 +89,7 @@ pub async fn source_page(State(app): State<Shared>, Visitor(session): Visitor, U
                     span.n { (n + 1) } (line) "\n"
                 } }
             }
-            None => p { "No source to show: only a Python bot's source (a .py file) is text, and only a submission \
+            None => p { "No source to show: only a bot's source (a .py or .js file) is text, and only a submission \
                          that passed its check is kept." }
         }
     };

@@ -1,6 +1,6 @@
 //! An upload from start to verdict: refused before checking (past the
 //! deadline, too big, over the hourly rate, neither a wasm module nor a
-//! `.py` file: a Python bot's source, run by the Python runtime), or stored
+//! bot's source, `.py` or `.js`, run by its language's runtime), or stored
 //! by SHA-256 and checked with `pitboss check` against exactly what each
 //! league plays (its rules under its limits). Every upload is recorded,
 //! refusals too, up to `refused_per_hour` refusals an hour an entrant
@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use pitboss_host::lang::Runtime;
 use pitboss_host::text::excerpt;
 use pitboss_league::check::{self, CheckReport};
 use serde::Serialize;
@@ -102,7 +103,7 @@ pub fn judge(app: &App, up: &Upload<'_>) -> Result<Verdict, Error> {
         );
         return record(Outcome::Refused, Some(&sha), &why, "");
     }
-    let path = app.modules.start(dir, &sha, up.bytes)?;
+    let path = app.modules.start(dir, &sha, up.bytes, Runtime::of(up.file_name))?;
     let (outcome, lines, reports) = check_all(checker, &path, &file_name);
     // What the entrant reads names no file of the server's.
     let (lines, reports) = (app.public_text(&lines), app.public_text(&reports));
@@ -198,12 +199,13 @@ fn refusal(db: &Db, competition: &Competition, up: &Upload<'_>) -> Result<Option
     if checked >= per_hour {
         return Ok(Some(format!("refused: over the limit of {per_hour} uploads an hour; try again later")));
     }
-    if crate::store::is_source(up.bytes) && !pitboss_host::is_python_source(up.file_name) {
-        return Ok(Some(
-            "refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm), nor a Python bot's \
-             source (send it under a name that ends in .py)"
-                .into(),
-        ));
+    if crate::store::is_source(up.bytes) && Runtime::of(up.file_name).is_none() {
+        let endings: Vec<_> = Runtime::ALL.iter().map(|r| format!(".{}", r.ending())).collect();
+        return Ok(Some(format!(
+            "refused: not a WebAssembly module (a .wasm file starts with the bytes \\0asm), nor a bot's source \
+             (send it under a name that ends in {})",
+            endings.join(" or ")
+        )));
     }
     Ok(None)
 }

@@ -143,10 +143,6 @@ fn threads(args: &Args) -> usize {
     args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// A situation met fewer times than this is flagged: what it gave away
-/// there rests on too few hands to be sure of.
-const FEW_HANDS: u64 = 30;
-
 /// The report as text: the figures (one line each, from the coach's one
 /// list of them, with what each means in plain words), then the situations.
 fn print(c: &Coached) {
@@ -210,7 +206,7 @@ fn print(c: &Coached) {
             g.best,
             g.example_round
         );
-        if g.count < FEW_HANDS {
+        if g.count < pitboss_coach::FEW_HANDS {
             out!("              only {} hand{}: too few to be sure of", g.count, if g.count == 1 { "" } else { "s" });
         }
         if !g.replay.is_empty() {

@@ -11,7 +11,7 @@
 
 use maud::{Markup, html};
 use pitboss_results::coach::figures::{FIGURES, Figure, Format, Part};
-use pitboss_results::coach::{Coached, Group, Report};
+use pitboss_results::coach::{Coached, FEW_HANDS, Group, Report};
 
 use crate::format::chips;
 
@@ -40,7 +40,7 @@ pub fn section(reports: &[Report]) -> Markup {
 }
 
 /// The bot's figures, a row each from the coach's one list of them
-/// ([`FIGURES`]): the result, then the betting.
+/// ([`FIGURES`]): the result, then, for card counters, the betting.
 fn figures(report: &Report, c: &Coached) -> Markup {
     html! {
         h3 { (c.bot) }
@@ -51,11 +51,13 @@ fn figures(report: &Report, c: &Coached) -> Markup {
         table.figs {
             tbody {
                 (rows(c, Part::Result))
-                tr.part { th.l scope="rowgroup" colspan="4" { "Betting, for card counters" } }
-                (rows(c, Part::Betting))
             }
         }
-        (by_count(c))
+        details.counters {
+            summary { "For card counters: the bets against the edge, and by the true count" }
+            table.figs { tbody { (rows(c, Part::Betting)) } }
+            (by_count(c))
+        }
     }
 }
 
@@ -106,6 +108,8 @@ fn situations(c: &Coached) -> Markup {
     let shown: Vec<&Group> = c.situations.iter().take(SHOWN).collect();
     html! {
         div.scroll { table.situations {
+            caption { "Where it gives EV away, largest first. Count: the hands it met there; missed: the times it did \
+                not choose the best; given away: what those cost, per 100 of all it bet." }
             thead { tr {
                 th { "given away" } th.l { "situation" } th { "count" } th.missed { "missed" } th.l { "bot" } th.l { "best" }
             } }
@@ -118,6 +122,9 @@ fn situations(c: &Coached) -> Markup {
                         td.l { (g.choice) } td.l { b { (g.best) } }
                     }
                     tr.cmd { td.cmd colspan="6" {
+                        @if g.count < FEW_HANDS {
+                            span.few { "only " (g.count) " hand" @if g.count != 1 { "s" } ": too few to be sure of. " }
+                        }
                         "round " (g.example_round)
                         @if !g.replay.is_empty() { ": " code { (g.replay) } }
                     } }

@@ -2,6 +2,8 @@
 //! after one, to anyone, an entrant and the organiser; and the security
 //! headers every answer carries.
 
+use std::time::{Duration, Instant};
+
 use axum::http::{StatusCode, header};
 
 use super::{Answered, COMPETITION, Site};
@@ -44,7 +46,7 @@ async fn before_any_run_every_page_says_so() {
             "<h1>alice</h1>",
             "id=\"upload\"",
             &format!("value=\"{csrf}\""),
-            "accept=\".wasm,.py\"",
+            "accept=\".wasm,.py,.js\"",
             "No run has finished with your bot yet.",
             "None yet.",
             "None recorded.",
@@ -353,4 +355,52 @@ async fn a_session_cookie_behind_https_is_secure() {
     assert!(login.header(header::SET_COOKIE).ends_with("; Secure"), "{:?}", login.headers);
     let plain = site.post_form("/login", &[("cookie", &cookie)], &[("csrf", &csrf), ("token", &alice)]).await;
     assert!(!plain.header(header::SET_COOKIE).contains("Secure"), "{:?}", plain.headers);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_coaching_page_shows_its_progress_then_names_the_league_the_few_hands_and_the_students_own_file() {
+    let (site, alice, _bob) = Site::played().await;
+    let (entrant, _) = site.session(Some(&alice));
+    let started = Instant::now();
+    let coached = loop {
+        let page = site.get("/runs/1/league-1/coach", &[("cookie", &entrant)]).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        assert!(page.body.contains("Coach · run 1 · league-1"), "{}", page.body);
+        if !page.body.contains("id=\"coach-progress\"") {
+            assert_eq!(page.header(header::HeaderName::from_static("refresh")), "", "a coaching shown stays");
+            break page;
+        }
+        // Still playing: the rounds so far of all, and the page refreshes itself.
+        assert_eq!(page.header(header::HeaderName::from_static("refresh")), "2");
+        assert!(page.body.contains("Playing the rounds of alice's bot: ") && page.body.contains(" / 2,000 rounds"));
+        assert!(started.elapsed() < Duration::from_secs(300), "{}", page.body);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let body = &coached.body;
+    assert!(body.contains("League <strong>Main</strong>: every decision of your bot over 2,000 rounds"), "{body}");
+    assert!(body.contains("where each bot gives EV away") && body.contains("For card counters"), "{body}");
+    // Every figure of the coach's one list has its row, with its plain words.
+    for f in pitboss_results::coach::figures::FIGURES {
+        let row = format!(r#"<th class="l" scope="row">{}</th>"#, f.label);
+        assert!(body.contains(&row) && body.contains(f.what), "{}: {body}", f.label);
+    }
+    // Under exactly the rows met fewer than 30 times, the note.
+    let json = site.get_as("/api/runs/1/league-1/coach", &alice).await.json();
+    let few = json["bots"][0]["situations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["count"].as_u64().is_some_and(|n| n < 30));
+    assert_eq!(body.matches(": too few to be sure of.").count(), few.count(), "{body}");
+    // See it: the file alice uploaded (basic.wasm), no path of the server's.
+    let commands: Vec<&str> = body.split("<code>pitboss play ").skip(1).collect();
+    assert!(!commands.is_empty(), "{body}");
+    for command in commands {
+        let command = command.split("</code>").next().unwrap();
+        assert!(command.contains("--bot basic.wasm ") && command.contains("--only-round "), "{command}");
+        assert!(!command.contains("alice.wasm") && !command.contains(&*site.dir.to_string_lossy()), "{command}");
+    }
+    // Played once: the page shows the kept coaching at once.
+    let again = site.get("/runs/1/league-1/coach", &[("cookie", &entrant)]).await;
+    assert!(!again.body.contains("coach-progress") && again.body.contains("League <strong>Main</strong>"));
 }
