@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use pitboss_results::coach::figures::{self, FIGURES};
 use pitboss_tests::artifacts;
 use pitboss_tests::webdriver::Browser;
 use pitboss_tests::{pitboss, wasm_path};
@@ -48,6 +49,17 @@ fn coach_values_a_wasm_bot_and_names_where_it_gives_ev_away() {
     // few hands says so.
     for words in ["what it won", "what better choices would have won", "the luck of the cards taken out"] {
         assert!(ran.stdout.contains(words), "{words}: {}", ran.stdout);
+    }
+    // Every figure of the coach's one list is in the JSON and has its line
+    // of text, with its value and its plain words.
+    let c: pitboss_results::coach::Coached = serde_json::from_value(bot.clone()).unwrap();
+    for f in FIGURES {
+        for key in f.keys() {
+            assert!(figures::lookup(bot, key).is_some_and(serde_json::Value::is_number), "{key} in {bot}");
+        }
+        let line =
+            ran.stdout.lines().find(|l| l.trim_start().starts_with(f.label)).unwrap_or_else(|| panic!("{}", f.label));
+        assert!(line.contains(&f.show(&c)) && line.contains(f.what), "{}: {line}", f.label);
     }
     let few: Vec<u64> =
         bot["situations"].as_array().unwrap().iter().filter_map(|s| s["count"].as_u64().filter(|&n| n < 30)).collect();
@@ -166,6 +178,12 @@ fn coach_report_shows_each_bots_figures_and_top_situations_and_refuses_a_bad_coa
     assert_eq!(section.matches("<h3>").count(), 2, "a block per bot");
     for needle in ["luck-adjusted EV", "optimal EV", "EV given away", "play: hard 12 v T", "pitboss play --variant"] {
         assert!(section.contains(needle), "{needle}");
+    }
+    // Every figure of the coach's one list has its row, in each bot's block.
+    for f in FIGURES {
+        let row = format!(r#"<th class="l" scope="row">{}</th>"#, f.label);
+        assert_eq!(section.matches(&row).count(), 2, "{}", f.label);
+        assert_eq!(section.matches(f.what).count(), 2, "{}", f.what);
     }
     // A coach file is hostile input: refused in one line naming the field.
     let mut json: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("basic.json")).unwrap()).unwrap();

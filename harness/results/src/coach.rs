@@ -13,6 +13,8 @@ use pitboss_files::files::{self, FileError};
 use pitboss_files::text;
 use serde::{Deserialize, Serialize};
 
+pub mod figures;
+
 /// The unit every EV of a [`Report`] is in.
 pub const UNIT: &str = "chips per 100 chips staked";
 
@@ -290,21 +292,13 @@ impl Coached {
                 self.rounds, self.staked
             ));
         }
-        let figures = [
-            ("ev", self.ev, false),
-            ("ci95", self.ci95, true),
-            ("ev_given_away", self.ev_given_away, false),
-            ("ev_given_away_off_top", self.ev_given_away_off_top, false),
-            ("ev_optimal", self.ev_optimal, false),
-            ("identity_gap", self.identity_gap, false),
-            ("identity_ci95", self.identity_ci95, true),
-            ("luck_adjusted.ev", self.luck_adjusted.ev, false),
-            ("luck_adjusted.ci95", self.luck_adjusted.ci95, true),
-            ("identity_adjusted.ev", self.identity_adjusted.ev, false),
-            ("identity_adjusted.ci95", self.identity_adjusted.ci95, true),
-        ];
-        for (name, x, interval) in figures {
-            figure(&format!("{at}.{name}"), x, interval)?;
+        // The result's figures, as the one list declares them (the
+        // betting figures have ranges of their own, checked below).
+        for f in figures::FIGURES.iter().filter(|f| f.part == figures::Part::Result) {
+            figure(&format!("{at}.{}", f.key), (f.value)(self), false)?;
+            if let Some((key, ci)) = f.interval {
+                figure(&format!("{at}.{key}"), ci(self), true)?;
+            }
         }
         self.betting.check(&format!("{at}.betting"))?;
         if self.situations.len() > MAX_SITUATIONS {
@@ -379,10 +373,11 @@ impl Group {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn report() -> Report {
+    /// A small report with every field filled.
+    pub(crate) fn report() -> Report {
         let g = Group {
             decision: "play".into(),
             hand: "hard 16".into(),

@@ -8,6 +8,7 @@ use pitboss_coach::{BotInput, CoachRequest, CoachSpec, Coached, MAX_ROUNDS, MAX_
 use pitboss_engine::Rules;
 use pitboss_league::PlayOptions;
 use pitboss_league::bots::Bot;
+use pitboss_results::coach::figures::{FIGURES, Part};
 use pitboss_results::output;
 
 /// Play a bot and value each of its decisions exactly from the shoe it
@@ -142,54 +143,22 @@ fn threads(args: &Args) -> usize {
     args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// The report as text: the figures, each with what it means in plain
-/// words, then the situations.
+/// The report as text: the figures (one line each, from the coach's one
+/// list of them, with what each means in plain words), then the situations.
 fn print(c: &Coached) {
     let name = pitboss_host::text::excerpt(&c.bot, 200);
     out!("{name}: {} rounds, {} decisions valued; every EV in {UNIT}", c.rounds, c.decisions);
-    out!(
-        "  EV                     {:+8.3} ± {:.3} (95 %): what it won; the true figure is within ± of it, 19 times in 20",
-        c.ev,
-        c.ci95
-    );
-    out!(
-        "  EV given away          {:8.3}   what better choices would have won, knowing the cards left ({:.3} of it even from a full shoe: plain mistakes)",
-        c.ev_given_away,
-        c.ev_given_away_off_top
-    );
-    out!(
-        "  luck-adjusted EV       {:+8.3} ± {:.3} (95 %): the EV with the luck of the cards taken out, far more precise (docs/coach.md)",
-        c.luck_adjusted.ev,
-        c.luck_adjusted.ci95
-    );
-    out!(
-        "  optimal EV             {:+8.3}   what perfect play would have won with the same bets and cards left",
-        c.ev_optimal
-    );
-    out!(
-        "  EV + given away − optimal {:+.3} ± {:.3}: a check on the figures, zero but for luck (the performance-difference identity)",
-        c.identity_gap,
-        c.identity_ci95
-    );
-    out!("      with the luck out: {:+.3} ± {:.3}", c.identity_adjusted.ev, c.identity_adjusted.ci95);
-    let b = &c.betting;
-    out!(
-        "  betting (for card counters): mean bet {:.2}, edge at the start {:+.3} per 100 bet, bet–edge correlation {:+.3}, the spread won {:+.3} chips per 100 rounds",
-        b.mean_bet,
-        b.mean_edge,
-        b.correlation,
-        b.spread_ev
-    );
-    out!(
-        "           win rate {:+.3} chips per 100 rounds, SD {:.3} a round, DI {:+.2}, SCORE {:+.3}, N0 {:.0}, risk of ruin {:.4} for {} chips",
-        b.win_rate,
-        b.sd,
-        b.di,
-        b.score,
-        b.n0,
-        b.risk_of_ruin,
-        b.bankroll
-    );
+    for part in [Part::Result, Part::Betting] {
+        if part == Part::Betting {
+            out!("  betting (for card counters):");
+        }
+        // Betting rows sit under their heading; the values stay in one column.
+        let (indent, width) = if part == Part::Betting { ("    ", 24) } else { ("  ", 26) };
+        for f in FIGURES.iter().filter(|f| f.part == part) {
+            let interval = f.show_interval(c).map_or(String::new(), |ci| format!(" {ci} (95 %)"));
+            out!("{indent}{:<width$} {:>9}{interval:<18} {}", f.label, f.show(c), f.what);
+        }
+    }
     if !c.by_true_count.is_empty() {
         out!(
             "  by Hi-Lo true count at the round's start, for card counters (a deviation that pays gives EV away off the top, not from the shoe):"

@@ -1,13 +1,16 @@
 //! The coach (`pitboss coach --json`, given with `pitboss report --coach`):
-//! per bot its EV, the EV it gave away, the optimal EV and the
-//! luck-adjusted EV with their intervals, then where the EV went, largest
-//! first, each situation with the command that replays an example.
+//! per bot its figures (the coach's one list of them,
+//! [`pitboss_results::coach::figures::FIGURES`]: the EV, the EV it gave
+//! away, the optimal and luck-adjusted EV with their intervals, the
+//! betting), then where the EV went, largest first, each situation with
+//! the command that replays an example.
 //!
 //! Drawn from a checked [`pitboss_results::coach::Report`] alone, so the
 //! server can show the same markup on a page of its own
 //! ([`crate::coach_section`]); its styles are [`crate::COACH_CSS`].
 
 use maud::{Markup, html};
+use pitboss_results::coach::figures::{FIGURES, Figure, Format, Part};
 use pitboss_results::coach::{Coached, FEW_HANDS, Group, Report};
 
 use crate::format::chips;
@@ -21,7 +24,7 @@ pub fn section(reports: &[Report]) -> Markup {
         section #coach .coach {
             h2 { "Coach: where each bot gives EV away" }
             p.note {
-                "Every figure is in chips per 100 chips staked. "
+                "Every EV is in chips per 100 chips staked. "
                 "Each decision is valued exactly from the cards the bot had not seen; "
                 "the EV given away is best − chosen, so bad luck costs nothing there. "
                 "EV + EV given away = optimal EV in expectation (the performance-difference identity)."
@@ -36,64 +39,47 @@ pub fn section(reports: &[Report]) -> Markup {
     }
 }
 
-/// A figure with its sign, 3 decimals, a true minus.
-fn fig(x: f64) -> String {
-    format!("{x:+.3}").replace('-', "−")
-}
-
-/// ± a half-width.
-fn ci(x: f64) -> String {
-    format!("± {x:.3}")
-}
-
+/// The bot's figures, a row each from the coach's one list of them
+/// ([`FIGURES`]): the result, then, for card counters, the betting.
 fn figures(report: &Report, c: &Coached) -> Markup {
-    let rows: [(&str, String, String, &str); 5] = [
-        ("EV", fig(c.ev), ci(c.ci95), "what it won; the true figure is within ± of it, 19 times in 20"),
-        (
-            "EV given away",
-            format!("{:.3}", c.ev_given_away),
-            String::new(),
-            "what better choices would have won, knowing the cards left",
-        ),
-        (
-            "of it off the top",
-            format!("{:.3}", c.ev_given_away_off_top),
-            String::new(),
-            "of that, what it gave away even from a full shoe: plain mistakes",
-        ),
-        (
-            "optimal EV",
-            fig(c.ev_optimal),
-            String::new(),
-            "what perfect play would have won with the same bets and cards left",
-        ),
-        (
-            "luck-adjusted EV",
-            fig(c.luck_adjusted.ev),
-            ci(c.luck_adjusted.ci95),
-            "the EV with the luck of the cards taken out, far more precise (AIVAT)",
-        ),
-    ];
     html! {
         h3 { (c.bot) }
         p.note {
             code { "pitboss coach" } " on " (report.variant) " from seed " (report.seed) ": "
-            (chips(c.rounds as i64)) " rounds, " (chips(c.decisions as i64)) " decisions valued; identity gap "
-            (fig(c.identity_gap)) " " (ci(c.identity_ci95)) " (with the luck out " (fig(c.identity_adjusted.ev)) " "
-            (ci(c.identity_adjusted.ci95)) "): zero in expectation."
+            (chips(c.rounds as i64)) " rounds, " (chips(c.decisions as i64)) " decisions valued."
         }
         table.figs {
             tbody {
-                @for (name, value, interval, what) in rows {
-                    tr { th.l scope="row" { (name) } td { (value) } td { (interval) } td.what { (what) } }
-                }
+                (rows(c, Part::Result))
             }
         }
         details.counters {
             summary { "For card counters: the bets against the edge, and by the true count" }
-            (betting(c))
+            table.figs { tbody { (rows(c, Part::Betting)) } }
             (by_count(c))
         }
+    }
+}
+
+/// One part's figures: name, value, interval, what it means.
+fn rows(c: &Coached, part: Part) -> Markup {
+    html! {
+        @for f in FIGURES.iter().filter(|f| f.part == part) {
+            tr {
+                th.l scope="row" { (f.label) }
+                td { (value(f, c)) }
+                td { (f.show_interval(c).unwrap_or_default()) }
+                td.what { (f.what) }
+            }
+        }
+    }
+}
+
+/// A figure's value, with a true minus and whole numbers grouped.
+fn value(f: &Figure, c: &Coached) -> String {
+    match f.format {
+        Format::Whole => chips((f.value)(c).min(9e15) as i64),
+        _ => f.show(c).replace('-', "−"),
     }
 }
 
@@ -111,21 +97,6 @@ fn by_count(c: &Coached) -> Markup {
                     td { (format!("{:.3}", t.ev_given_away_off_top)) }
                 } } }
             } }
-        }
-    }
-}
-
-/// The bets against the edge and the card counters' figures.
-fn betting(c: &Coached) -> Markup {
-    let b = &c.betting;
-    let ror = if b.risk_of_ruin >= 1.0 { "1 (it loses)".to_string() } else { format!("{:.4}", b.risk_of_ruin) };
-    html! {
-        p.note.betting {
-            "Betting: mean bet " (format!("{:.2}", b.mean_bet)) ", edge at the round's start " (fig(b.mean_edge))
-            " per 100 bet; bet–edge correlation " (fig(b.correlation)) ", the spread won " (fig(b.spread_ev))
-            " chips per 100 rounds. Win rate " (fig(b.win_rate)) " chips per 100 rounds, SD " (format!("{:.2}", b.sd))
-            " a round, DI " (format!("{:+.2}", b.di).replace('-', "−")) ", SCORE " (fig(b.score)) ", N0 "
-            (chips(b.n0.min(9e15) as i64)) ", risk of ruin " (ror) " for " (chips(b.bankroll)) " chips."
         }
     }
 }

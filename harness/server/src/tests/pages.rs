@@ -379,6 +379,11 @@ async fn a_coaching_page_shows_its_progress_then_names_the_league_the_few_hands_
     let body = &coached.body;
     assert!(body.contains("League <strong>Main</strong>: every decision of your bot over 2,000 rounds"), "{body}");
     assert!(body.contains("where each bot gives EV away") && body.contains("For card counters"), "{body}");
+    // Every figure of the coach's one list has its row, with its plain words.
+    for f in pitboss_results::coach::figures::FIGURES {
+        let row = format!(r#"<th class="l" scope="row">{}</th>"#, f.label);
+        assert!(body.contains(&row) && body.contains(f.what), "{}: {body}", f.label);
+    }
     // Under exactly the rows met fewer than 30 times, the note.
     let json = site.get_as("/api/runs/1/league-1/coach", &alice).await.json();
     let few = json["bots"][0]["situations"]
