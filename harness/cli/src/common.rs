@@ -151,7 +151,7 @@ impl Pace {
             Some(len) => duration_text(len.saturating_sub(done) as f64 / rate),
             None => "--".into(),
         };
-        format!("{} rounds/s  ETA {eta}", grouped(rate.round() as u64))
+        format!("{} rounds/s  ETA {eta}", pitboss_report::whole(rate.round() as u64))
     }
 }
 
@@ -175,19 +175,6 @@ impl indicatif::style::ProgressTracker for Pace {
     fn write(&self, state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
         let _ = w.write_str(&self.text(state.len()));
     }
-}
-
-/// A whole number with its thousands grouped: `1,234,567`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Seconds left in whole units, rounded up: `7s`, `1m 05s`, `2h 03m`;
@@ -294,7 +281,15 @@ mod tests {
 
     #[test]
     fn the_bars_rate_is_a_whole_number_and_its_estimate_leaves_out_the_start() {
-        assert_eq!([grouped(0), grouped(999), grouped(1_000), grouped(1_234_567)], ["0", "999", "1,000", "1,234,567"]);
+        assert_eq!(
+            [
+                pitboss_report::whole(0),
+                pitboss_report::whole(999),
+                pitboss_report::whole(1_000),
+                pitboss_report::whole(1_234_567)
+            ],
+            ["0", "999", "1,000", "1,234,567"]
+        );
         let times = [0.2, 59.1, 65.0, 7_380.0, f64::INFINITY, 1e9];
         assert_eq!(times.map(duration_text), ["1s", "1m 00s", "1m 05s", "2h 03m", "over 99h", "over 99h"]);
 

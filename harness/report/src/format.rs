@@ -2,10 +2,9 @@
 //! separators, signed nets, short axis labels, percentages, and each
 //! bot's colour. Plain strings, so the HTML escapes them like any text.
 
-/// An integer with thousands separators; a true minus sign, since the
-/// page is read, not parsed.
-pub fn chips(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
+/// A whole number with its thousands grouped: `1,234,567`.
+pub fn whole(n: u64) -> String {
+    let digits = n.to_string();
     let mut out = String::new();
     for (i, d) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -13,6 +12,13 @@ pub fn chips(n: i64) -> String {
         }
         out.push(d);
     }
+    out
+}
+
+/// An integer with thousands separators; a true minus sign, since the
+/// page is read, not parsed.
+pub fn chips(n: i64) -> String {
+    let out = whole(n.unsigned_abs());
     if n < 0 { format!("−{out}") } else { out }
 }
 

@@ -36,6 +36,9 @@ use pitboss_results::coach::Report as CoachReport;
 mod context;
 mod counts;
 mod format;
+
+/// Thousands grouped, as every page and bar writes counts.
+pub use format::whole;
 mod page;
 pub mod round;
 mod section;

@@ -290,8 +290,8 @@ pub async fn coach_page(
         Shown::Playing(done) => {
             let body = html! {
                 (heading)
-                p #coach-progress { "Playing the rounds of " (pitboss_host::text::excerpt(&bot, 100)) "'s bot: " (thousands(done.min(COACH_ROUNDS))) " / "
-                    (thousands(COACH_ROUNDS)) " rounds. This page refreshes itself until the coaching is ready." }
+                p #coach-progress { "Playing the rounds of " (pitboss_host::text::excerpt(&bot, 100)) "'s bot: " (pitboss_report::whole(done.min(COACH_ROUNDS))) " / "
+                    (pitboss_report::whole(COACH_ROUNDS)) " rounds. This page refreshes itself until the coaching is ready." }
             };
             let mut answer = page("Coach", session.as_ref(), body);
             answer.headers_mut().insert("refresh", HeaderValue::from_static("2"));
@@ -308,7 +308,7 @@ pub async fn coach_page(
     let body = html! {
         style { (maud::PreEscaped(pitboss_report::COACH_CSS)) }
         (heading)
-        p #coach-league { "League " strong { (league) } ": every decision of your bot over " (thousands(COACH_ROUNDS))
+        p #coach-league { "League " strong { (league) } ": every decision of your bot over " (pitboss_report::whole(COACH_ROUNDS))
             " rounds of its rules, from its seed." }
         p.small { "For each decision the coach works out, from the cards your bot had not seen, what every choice \
             would have won on average. The EV is what your bot won per 100 chips bet; the EV given away is what \
@@ -322,17 +322,4 @@ pub async fn coach_page(
         (section)
     };
     Ok(page("Coach", session.as_ref(), body))
-}
-
-/// `50000` as `50,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
