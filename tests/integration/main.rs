@@ -31,6 +31,9 @@ mod cli;
 mod coach;
 /// Results files an earlier Pitboss wrote still verify, byte for byte.
 mod compat;
+/// Who is slow: each bot's fuel a decision and share of the run, in
+/// results, merged shards, `verify`, the printout and the report.
+mod cost;
 /// `danish` rules on stacked shoes, back bets included.
 mod danish;
 /// ABI v4: decisions asked once per key.

@@ -25,6 +25,10 @@ pub fn sandbox() -> Result<Sandbox> {
 pub fn standings(result: &LeagueResult, file: &ResultsFile, json: Option<PathBuf>, csv: Option<PathBuf>) -> Result<()> {
     out!("{}", pitboss_cli::tables::standings_table(&result.standings));
     out!("{}", pitboss_cli::tables::standings_notes(result));
+    let cost = pitboss_cli::tables::cost_table(&result.standings, file.league.parsed.limits.fuel_per_decision);
+    if !cost.is_empty() {
+        out!("{cost}");
+    }
     for line in first_faults(result, json.as_deref()) {
         out!("{line}");
     }

@@ -125,6 +125,44 @@ pub fn standings_table(standings: &[Standing]) -> String {
     table.to_string()
 }
 
+#[derive(Tabled)]
+struct CostRow {
+    #[tabled(rename = "bot")]
+    name: String,
+    #[tabled(rename = "fuel/decision")]
+    mean: String,
+    #[tabled(rename = "max")]
+    max: String,
+    #[tabled(rename = "of cap")]
+    cap: String,
+    #[tabled(rename = "of run")]
+    share: String,
+}
+
+/// Who is slow: each bot's mean and largest fuel a decision, the mean
+/// against the league's `fuel_per_decision` cap and its share of all the
+/// bots' decision fuel ([`pitboss_report::cost`]), in the standings'
+/// order, under its legend. Empty when no bot has a cost.
+pub fn cost_table(standings: &[Standing], cap: u64) -> String {
+    let cells = pitboss_report::cost::cost_cells(standings, cap);
+    if cells.is_empty() {
+        return String::new();
+    }
+    let rows: Vec<CostRow> = cells
+        .into_iter()
+        .map(|c| CostRow {
+            share: if c.hog { format!("{} (most)", c.share) } else { c.share },
+            name: c.name,
+            mean: c.mean,
+            max: c.max,
+            cap: c.of_cap,
+        })
+        .collect();
+    let mut table = Table::new(rows);
+    table.with(Style::rounded()).with(Modify::new(Columns::new(1..5)).with(Alignment::right()));
+    format!("{table}\n{}", pitboss_report::cost::cost_legend(cap))
+}
+
 /// The lines printed under a league's standings: legend, verdict and
 /// warnings.
 pub fn standings_notes(result: &LeagueResult) -> String {

@@ -54,7 +54,7 @@ mod table;
 mod testkit;
 
 pub use audit::{KeyAudit, KeyConflict};
-pub use player::{FAULT_LOG_BYTES, Fault, FaultDetail, FaultKind, FnPlayer, Native, Player, Request};
+pub use player::{FAULT_LOG_BYTES, Fault, FaultDetail, FaultKind, FnPlayer, Native, Player, Request, Spent};
 pub use record::{Outcome, Recorder, TableEvent};
 pub use rules::{Banker, Game, InsuranceOn, MAX_BANKROLL, Rules, RulesError, totals};
 pub use shoe::{Shoe, ShoeExhausted, ShuffleKind, StackedShoeError, derive_seed, parse_stacked};

@@ -213,6 +213,45 @@ pub trait Player {
         let _ = variant;
         None
     }
+
+    /// What its answers have cost since it sat down, for a player that
+    /// measures it (a wasm bot: the fuel of its calls); `None` for one
+    /// that does not (a native builtin). Read after play, never during:
+    /// it decides nothing.
+    fn spent(&self) -> Option<Spent> {
+        None
+    }
+}
+
+/// What a player's answers cost ([`Player::spent`]), in the units it
+/// measures (a wasm bot's fuel), summed over its calls: the same on every
+/// machine, so results may hold it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spent {
+    /// Decisions it was called for (a repeated key's answer, which the
+    /// table keeps, calls nothing).
+    pub decisions: u64,
+    /// Units spent answering them.
+    pub units: u64,
+    /// The most one decision spent.
+    pub max: u64,
+}
+
+impl Spent {
+    /// Counts one decision that spent `units`.
+    #[inline]
+    pub fn add(&mut self, units: u64) {
+        self.decisions += 1;
+        self.units = self.units.saturating_add(units);
+        self.max = self.max.max(units);
+    }
+
+    /// Adds `other`'s decisions (another table's, another session's).
+    pub fn merge(&mut self, other: &Spent) {
+        self.decisions = self.decisions.saturating_add(other.decisions);
+        self.units = self.units.saturating_add(other.units);
+        self.max = self.max.max(other.max);
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
@@ -238,6 +277,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
 
     fn count(&self, variant: Variant) -> Option<Weights> {
         (**self).count(variant)
+    }
+
+    fn spent(&self) -> Option<Spent> {
+        (**self).spent()
     }
 }
 

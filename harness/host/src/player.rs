@@ -1,7 +1,7 @@
 //! `WasmPlayer`: one bot instance answering requests — one host→wasm call
 //! per decision, with the request written straight into the bot's buffer.
 
-use pitboss_engine::{Fault, FaultKind, Player, Request};
+use pitboss_engine::{Fault, FaultKind, Player, Request, Spent};
 use pitboss_sdk::abi::BUFFER_LEN;
 use std::sync::{Arc, Mutex};
 
@@ -25,6 +25,9 @@ pub struct WasmPlayer {
     fuel: u64,
     deadline: u64,
     profile: Option<Arc<Mutex<FuelProfile>>>,
+    /// The fuel of its decisions so far, this instance's and those of the
+    /// instances it replaced ([`Player::spent`]); start-up is not counted.
+    spent: Spent,
     /// The log of a decision that trapped, kept across the restart.
     trapped_log: Option<String>,
     /// The module imports the WASI clock, so each call's fuel use is
@@ -92,6 +95,7 @@ impl WasmPlayer {
             fuel,
             deadline,
             profile: None,
+            spent: Spent::default(),
             trapped_log: None,
             reads_clock,
             wants_events,
@@ -156,6 +160,7 @@ impl WasmPlayer {
         }
         if let Ok(mut fresh) = self.module.instantiate() {
             fresh.profile = self.profile.take();
+            fresh.spent = self.spent;
             // Nor can it rewind its clock or replay its random bytes.
             let left = crate::wasi::fuel_left(&self.store);
             let old = self.store.data().wasi;
@@ -195,13 +200,17 @@ impl Player for WasmPlayer {
     fn count(&self, variant: Variant) -> Option<pitboss_sdk::key::Weights> {
         self.keys.count(variant)
     }
+
+    fn spent(&self) -> Option<Spent> {
+        Some(self.spent)
+    }
 }
 
 impl WasmPlayer {
     /// Asks the bot: writes the request into its buffer (in parts, while
     /// more events are pending than one holds) and calls it.
     fn call(&mut self, request: &Request<'_>) -> Result<i64, Fault> {
-        let mut from = 0;
+        let (mut from, mut used) = (0, 0u64);
         loop {
             // Memory never shrinks, so the buffer checked at start-up is
             // still in bounds; `get_mut` keeps that a checked claim.
@@ -221,19 +230,28 @@ impl WasmPlayer {
             // never decides anything: fuel does.
             let start = self.profile.as_ref().map(|_| std::time::Instant::now());
             let result = self.decide.call(&mut self.store, kind as i32);
+            // A part's fuel: the cap less what is left (all of it when
+            // the cap was hit); the parts of one decision are one cost.
+            let part = self.fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
+            used = used.saturating_add(part);
             if let (Some(profile), Some(start)) = (&self.profile, start) {
                 let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                let left = self.store.get_fuel().unwrap_or(0);
                 let mut profile = profile.lock().expect("profile lock");
-                profile.used[kind as usize].push(self.fuel - left);
+                profile.used[kind as usize].push(part);
                 profile.nanos[kind as usize].push(nanos);
             }
             match result {
                 Ok(answer) => match next {
                     Some(n) => from = n,
-                    None => return Ok(answer),
+                    None => {
+                        self.spent.add(used);
+                        return Ok(answer);
+                    }
                 },
-                Err(e) => return Err(self.trapped(&e)),
+                Err(e) => {
+                    self.spent.add(used);
+                    return Err(self.trapped(&e));
+                }
             }
         }
     }

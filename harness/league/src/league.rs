@@ -166,6 +166,7 @@ pub(crate) fn session_record(s: &SessionResult, sources: &[BotSource], out: &[bo
             series: if out { vec![0; b.series.len()] } else { b.series.clone() },
             tally: if out { Default::default() } else { b.tally },
             luck: b.luck.map(|l| if out { LuckSums::default() } else { l }),
+            cost: b.cost.filter(|_| !out),
         })
         .collect();
     SessionRecord { session: s.session, seed: s.seed, bots, key_rounds: s.key_rounds.clone(), hands: s.hands.clone() }
@@ -263,6 +264,9 @@ fn rank(league: &LeagueFile, sources: &[BotSource], sessions: &[SessionResult], 
             r.disqualified |= sb.disqualified;
             r.broke_sessions += u64::from(sb.broke);
             r.tally.merge(&sb.tally);
+            if let Some(c) = &sb.cost {
+                r.cost.get_or_insert_default().merge(c);
+            }
             if let Some(l) = &sb.luck {
                 luck[b].merge(l);
             }

@@ -113,6 +113,7 @@ fn play_counting<R: Recorder, const TALLY: bool>(
             fault_log: log,
             tally,
             broke: !seat.disqualified && table.out_for_good(k),
+            cost: seat.spent().map(pitboss_results::Cost::from),
             ..BotResult::new(name.clone(), &seat.stats, seat.balance, spec.bankroll, seat.disqualified)
         })
         .collect();

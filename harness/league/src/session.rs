@@ -196,6 +196,7 @@ fn session_bots(
             series: Vec::new(),
             tally,
             luck: luck.as_ref().map(|l| l[k]),
+            cost: seat.spent().map(pitboss_results::Cost::from),
         };
     }
 }

@@ -34,6 +34,7 @@ use anyhow::{Result, bail};
 use pitboss_results::coach::Report as CoachReport;
 
 mod context;
+pub mod cost;
 mod counts;
 mod format;
 

@@ -9,6 +9,7 @@ use crate::context::Context;
 
 mod balances;
 pub(crate) mod coach;
+mod cost;
 mod ev;
 mod faults;
 pub(crate) mod hands;
@@ -23,6 +24,7 @@ pub fn all(cx: &Context) -> Markup {
         (balances::section(cx))
         (play::section(cx))
         @if !cx.coach.is_empty() { (coach::section(cx.coach)) }
+        (cost::section(cx))
         (faults::section(cx))
         (hands::section(cx))
     }

@@ -26,6 +26,7 @@
 //! the league was run: no path as typed, no time, no thread count.
 
 pub mod coach;
+pub mod cost;
 pub mod counts;
 pub mod league;
 pub mod luck;
@@ -43,6 +44,7 @@ pub mod shard;
 pub mod standings;
 pub mod tally;
 
+pub use cost::Cost;
 pub use league::{BotEntry, Format, MAX_BOT_SESSIONS, MAX_BOTS, MAX_ROUNDS, MAX_SESSIONS, Skipped};
 pub use read::{Error, first_difference, first_difference_at, open, parse, read, schema_json};
 pub use rules::{Insurance, RulesRecord};

@@ -17,6 +17,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::cost::Cost;
 use crate::league::{BotEntry, Format, Skipped};
 use crate::luck::LuckSums;
 use crate::rules::RulesRecord;
@@ -229,6 +230,10 @@ pub struct SessionBotRecord {
     /// Its luck-adjusted round results, summed (leagues with `luck`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<LuckSums>,
+    /// The fuel of its decisions (wasm bots; absent for builtins, and
+    /// in results written before it was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
 
 /// A round with a large swing: where to find it and how large it was.
@@ -310,6 +315,12 @@ pub struct BotResult {
     /// resolved league with luck ranks by (those leagues only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_net: Option<f64>,
+    /// The fuel of its decisions over the sessions it counts in (wasm
+    /// bots; absent for builtins, and in results written before it was
+    /// measured): who is slow, and how much of the run it took
+    /// ([`crate::cost::shares`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
 
 impl BotResult {
@@ -333,6 +344,7 @@ impl BotResult {
             luck_ev_se: None,
             vs_next: None,
             luck_net: None,
+            cost: None,
         }
     }
 }

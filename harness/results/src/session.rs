@@ -5,6 +5,7 @@
 use pitboss_engine::Stats;
 use serde::{Deserialize, Serialize};
 
+use crate::cost::Cost;
 use crate::luck::LuckSums;
 use crate::pairs::{Layout, PAIRED_BOTS};
 use crate::schema::{HandRecord, KeyRound, LeagueSpec};
@@ -87,6 +88,8 @@ impl SessionResult {
                 || !crate::tally::fault_texts_fit(&b.fault_log)
             {
                 Some("its paired sums or fault log do not match its figures".into())
+            } else if b.cost.is_some_and(|c| !c.adds_up()) {
+                Some("its fuel does not add up (its largest decision against its sum and decisions)".into())
             } else {
                 None
             };
@@ -125,6 +128,9 @@ pub struct SessionBot {
     /// Its luck-adjusted round results, summed (leagues with `luck`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<LuckSums>,
+    /// The fuel of its decisions (wasm bots; absent for builtins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
 }
 
 /// `Vec<i128>` as decimal strings.

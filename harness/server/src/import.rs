@@ -122,7 +122,7 @@ pub fn import_run(options: &Options, path: &Path, league: usize, replay: Replay)
             return Err(e);
         }
     };
-    let standings = LeagueStandings::of(&results.result, folder);
+    let standings = LeagueStandings::of(&results.result, folder, results.league.parsed.limits.fuel_per_decision);
     let n_bots = bots.len();
     let proved = crate::verification::Verification {
         folder: standings.folder.clone(),
@@ -304,6 +304,7 @@ fn as_played(record: &SessionRecord, league: &LeagueFile) -> SessionResult {
             series: b.series.clone(),
             tally: b.tally,
             luck: b.luck,
+            cost: b.cost,
         })
         .collect();
     SessionResult {

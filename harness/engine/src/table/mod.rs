@@ -119,6 +119,13 @@ pub struct Table {
     covers_min: i64,
 }
 
+impl PlayerState {
+    /// What its answers have cost so far ([`Player::spent`]).
+    pub fn spent(&self) -> Option<crate::player::Spent> {
+        self.player.spent()
+    }
+}
+
 impl Table {
     /// A table with `rules`, `shoe` and the players in order, each
     /// starting with `bankroll` chips. Each player holds
