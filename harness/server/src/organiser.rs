@@ -24,6 +24,7 @@ use crate::page::{PageForm, SHOWN_TEXT, link, page, refuse};
 use crate::paths::run_dir;
 use crate::runs::{final_run, frozen, latest_and_runs, publish_final, queue_unless_frozen, reports_of};
 use crate::state::{App, Shared};
+use pitboss_report::cost::{CostCells, cost_cells_of};
 
 /// `GET /admin`.
 pub async fn admin(State(app): State<Shared>, AdminVisitor(session): AdminVisitor) -> Answer {
@@ -52,6 +53,19 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             Ok((rows, runs, latest_and_runs(app, 1)?.0, app.db.verifications()?, ended))
         })
         .await?;
+    let costs: Vec<Vec<CostCells>> =
+        latest.as_ref().map_or_else(Vec::new, |s| s.leagues.iter().map(league_costs).collect());
+    // By the entrant's id, as "Latest run": per league, its name, cap
+    // and the entrant's cells.
+    let cost = |e: &crate::db::Entrant| -> Vec<(String, Option<u64>, CostCells)> {
+        let (Some(summary), Some(name)) = (&latest, latest.as_ref().and_then(|s| s.name_of(e))) else {
+            return Vec::new();
+        };
+        let of = |(l, cells): (&crate::worker::LeagueStandings, &Vec<CostCells>)| {
+            Some((l.name.clone(), l.fuel_per_decision, cells.iter().find(|c| c.name == name)?.clone()))
+        };
+        summary.leagues.iter().zip(&costs).filter_map(of).collect()
+    };
     let latest = |e: &crate::db::Entrant| -> Vec<String> {
         let Some(summary) = &latest else { return Vec::new() };
         // By the entrant's id: a name removed and registered again is
@@ -95,7 +109,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
             " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)" }
-        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } } }
+        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" }
+            th title="the latest run: each bot's mean fuel a decision · its share of all the bots' decision fuel" { "Cost" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
                 div.actions {
@@ -106,7 +121,14 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
             td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
             td { @for line in latest(e) { (line) br; } }
+            td.cost { @for (league, cap, c) in cost(e) {
+                span title=(cost_title(&league, cap, &c)) class=[c.hog.then_some("hog")] {
+                    @if c.share_permille.is_some() { (c.mean) " · " (c.share) } @else { (c.mean) } } br; } }
         } } } } }
+        @if costs.iter().any(|c| !c.is_empty()) {
+            p.note id="cost-legend" { "Cost: mean fuel a decision · share of the latest run's decision fuel (in bold: more than half, of three bots or more; "
+                "native: a builtin, no fuel); the same on every machine, start-up not counted." }
+        }
         h2 { "Runs" }
         div.scroll { table id="admin-runs" { thead { tr { th { "Run" } th { "State" } th { "Why" } th { "" } } }
             tbody { @for (r, reports, shards, progress) in &runs { tr { td { (r.id) } td { (r.state) @if let Some(e) = &r.error { ": " (excerpt(e, 500)) }
@@ -123,6 +145,29 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
                     @for l in reports { " · " a href=(format!("/runs/{}/{l}/report.html", r.id)) { (l) " report" } } } } } } } }
     };
     Ok(page("Organiser", Some(session), body))
+}
+
+/// The cost cells of a league's rows (none in runs from before costs
+/// were kept, or of builtins alone).
+fn league_costs(l: &crate::worker::LeagueStandings) -> Vec<CostCells> {
+    let bots: Vec<(&str, Option<&pitboss_results::Cost>)> =
+        l.rows.iter().map(|r| (r.name.as_str(), r.cost.as_ref())).collect();
+    cost_cells_of(&bots, l.fuel_per_decision.unwrap_or(0))
+}
+
+/// A cost cell's whole story, for its tooltip.
+fn cost_title(league: &str, cap: Option<u64>, c: &CostCells) -> String {
+    if c.share_permille.is_none() {
+        return format!("{league}: a builtin, run natively: no fuel");
+    }
+    format!(
+        "{league}: mean {} fuel a decision (largest {}; {} of the cap of {}), {} of the run's decision fuel",
+        c.mean,
+        c.max,
+        c.of_cap,
+        pitboss_report::whole(cap.unwrap_or(0)),
+        c.share
+    )
 }
 
 /// `POST /admin/entrants` (`csrf`, `name`): the new token is shown once.

@@ -62,11 +62,16 @@ pub struct LeagueStandings {
     /// leave in (absent in leagues with `luck = false` and older runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck_uncorrected: Option<Vec<String>>,
+    /// The league's `fuel_per_decision` cap, against which its rows'
+    /// `cost` is read (absent in older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel_per_decision: Option<u64>,
 }
 
 impl LeagueStandings {
-    /// The leaderboard's view of a finished league kept in `folder`.
-    pub fn of(result: &LeagueResult, folder: String) -> LeagueStandings {
+    /// The leaderboard's view of a finished league kept in `folder`,
+    /// played under a cap of `fuel_per_decision`.
+    pub fn of(result: &LeagueResult, folder: String, fuel_per_decision: u64) -> LeagueStandings {
         LeagueStandings {
             name: result.name.clone(),
             variant: result.variant.clone(),
@@ -75,6 +80,7 @@ impl LeagueStandings {
             sessions: result.sessions,
             rows: rows(&result.standings),
             luck_uncorrected: result.luck_uncorrected.clone(),
+            fuel_per_decision: Some(fuel_per_decision),
         }
     }
 }
@@ -102,6 +108,10 @@ pub struct Row {
     pub mark: String,
     pub net: i64,
     pub faults: u64,
+    /// The fuel of its decisions (wasm bots; absent for builtins and in
+    /// older runs): who is slow, on the organiser's page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<pitboss_results::Cost>,
 }
 
 /// One entrant overall, by [`pitboss_results::overall`]'s rule (the
@@ -307,8 +317,8 @@ impl Work {
         }
         let mut leagues = Vec::new();
         for (folder, dir, text) in files {
-            let result = self.play_league(&dir, &text, Some((id, &folder)), &|n| progress.add(n))?;
-            leagues.push(LeagueStandings::of(&result, folder));
+            let (result, cap) = self.play_league(&dir, &text, Some((id, &folder)), &|n| progress.add(n))?;
+            leagues.push(LeagueStandings::of(&result, folder, cap));
         }
         let overall = overall(&leagues);
         let final_run = self.db.final_run()? == Some(id);
@@ -399,12 +409,13 @@ impl Work {
                 }
             }
         }
-        let result = self.play_league(dir, &text, None, progress)?;
+        let (result, _) = self.play_league(dir, &text, None, progress)?;
         Ok(serde_json::to_value(rows(&result.standings))?)
     }
 
     /// Plays one league file written to `dir` (`progress` hears of every
-    /// block of rounds); writes its results and report beside it.
+    /// block of rounds); writes its results and report beside it;
+    /// returns its standings and its `fuel_per_decision` cap.
     /// A league of run `on` (its id and folder) goes to Slurm when the
     /// competition says so (`crate::cluster`); scrimmages never do.
     fn play_league(
@@ -413,7 +424,7 @@ impl Work {
         text: &str,
         on: Option<(i64, &str)>,
         progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<LeagueResult, Error> {
+    ) -> Result<(LeagueResult, u64), Error> {
         let path = dir.join("league.toml");
         std::fs::write(&path, text)?;
         let file = pitboss_league::file::parse_text(text, "league.toml", &path.display().to_string())
@@ -431,7 +442,7 @@ impl Work {
         };
         pitboss_results::output::write_json(&dir.join("results.json"), &results_file)?;
         write_reports(dir, &results_file)?;
-        Ok(result)
+        Ok((result, results_file.league.parsed.limits.fuel_per_decision))
     }
 }
 
@@ -467,6 +478,7 @@ pub(crate) fn rows(standings: &[Standing]) -> Vec<Row> {
             mark: s.mark().into(),
             net: s.result.net,
             faults: s.result.faults,
+            cost: s.result.cost,
         })
         .collect()
 }

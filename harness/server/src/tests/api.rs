@@ -141,11 +141,26 @@ async fn a_finished_runs_standings_files_replays_and_coaching_in_json() {
     let latest = &board["latest"];
     assert_eq!(keys(latest), ["bots", "entrants", "final_run", "finished", "leagues", "overall", "run"]);
     let league = &latest["leagues"][0];
-    assert_eq!(keys(league), ["folder", "luck_uncorrected", "name", "rounds", "rows", "sessions", "variant"]);
+    assert_eq!(
+        keys(league),
+        ["folder", "fuel_per_decision", "luck_uncorrected", "name", "rounds", "rows", "sessions", "variant"]
+    );
     assert_eq!((league["folder"].as_str(), league["rows"].as_array().map(Vec::len)), (Some("league-1"), Some(2)));
     assert_eq!(
         keys(&league["rows"][0]),
-        ["ev_ci95_pct", "ev_pct", "faults", "luck_ci95_pct", "luck_ev_pct", "mark", "name", "net", "rank", "status"]
+        [
+            "cost",
+            "ev_ci95_pct",
+            "ev_pct",
+            "faults",
+            "luck_ci95_pct",
+            "luck_ev_pct",
+            "mark",
+            "name",
+            "net",
+            "rank",
+            "status"
+        ]
     );
     assert_eq!(keys(&latest["overall"][0]), ["name", "net", "points", "rank"]);
 

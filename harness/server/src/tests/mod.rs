@@ -7,6 +7,7 @@
 
 mod api;
 mod callers;
+mod cost;
 mod csrf;
 mod hostile;
 mod journeys;
