@@ -198,3 +198,50 @@ fn shows_its_cause_everywhere(wasm: &Path, limits: &str, cause: &str, detail: &s
     assert!(page.contains(&format!("round {round}: ")), "and what the bot wrote while failing");
     message
 }
+
+/// Logs "thinking" with no newline at its first hand, then panics as the
+/// Rust SDK's handler does: "panicked at …", then `unreachable`.
+const THINKS_THEN_PANICS: &str = r#"(module
+  (import "pitboss" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 8192) "thinking")
+  (data (i32.const 8256) "panicked at src/lib.rs:7: no idea")
+  (func (export "pitboss_abi_version") (result i32) i32.const 1)
+  (func (export "pitboss_buffer") (result i32) i32.const 1024)
+  (func (export "pitboss_decide") (param $kind i32) (result i64)
+    (if (i32.eq (local.get $kind) (i32.const 4))
+      (then
+        (call $log (i32.const 8192) (i32.const 8))
+        (call $log (i32.const 8256) (i32.const 33))
+        unreachable))
+    (if (result i64) (i32.eq (local.get $kind) (i32.const 1))
+      (then (i64.load (i32.const 1056)))
+      (else (i64.const 0)))))"#;
+
+#[test]
+fn a_log_line_and_the_panic_after_it_are_separate_lines_in_replay_and_the_report() {
+    let dir = scratch("apart");
+    std::fs::write(dir.join("thinks.wat"), THINKS_THEN_PANICS).unwrap();
+    std::fs::write(
+        dir.join("league.toml"),
+        "name = \"apart\"\nvariant = \"north-american\"\nrounds = 2\nsessions = 1\nseed = 3\nbankroll = 1000\nformat = \"solo\"\n\n[[bot]]\npath = \"thinks.wat\"\n",
+    )
+    .unwrap();
+    let in_dir = |args: &[&str]| {
+        let mut command = Command::new(pitboss_bin());
+        command.args(args).current_dir(&dir);
+        command
+    };
+    succeeds(&mut in_dir(&["run", "league.toml", "--json", "results.json"]), "run");
+    let replayed = succeeds(&mut in_dir(&["replay", "results.json", "--round", "1"]), "replay");
+    let lines: Vec<&str> = replayed.lines().collect();
+    let at =
+        lines.iter().position(|l| l.ends_with(": log during act: thinking")).unwrap_or_else(|| panic!("{replayed}"));
+    assert_eq!(lines[at + 1], "  | panicked at src/lib.rs:7: no idea", "{replayed}");
+    succeeds(&mut in_dir(&["report", "results.json", "-o", "report.html"]), "report");
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.contains("thinking\npanicked at src/lib.rs:7: no idea"), "the report's fault text, on two lines");
+    // The results keep what the bot wrote, as it wrote it.
+    let results = std::fs::read_to_string(dir.join("results.json")).unwrap();
+    assert!(results.contains("thinkingpanicked at src/lib.rs:7: no idea"), "{results}");
+}

@@ -46,6 +46,9 @@ mod fault_causes;
 /// Hostile paths and failing writes: FIFOs, devices, oversized files,
 /// full disks, planted symlinks, concurrent writers.
 mod files;
+/// A decision out of fuel diagnosed: an endless loop or an expensive
+/// decision, in `check` and `replay`; a Python loop's line.
+mod fuel_faults;
 /// Golden transcripts of each rule set, `tests/golden/`; `PITBOSS_BLESS=1`
 /// rewrites them.
 mod golden;

@@ -58,7 +58,8 @@ pub fn warn_stale(path: &std::path::Path) {
 }
 
 /// For each bot that faulted: its first fault, where, why (the line it
-/// wrote that says so) and the command that replays it.
+/// wrote that says so) and the command that replays it (and, out of
+/// fuel, diagnoses it: [`pitboss_host::WasmPlayer::diagnose_fuel`]).
 fn first_faults(result: &LeagueResult, json: Option<&std::path::Path>) -> Vec<String> {
     let short = |text: &str, max| pitboss_host::text::excerpt(text, max);
     let mut lines = Vec::new();
@@ -79,9 +80,21 @@ fn first_faults(result: &LeagueResult, json: Option<&std::path::Path>) -> Vec<St
             f.kind
         ));
         let at = format!("--session {} --table {} --round {}", f.session, f.table, f.round);
+        // Out of fuel: the replay asks that decision again with more fuel.
+        let diagnosed = if f.kind == pitboss_engine::FaultKind::OutOfFuel.name() {
+            " (it tells an endless loop from an expensive decision)"
+        } else {
+            ""
+        };
         lines.push(match json {
-            Some(path) => format!("  replay: pitboss replay {} {at}", short(&path.display().to_string(), 300)),
-            None => format!("  replay: run again with --json results.json, then pitboss replay results.json {at}"),
+            Some(path) => {
+                format!("  replay: pitboss replay {} {at}{diagnosed}", short(&path.display().to_string(), 300))
+            }
+            None => {
+                format!(
+                    "  replay: run again with --json results.json, then pitboss replay results.json {at}{diagnosed}"
+                )
+            }
         });
     }
     lines

@@ -159,6 +159,15 @@ pub trait Player {
     /// Answers one request (see `sdk/ABI.md` for the meaning of the `i64`).
     fn decide(&mut self, request: &Request<'_>) -> Result<i64, Fault>;
 
+    /// Diagnose the out-of-fuel fault after `skip` others, for a message
+    /// that tells an endless loop from an expensive decision (a wasm bot:
+    /// `pitboss_host::WasmPlayer::diagnose_fuel`). Only for a table played
+    /// again to that fault: afterwards the player may answer otherwise.
+    /// Default: nothing (a player without fuel).
+    fn diagnose_fuel(&mut self, skip: u32) {
+        let _ = skip;
+    }
+
     /// What the player logged (`pitboss.log`) while deciding, since the
     /// last call; `None` when it logged nothing. The table records it as a
     /// [`crate::TableEvent::BotLog`] after each decision. Bounded by the

@@ -40,9 +40,45 @@ pub fn printable(text: &str, max: usize) -> String {
     out.join("\n")
 }
 
+/// A bot's log with what a failure writes — a Rust panic (`panicked at
+/// …`, after std's `thread '…' `), a Python traceback — on a line of its
+/// own where the bot's own text before it did not end its line
+/// (`log("thinking")`, then a panic): the latest such start.
+pub fn failure_apart(text: &str) -> std::borrow::Cow<'_, str> {
+    let panic = text.rfind("panicked at ").map(|at| {
+        let line = text[..at].rfind('\n').map_or(0, |nl| nl + 1);
+        // std's hook: `thread 'main' panicked at …`.
+        match text[line..at].rfind("thread '") {
+            Some(t) if text[line + t..at].ends_with("' ") => line + t,
+            _ => at,
+        }
+    });
+    let traceback = text.rfind("Traceback (most recent call last):");
+    match panic.into_iter().chain(traceback).max() {
+        Some(at) if at > 0 && !text[..at].ends_with('\n') => format!("{}\n{}", &text[..at], &text[at..]).into(),
+        _ => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{excerpt, printable};
+    use super::{excerpt, failure_apart, printable};
+
+    #[test]
+    fn a_failure_after_a_line_not_ended_starts_its_own() {
+        assert_eq!(failure_apart("thinkingpanicked at src/lib.rs:3: boom"), "thinking\npanicked at src/lib.rs:3: boom");
+        assert_eq!(
+            failure_apart("x\nthinkingthread 'main' panicked at a.rs:1:2:\nboom"),
+            "x\nthinking\nthread 'main' panicked at a.rs:1:2:\nboom"
+        );
+        assert_eq!(
+            failure_apart("total 12Traceback (most recent call last):\n  File"),
+            "total 12\nTraceback (most recent call last):\n  File"
+        );
+        for kept in ["thinking\npanicked at a.rs:1: x", "panicked at a.rs:1: x", "just a log", ""] {
+            assert_eq!(failure_apart(kept), kept);
+        }
+    }
 
     #[test]
     fn printable_text_keeps_its_line_breaks_only() {

@@ -48,6 +48,6 @@ pub use limits::{Limits, Raisable, range as limit_range};
 pub use load::{BotModule, LoadError, Sandbox};
 pub use pitboss_engine::FAULT_LOG_BYTES;
 pub use pitboss_files::lang;
-pub use player::{FuelProfile, WasmPlayer};
+pub use player::{DIAGNOSIS_CEILING, DIAGNOSIS_FACTOR, FuelProfile, WasmPlayer};
 pub use runtime::{PYTHON_EXTENSION, is_python_source, python_runtime_sha256, runtime_sha256};
 pub use wasi::{RANDOM_PER_CALL, WASI_FUEL_PER_CALL};

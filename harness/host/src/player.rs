@@ -48,7 +48,22 @@ pub struct WasmPlayer {
     keys: Declared,
     /// The ABI version the module speaks.
     abi_version: u32,
+    /// Diagnosing its fuel faults ([`WasmPlayer::diagnose_fuel`]): how many
+    /// out-of-fuel decisions to let pass before the one diagnosed.
+    diagnose: Option<u32>,
 }
+
+/// How many times its cap a decision that ran out of fuel is given when
+/// it is diagnosed ([`WasmPlayer::diagnose_fuel`]), up to
+/// [`DIAGNOSIS_CEILING`].
+pub const DIAGNOSIS_FACTOR: u64 = 16;
+
+/// The most fuel a diagnosis gives a decision, whatever the cap (about
+/// 4 seconds of a bot's work): a cap at or above it is not diagnosed.
+pub const DIAGNOSIS_CEILING: u64 = 4_000_000_000;
+
+/// The most wall-clock time a diagnosed decision is given, in ms.
+const DIAGNOSIS_WALL_MS: u64 = 60_000;
 
 /// Fuel and time used per decision, by decision kind — what `pitboss
 /// check` reports. Only collected when asked for ([`WasmPlayer::profile`]).
@@ -105,7 +120,22 @@ impl WasmPlayer {
             defaults,
             keys,
             abi_version,
+            diagnose: None,
         }
+    }
+
+    /// Diagnoses the fuel fault after `skip` others: that decision is given
+    /// [`DIAGNOSIS_FACTOR`] times its cap (at most [`DIAGNOSIS_CEILING`])
+    /// and, whatever it does with it, still faults as out of fuel, its
+    /// message saying whether it returned with the larger budget (the fuel
+    /// it needed: an expensive decision) or not (an endless loop?; for a
+    /// Python bot, the line it was at). Every decision before it plays as
+    /// it would have: one that stays under the cap does not see its budget.
+    /// The bot's state after the diagnosed decision (its clock, its random
+    /// stream) may differ from a plain run's, so only one fault is
+    /// diagnosed; replay the table to it, then take its message.
+    pub fn diagnose_fuel(&mut self, skip: u32) {
+        self.diagnose = Some(skip);
     }
 
     /// The bot ABI version the module speaks.
@@ -166,6 +196,7 @@ impl WasmPlayer {
             let old = self.store.data().wasi;
             fresh.store.data_mut().wasi.carry(&old, left);
             fresh.trapped_log = self.trapped_log.take();
+            fresh.diagnose = self.diagnose;
             *self = fresh;
         }
     }
@@ -197,6 +228,10 @@ impl Player for WasmPlayer {
         self.keys.parts(variant, kind)
     }
 
+    fn diagnose_fuel(&mut self, skip: u32) {
+        WasmPlayer::diagnose_fuel(self, skip);
+    }
+
     fn count(&self, variant: Variant) -> Option<pitboss_sdk::key::Weights> {
         self.keys.count(variant)
     }
@@ -219,26 +254,34 @@ impl WasmPlayer {
                 return Err(Fault::new(FaultKind::Trap, "exchange buffer out of bounds"));
             };
             let (kind, next) = request.encode_part_primed(from, buf, &mut self.primed, self.keeps_buffer);
-            let fueled = if self.reads_clock {
-                crate::wasi::refuel(&mut self.store, self.fuel)
-            } else {
-                self.store.set_fuel(self.fuel)
-            };
+            // Diagnosing: this part may run past the cap (a part that stays
+            // under it is played as it would have been).
+            let given = if self.diagnose == Some(0) { self.diagnosis_fuel() } else { self.fuel };
+            let fueled =
+                if self.reads_clock { crate::wasi::refuel(&mut self.store, given) } else { self.store.set_fuel(given) };
             fueled.expect("fuel is enabled in every sandbox");
-            self.store.set_epoch_deadline(self.deadline);
+            self.store.set_epoch_deadline(if given == self.fuel { self.deadline } else { self.diagnosis_ticks() });
             // The clock is read only for a profile (`pitboss check`), and
             // never decides anything: fuel does.
             let start = self.profile.as_ref().map(|_| std::time::Instant::now());
             let result = self.decide.call(&mut self.store, kind as i32);
-            // A part's fuel: the cap less what is left (all of it when
-            // the cap was hit); the parts of one decision are one cost.
-            let part = self.fuel.saturating_sub(self.store.get_fuel().unwrap_or(0));
+            // A part's fuel: what it was given less what is left (all of
+            // it when the cap was hit); the parts of one decision are one
+            // cost.
+            let part = given.saturating_sub(self.store.get_fuel().unwrap_or(0));
             used = used.saturating_add(part);
             if let (Some(profile), Some(start)) = (&self.profile, start) {
                 let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 let mut profile = profile.lock().expect("profile lock");
                 profile.used[kind as usize].push(part);
                 profile.nanos[kind as usize].push(nanos);
+            }
+            if given != self.fuel {
+                let used = given - self.store.get_fuel().unwrap_or(0);
+                let out_of_fuel = matches!(&result, Err(e) if e.downcast_ref::<Trap>() == Some(&Trap::OutOfFuel));
+                if used > self.fuel || out_of_fuel {
+                    return Err(self.diagnosed(result.err(), used, given));
+                }
             }
             match result {
                 Ok(answer) => match next {
@@ -264,6 +307,9 @@ impl WasmPlayer {
     #[inline(never)]
     fn trapped(&mut self, e: &wasmtime::Error) -> Fault {
         let mut fault = self.classify(e);
+        if let (FaultKind::OutOfFuel, Some(skip @ 1..)) = (fault.kind, self.diagnose) {
+            self.diagnose = Some(skip - 1);
+        }
         let (log, text) = self.store.data_mut().log.take_both();
         // What the bot wrote while failing says more than "unreachable
         // executed": a Rust panic, a Python exception, a C assertion.
@@ -274,3 +320,73 @@ impl WasmPlayer {
         fault
     }
 }
+
+impl WasmPlayer {
+    /// The fuel a diagnosed decision is given: [`DIAGNOSIS_FACTOR`] times
+    /// the cap, at most [`DIAGNOSIS_CEILING`] (the cap itself when it is
+    /// that high already: nothing is diagnosed).
+    fn diagnosis_fuel(&self) -> u64 {
+        self.fuel.saturating_mul(DIAGNOSIS_FACTOR).min(DIAGNOSIS_CEILING).max(self.fuel)
+    }
+
+    /// The watchdog's deadline of a diagnosed decision: its wall-clock cap
+    /// as many times longer as its fuel, at most a minute.
+    fn diagnosis_ticks(&self) -> u64 {
+        let limits = self.store.data().limits;
+        let factor = self.diagnosis_fuel().div_ceil(self.fuel.max(1));
+        let ms = limits.wall_ms.saturating_mul(factor).min(DIAGNOSIS_WALL_MS.max(limits.wall_ms));
+        ms.div_ceil(crate::limits::TICK_MS).max(1)
+    }
+
+    /// The out-of-fuel fault of the diagnosed decision, which used `used`
+    /// of the `given` fuel (past its cap) and then returned (`trap` none),
+    /// trapped, or ran out again. The bot is restarted, as after any fault,
+    /// and nothing more is diagnosed.
+    #[cold]
+    #[inline(never)]
+    fn diagnosed(&mut self, trap: Option<wasmtime::Error>, used: u64, given: u64) -> Fault {
+        let cap = self.fuel;
+        let limits = self.store.data().limits;
+        let raise = Raisable::FuelPerDecision.how_to_raise();
+        let times = given / cap.max(1);
+        let message = match &trap {
+            None => format!(
+                "needs about {used} fuel, over the cap of {cap} per decision: make the decision cheaper (the cap: {raise})"
+            ),
+            Some(e) if e.downcast_ref::<Trap>() == Some(&Trap::OutOfFuel) => {
+                let line = self.python_line().map(|l| format!(" (Python was at bot.py line {l})")).unwrap_or_default();
+                format!(
+                    "never returned, even with {times}× the fuel ({given}): an endless loop?{line} (fuel cap: {cap} per decision)"
+                )
+            }
+            Some(e) if e.downcast_ref::<Trap>() == Some(&Trap::Interrupt) => format!(
+                "never returned, even in {times}× the wall-clock cap ({} ms): an endless loop? (fuel cap: {cap} per decision)",
+                limits.wall_ms.saturating_mul(times).min(DIAGNOSIS_WALL_MS.max(limits.wall_ms))
+            ),
+            Some(e) => format!(
+                "needs more than the cap of {cap} fuel per decision (given more, it went on to fail: {}): make the decision cheaper (the cap: {raise})",
+                trap_text(e)
+            ),
+        };
+        // What it wrote is the diagnosis run's, not the fault's.
+        drop(self.store.data_mut().log.take_both());
+        self.diagnose = None;
+        self.restart();
+        Fault::new(FaultKind::OutOfFuel, message)
+    }
+
+    /// Where the Python runtime's interpreter was in the bot's source
+    /// when the diagnosed decision ran out of fuel (its export
+    /// `pitboss_where`, called with a little fuel); `None` for any other
+    /// bot, or when it cannot tell.
+    fn python_line(&mut self) -> Option<u32> {
+        let f = self.instance.get_typed_func::<(), i32>(&mut self.store, "pitboss_where").ok()?;
+        self.store.set_fuel(WHERE_FUEL).ok()?;
+        self.store.set_epoch_deadline(self.deadline);
+        let line = f.call(&mut self.store, ()).ok()?;
+        u32::try_from(line).ok().filter(|&l| l > 0)
+    }
+}
+
+/// Fuel for the Python runtime's `pitboss_where`: it walks the frames.
+const WHERE_FUEL: u64 = 10_000_000;

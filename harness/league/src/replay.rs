@@ -9,13 +9,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use pitboss_engine::{Recorder, TableEvent};
+use pitboss_engine::{FaultKind, Recorder, TableEvent};
 
 use pitboss_host::{Raisable, files};
 
 use crate::file::{LeagueFile, LimitChoice, league_rules};
 use crate::league::seating_for;
-use crate::session::{LeaguePlay, replay_table};
+use crate::session::{LeaguePlay, fuel_diagnosis, replay_table};
 use crate::transcript::{JsonLines, Transcript};
 use pitboss_results::ResultsFile;
 
@@ -145,8 +145,25 @@ impl Replayable {
         let seats = self.seats(spot)?;
         let mut kept = Kept(Vec::new());
         let span = (spot.round, spot.round);
-        replay_table(&self.play(), spot.session, &seats, span, &mut kept, &mut ())?;
-        Ok(kept.0)
+        let mut before = FuelFaults { round: spot.round, counts: vec![0; seats.len()] };
+        replay_table(&self.play(), spot.session, &seats, span, &mut kept, &mut before)?;
+        let mut events = kept.0;
+        // Each player's first fuel fault of the round is diagnosed: an
+        // expensive decision, or an endless loop? The rest play as played.
+        let mut diagnosed = vec![false; seats.len()];
+        for event in &mut events {
+            let TableEvent::Fault { player, fault, .. } = event else { continue };
+            let p = usize::from(*player);
+            if fault.kind != FaultKind::OutOfFuel || diagnosed.get(p) != Some(&false) {
+                continue;
+            }
+            diagnosed[p] = true;
+            let at = (*player, before.counts[p]);
+            if let Some(message) = fuel_diagnosis(&self.play(), spot.session, &seats, spot.round, at)? {
+                fault.message = message;
+            }
+        }
+        Ok(events)
     }
 
     /// Writes `events` of `spot`'s round as `pitboss replay` prints them:
@@ -190,6 +207,24 @@ fn write_heading<W: Write>(league: &Replayable, spot: Spot, seats: &[usize], out
         writeln!(out, "seat {k}: {}", league.bots[b].0)?;
     }
     Ok(())
+}
+
+/// Counts each player's out-of-fuel faults before round `round`.
+struct FuelFaults {
+    round: u64,
+    counts: Vec<u32>,
+}
+
+impl Recorder for FuelFaults {
+    fn record(&mut self, event: &TableEvent) {
+        if let TableEvent::Fault { player, round, fault, .. } = event
+            && *round < self.round
+            && fault.kind == FaultKind::OutOfFuel
+            && let Some(n) = self.counts.get_mut(usize::from(*player))
+        {
+            *n += 1;
+        }
+    }
 }
 
 /// Keeps every event it is shown.

@@ -615,6 +615,45 @@ pub fn replay_table<R: Recorder, L: Recorder>(
     Ok(())
 }
 
+/// The diagnosed message ([`pitboss_engine::Player::diagnose_fuel`]) of
+/// the out-of-fuel fault of player `player` in round `round` of the table
+/// [`replay_table`] replays, which follows `skip` such faults of the
+/// player's in the rounds before: the table played again to it, with that
+/// fault given more fuel. `None` if it does not fault there again (it
+/// cannot tell).
+pub fn fuel_diagnosis(
+    play: &LeaguePlay<'_>,
+    session: u64,
+    seats: &[usize],
+    round: u64,
+    (player, skip): (u8, u32),
+) -> Result<Option<String>> {
+    let spec = play.table(session);
+    let mut players = seats
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| play.bots[b].1.player_seeded(crate::bots::seat_seed(spec.seed, seats, i)))
+        .collect::<Result<Vec<_>>>()?;
+    let Some(diagnosed) = players.get_mut(usize::from(player)) else { return Ok(None) };
+    diagnosed.diagnose_fuel(skip);
+    let mut table = spec.seat_players(players)?;
+    let mut found = None;
+    for _ in 1..=round {
+        table.play_round(&mut |e: &TableEvent| {
+            if let TableEvent::Fault { player: p, round: at, fault, .. } = e
+                && (*p, *at) == (player, round)
+                && fault.kind == pitboss_engine::FaultKind::OutOfFuel
+            {
+                found.get_or_insert_with(|| fault.message.clone());
+            }
+        })?;
+        if found.is_some() {
+            break;
+        }
+    }
+    Ok(found)
+}
+
 /// Two recorders in one.
 struct Both<'a, A, B>(&'a mut A, &'a mut B);
 

@@ -27,7 +27,8 @@ impl<W: Write> Transcript<W> {
 /// A bot's log as transcript lines: the first after `head`, each further
 /// one indented with `  | `, control characters escaped, newlines kept.
 fn log_lines(head: &str, text: &str) -> String {
-    let text = pitboss_host::text::printable(text.trim_end_matches('\n'), pitboss_host::LOG_PER_DECISION);
+    let text = pitboss_host::text::failure_apart(text.trim_end_matches('\n'));
+    let text = pitboss_host::text::printable(&text, pitboss_host::LOG_PER_DECISION);
     let mut lines = text.split('\n');
     let mut out = format!("{head}{}", lines.next().unwrap_or_default());
     for line in lines {

@@ -98,6 +98,31 @@ __attribute__((export_name("pitboss_source_load"))) int32_t pitboss_source_load(
 __attribute__((export_name("pitboss_preinit"))) void pitboss_preinit(void) {
     if (!load) start();
 }
+
+/* The line of bot.py the interpreter is at, in its innermost frame of the
+ * bot's source, or 0. The host calls it only after a decision it gave many
+ * times the fuel cap ran out of fuel again (an endless loop?), before the
+ * instance is reset: the interrupted frames are still in place. Reads
+ * them; runs no Python code. */
+__attribute__((export_name("pitboss_where"))) int32_t pitboss_where(void) {
+    PyThreadState *state = _PyThreadState_UncheckedGet();
+    PyFrameObject *frame = state ? PyThreadState_GetFrame(state) : NULL;
+    while (frame) {
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        int ours = code && PyUnicode_Check(code->co_filename) &&
+                   PyUnicode_CompareWithASCIIString(code->co_filename, "bot.py") == 0;
+        Py_XDECREF(code);
+        if (ours) {
+            int line = PyFrame_GetLineNumber(frame);
+            Py_DECREF(frame);
+            return line > 0 ? line : 0;
+        }
+        PyFrameObject *back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    return 0;
+}
 #else
 static void start(void) {
     boot();

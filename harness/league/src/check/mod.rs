@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use pitboss_engine::{Banker, Player, Rules, TableEvent, derive_seed};
+use pitboss_engine::{Banker, FaultKind, Player, Rules, TableEvent, derive_seed};
 use pitboss_host::text::{excerpt, printable};
 use pitboss_host::{BotModule, FuelProfile, Raisable, Sandbox, files};
 use pitboss_sdk::abi::DEFAULTABLE_MASK;
@@ -437,13 +437,7 @@ pub fn check(path: &Path, plan: &Plan) -> CheckReport {
 fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<(RuleSetReport, u32)> {
     let limit = plan.fuel_limit();
     let variant = rules.variant;
-    // Dealt and seated as `pitboss play --seed` deals and seats, so a
-    // fault's round can be played again by a command.
-    let seed = SMOKE_SEED + variant as u64;
-    let spec = TableSpec { rules, seed: derive_seed(seed, 0), stacked: None, bankroll: SMOKE_BANKROLL, fault_limit: 0 };
-    // A player-banked game (a league's `bank` format) needs someone to
-    // bank against, or the bot is never asked the banker's decisions.
-    let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
+    let (seed, spec, seats) = smoke_table(rules);
     let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
     let reads_events = player.wants_events(variant);
     let defaulted = player.defaults(variant) & DEFAULTABLE_MASK;
@@ -506,6 +500,14 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         });
         played?;
     }
+    // An expensive decision or an endless loop? Its table played again to
+    // the fault, which is given more fuel (the rest of the report is the
+    // plain run's).
+    if let Some(first) = first_fault.as_mut().filter(|f| f.kind == FaultKind::OutOfFuel.name())
+        && let Some(message) = fuel_diagnosis(module, rules, first.round)?
+    {
+        first.message = excerpt(&message, 1_000);
+    }
     let profile = profile.lock().map_err(|_| anyhow::anyhow!("a fuel profile was poisoned"))?;
     let audit = table.key_audit(0);
     // Calls had it been played keyed: once per key.
@@ -526,6 +528,51 @@ fn smoke(module: &BotModule, rules: &Rules, plan: &Plan, path: &Path) -> Result<
         first_logs,
     };
     Ok((report, abi_version))
+}
+
+/// The smoke test's table of `rules`: the seed `pitboss play --seed`
+/// takes, its spec and its seats. Dealt and seated as `pitboss play
+/// --seed` deals and seats, so a fault's round can be played again by a
+/// command.
+fn smoke_table(rules: &Rules) -> (u64, TableSpec<'_>, &'static [usize]) {
+    let seed = SMOKE_SEED + rules.variant as u64;
+    let spec = TableSpec { rules, seed: derive_seed(seed, 0), stacked: None, bankroll: SMOKE_BANKROLL, fault_limit: 0 };
+    // A player-banked game (a league's `bank` format) needs someone to
+    // bank against, or the bot is never asked the banker's decisions.
+    let seats: &[usize] = if rules.banker == Banker::House { &[0] } else { &[0, 1] };
+    (seed, spec, seats)
+}
+
+/// The diagnosed message of the bot's first out-of-fuel fault, by round
+/// `round` of the smoke test's table of `rules`
+/// ([`pitboss_host::WasmPlayer::diagnose_fuel`]).
+fn fuel_diagnosis(module: &BotModule, rules: &Rules, round: u64) -> Result<Option<String>> {
+    let (_, spec, seats) = smoke_table(rules);
+    let mut player = module.instantiate_seeded(seat_seed(spec.seed, seats, 0))?;
+    let keyed = Decision::ALL.iter().any(|&k| player.decision_key(rules.variant, k).is_some());
+    player.diagnose_fuel(0);
+    let mut players: Vec<Box<dyn Player + Send>> = vec![Box::new(player)];
+    if seats.len() > 1 {
+        players.push(Bot::builtin("basic")?.player_seeded(seat_seed(spec.seed, seats, 1))?);
+    }
+    let mut table = spec.seat_players(players)?;
+    if keyed {
+        table.audit_keys(0);
+    }
+    let mut found = None;
+    for _ in 0..round {
+        table.play_round(&mut |e: &TableEvent| {
+            if let TableEvent::Fault { fault, player: 0, .. } = e
+                && fault.kind == FaultKind::OutOfFuel
+            {
+                found.get_or_insert_with(|| fault.message.clone());
+            }
+        })?;
+        if found.is_some() {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// The names of a key's parts (`pitboss_sdk::key::part` bits).

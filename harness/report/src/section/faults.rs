@@ -63,7 +63,7 @@ fn fault(cx: &Context, rec: &FaultRecord) -> Markup {
                 "pitboss replay " (cx.results_name) " --session " (rec.session) " --table " (rec.table) " --round " (rec.round)
             } }
             @if !rec.log.is_empty() {
-                details { summary { "what it wrote while failing" } pre.log { (printable(&rec.log)) } }
+                details { summary { "what it wrote while failing" } pre.log { (printable(&pitboss_files::text::failure_apart(&rec.log))) } }
             }
         }
     }
