@@ -110,6 +110,8 @@ mod server_scores;
 mod server_scrimmage;
 mod server_soak;
 mod server_status;
+/// A student's first steps: registering in the browser, the starter `bot.py`.
+mod server_student;
 /// A class competition from its defaults: a relative data folder, scores
 /// at start, uploads over the size limit, answers without server paths.
 mod server_teacher;

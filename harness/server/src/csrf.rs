@@ -68,7 +68,9 @@ impl FromRequest<Shared> for CsrfUpload {
             .await
             .map_err(IntoResponse::into_response)?;
         let unread = |e: axum::extract::multipart::MultipartError| {
-            refuse(StatusCode::BAD_REQUEST, &format!("The upload could not be read: {e}"))
+            // Over the body limit: 413, which crate::oversize answers in words.
+            let status = if e.status() == StatusCode::PAYLOAD_TOO_LARGE { e.status() } else { StatusCode::BAD_REQUEST };
+            refuse(status, &format!("The upload could not be read: {e}"))
         };
         let (mut csrf, mut file): (Option<String>, Option<(String, Bytes)>) = (None, None);
         while let Some(field) = form.next_field().await.map_err(unread)? {

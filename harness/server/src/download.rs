@@ -3,7 +3,8 @@
 //! is the server's version), and its SHA-256. The running binary is
 //! opened once (on Linux through `/proc/self/exe`, so a binary replaced
 //! on disk since the start is not what is served) and hashed once, at
-//! start; each download streams it in chunks of [`CHUNK`] bytes.
+//! start; each download streams it in chunks of [`CHUNK`] bytes. A
+//! starter `bot.py` ([`STARTER_PATH`]) is offered beside it.
 
 use std::fs::File;
 use std::io::Read;
@@ -68,7 +69,7 @@ fn open() -> Result<Binary, String> {
 /// The server's address as the visitor reached it, for the install line:
 /// `Host` (only a host name or address and port) and the proxy's
 /// `X-Forwarded-Proto`; `SERVER` when the host is missing or odd.
-fn origin(headers: &HeaderMap) -> String {
+pub fn origin(headers: &HeaderMap) -> String {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
     let host = text("host");
     let fine =
@@ -106,12 +107,27 @@ pub async fn download_page(headers: HeaderMap, Visitor(session): Visitor) -> Ans
                 h2 { "Install it with one line" }
                 p.small { "On " (os) " " (arch) " (on Windows, in WSL): it downloads, checks the SHA-256 and installs." }
                 pre id="install" { (line) }
+                p { "A first Python bot to start from: " a #starter href=(STARTER_PATH) download="bot.py" { "bot.py" } "." }
                 p { "On another system, use your page instead: " a href="/me" { "upload your bot.py" }
                     " there (Python needs nothing installed), or build " code { "pitboss" } " from source." }
             }
         }
     };
     Ok(page("Download pitboss", session.as_ref(), body))
+}
+
+/// Where the starter `bot.py` is served.
+pub const STARTER_PATH: &str = "/download/bot.py";
+
+/// `GET /download/bot.py`: the scaffold's Python bot (what `pitboss new
+/// --lang python` writes and the editor starts from), as a file to save:
+/// it passes an upload's check as it is, with nothing to build. Public.
+pub async fn starter() -> impl IntoResponse {
+    let headers = [
+        (header::CONTENT_TYPE, "text/x-python; charset=utf-8"),
+        (header::CONTENT_DISPOSITION, "attachment; filename=\"bot.py\""),
+    ];
+    (headers, pitboss_scaffold::python_bot("bot"))
 }
 
 /// `GET /download/pitboss`: the running binary, streamed. Public.

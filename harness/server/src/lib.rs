@@ -38,6 +38,7 @@ pub mod cluster;
 pub mod coaching;
 pub mod compare;
 pub mod competition;
+pub mod copy;
 pub mod csrf;
 pub mod data;
 pub mod db;

@@ -13,16 +13,17 @@ use std::net::IpAddr;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use maud::html;
+use maud::{Markup, html};
 use serde::Deserialize;
 
 use crate::answer::Answer;
-use crate::auth::{self, Client, Visitor};
+use crate::auth::{self, Client, Session, Visitor};
 use crate::csrf::{CsrfForm, FreshForm, with_form_token};
 use crate::db::now;
 use crate::entrants::{self, refused_registration};
 use crate::page::{PageForm, page, refuse};
 use crate::state::{Failure, Shared, Who};
+use crate::{copy, download, editor};
 
 /// `GET /login`.
 pub async fn login_form(State(app): State<Shared>) -> Answer {
@@ -67,14 +68,25 @@ pub async fn login(
         }
         Some(who) => who,
     };
+    let admin = matches!(who, Who::Admin);
+    let (_, cookie) = new_session(&app, who, &headers).await?;
+    let mut response = Redirect::to(if admin { "/admin" } else { "/me" }).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+/// A new browser session for `who` (logging in, or just registered): the
+/// session, for the page's navigation, and its cookie (`Secure` behind
+/// a proxy that says it serves HTTPS).
+async fn new_session(app: &Shared, who: Who, headers: &HeaderMap) -> Result<(Session, HeaderValue), Failure> {
     let id = auth::new_secret("")?;
     let csrf = auth::new_secret("")?;
     let entrant = match &who {
         Who::Entrant(e) => Some(e.id),
         Who::Admin => None,
     };
-    let id_hash = auth::hash(&id);
-    app.blocking(move |app| app.db.add_session(&id_hash, entrant, &csrf, now() + auth::SESSION_SECS)).await?;
+    let (id_hash, kept) = (auth::hash(&id), csrf.clone());
+    app.blocking(move |app| app.db.add_session(&id_hash, entrant, &kept, now() + auth::SESSION_SECS)).await?;
     let https = headers.get("x-forwarded-proto").is_some_and(|v| v.as_bytes() == b"https");
     let cookie = format!(
         "{}={id}; HttpOnly; SameSite=Strict; Path=/; Max-Age={}{}",
@@ -82,11 +94,9 @@ pub async fn login(
         auth::SESSION_SECS,
         if https { "; Secure" } else { "" }
     );
-    let mut response = Redirect::to(if entrant.is_some() { "/me" } else { "/admin" }).into_response();
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().insert(header::SET_COOKIE, value);
-    }
-    Ok(response)
+    let cookie =
+        HeaderValue::from_str(&cookie).map_err(|e| Failure::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok((Session { who, csrf, id }, cookie))
 }
 
 /// A wrong secret from `ip`: the page saying so with `status`, or 429
@@ -140,11 +150,14 @@ pub struct RegisterForm {
     invite_code: String,
 }
 
-/// `POST /register` (`csrf`, `name`, `invite_code`): the new entrant's
-/// token, shown once.
+/// `POST /register` (`csrf`, `name`, `invite_code`): the new entrant,
+/// logged in (a session cookie, as [`login`] sets), and their token,
+/// shown only this once with a Copy button and the `pitboss submit` line
+/// that uses it (with this server's address as the browser reached it).
 pub async fn register(
     State(app): State<Shared>,
     Client(ip): Client,
+    headers: HeaderMap,
     FreshForm(form): FreshForm<RegisterForm>,
 ) -> Answer {
     let Some(code) = &app.competition.invite_code else {
@@ -155,7 +168,6 @@ pub async fn register(
     }
     app.guards.register(ip)?;
     let name = form.name.trim().to_string();
-    let shown = name.clone();
     let max = app.competition.max_entrants;
     let token = match app.blocking(move |app| Ok(entrants::register(&app.db, &name, max))).await? {
         Ok(token) => token,
@@ -164,11 +176,36 @@ pub async fn register(
             None => return Err(e.into()),
         },
     };
-    let body = html! {
-        h1 { "Welcome, " (shown) }
-        p { "Your token, shown only this once: keep it, it is how you log in and submit." }
-        p { code id="token" { (token) } }
-        p { a href="/login" { "Log in" } }
+    let owner = token.clone();
+    let Some(who) = app.blocking(move |app| app.token_owner(&owner)).await? else {
+        return Err(Failure::new(StatusCode::INTERNAL_SERVER_ERROR, "a new entrant's token is not known"));
     };
-    Ok(page("Registered", None, body))
+    let (session, cookie) = new_session(&app, who, &headers).await?;
+    let mut response = editor::with_script(page("Registered", Some(&session), welcome(&session, &token, &headers)));
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+/// The page a new entrant lands on: their token and how to use it.
+fn welcome(session: &Session, token: &str, headers: &HeaderMap) -> Markup {
+    let name = match &session.who {
+        Who::Entrant(e) => e.name.as_str(),
+        Who::Admin => "",
+    };
+    let submit = format!("pitboss submit --server {} --token {token} bot.wasm", download::origin(headers));
+    html! {
+        (copy::assets())
+        h1 { "Welcome, " (name) }
+        p { "You are logged in. Your token, shown only this once: keep it somewhere only you read (a password \
+            manager, say). It is how you log in again and how " code { "pitboss submit" } " knows you." }
+        (copy::copyable("token", token))
+        h2 { "Submit your bot" }
+        p { "On " a href="/me" { "your page" } ", upload a bot file (" code { ".wasm" } " or a Python " code { "bot.py" }
+            "), or write a " code { "bot.py" } " in the browser. Or start from the "
+            a #starter href=(download::STARTER_PATH) download="bot.py" { "starter bot.py" } "." }
+        p { "From a terminal, with " a href="/download" { "pitboss" } " installed, in your bot's folder (" code { "bot.py" }
+            " for a Python bot):" }
+        (copy::copyable("submit-line", &submit))
+        p { a #mine href="/me" { "Go to your page →" } }
+    }
 }

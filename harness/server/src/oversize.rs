@@ -8,7 +8,9 @@
 //! (an abandoned one is not an upload), tells the organiser's log,
 //! and answers 413 saying the size, the limit and its key: JSON to the
 //! API (`pitboss submit` prints it), a page inside the site's layout with
-//! a way back to the form.
+//! a way back to the form. An upload without a `Content-Length` that
+//! goes over the limit as it comes is answered the same way (but for its
+//! size, not known).
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::{StatusCode, header};
@@ -17,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use hyper::body::Body as _;
 use maud::html;
 
+use crate::auth::Session;
 use crate::db::{NewSubmission, Outcome, now};
 use crate::state::Shared;
 use crate::uploads::{ApiUpload, PageUpload};
@@ -35,7 +38,15 @@ pub const IDLE: std::time::Duration = std::time::Duration::from_secs(1);
 pub async fn refuse(State(app): State<Shared>, request: Request, next: Next) -> Response {
     let limit = crate::uploads::upload_limit(app.competition.uploads.max_bytes) as u64;
     let length = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    let Some(size) = length.filter(|&n| n > limit) else { return next.run(request).await };
+    let Some(size) = length.filter(|&n| n > limit) else {
+        let (page, cookie) = (request.uri().path().starts_with("/me/"), crate::auth::cookie_session(request.headers()));
+        let cookie = cookie.map(str::to_string);
+        let answer = next.run(request).await;
+        if answer.status() != StatusCode::PAYLOAD_TOO_LARGE {
+            return answer;
+        }
+        return unmeasured(&app, page, cookie).await;
+    };
     let (mut parts, body) = request.into_parts();
     let page = parts.uri.path().starts_with("/me/");
     // The API names the file in its query; a form's name is in the body.
@@ -106,6 +117,39 @@ pub async fn refuse(State(app): State<Shared>, request: Request, next: Next) -> 
             answer
         }
     }
+}
+
+/// The answer to an upload sent without a `Content-Length` that went over
+/// the limit as it came (the body limit stopped it, so its size is not
+/// known, and there is no whole upload to record): the limit and its
+/// key, as JSON or, to a page's form, inside the site's layout.
+async fn unmeasured(app: &Shared, page: bool, cookie: Option<String>) -> Response {
+    let max = app.competition.uploads.max_bytes;
+    let why = format!(
+        "this upload is over this competition's limit of {} KiB (`max_kib = {}` under [uploads] in the competition \
+         file, the organiser's)",
+        max >> 10,
+        max >> 10
+    );
+    if !page {
+        let answer =
+            serde_json::json!({ "error": why, "outcome": Outcome::Refused, "verdict": format!("refused: {why}") });
+        return (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(answer)).into_response();
+    }
+    let found = match cookie {
+        Some(id) => app.blocking(move |app| Ok(app.session(&id)?.map(|(who, csrf)| Session { who, csrf, id }))).await,
+        None => Ok(None),
+    };
+    let session = found.ok().flatten();
+    let body = html! {
+        h1 { "Upload refused" }
+        p.error #too-big { (why) }
+        p { "Nothing was checked. Make the module smaller, or ask the organiser to raise the limit." }
+        p { a href="/me" { "← back to your page" } }
+    };
+    let mut answer = crate::page::page("Upload refused", session.as_ref(), body);
+    *answer.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+    answer
 }
 
 /// Reads `body` to its end, its first error or a pause of [`IDLE`],

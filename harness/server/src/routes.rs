@@ -74,6 +74,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/", get(pages::leaderboard))
         .route("/download", get(download::download_page))
         .route("/download/pitboss", get(download::download_binary))
+        .route("/download/bot.py", get(download::starter))
+        .route("/copy.js", get(crate::copy::script))
         .route("/login", get(login::login_form).post(login::login))
         .route("/logout", post(login::logout))
         .route("/register", get(login::register_form).post(login::register))

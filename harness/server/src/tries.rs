@@ -369,8 +369,9 @@ pub async fn script() -> Response {
     asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
 }
 
-/// One of the editor's files, kept by browsers for a day.
-fn asset(body: String, kind: &'static str) -> Response {
+/// One of the editor's files (or another script of the server's), kept
+/// by browsers for a day.
+pub fn asset(body: String, kind: &'static str) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));

@@ -308,8 +308,22 @@ async fn logging_in_and_registering_by_the_forms() {
     assert_eq!(code.status, StatusCode::FORBIDDEN);
     assert!(code.body.contains("Wrong invite code."), "{}", code.body);
     let fields = [("csrf", csrf.as_str()), ("name", "yann"), ("invite_code", "letmein-2026")];
-    let welcome = site.post_form("/register", &headers, &fields).await;
-    shows(&welcome, "registered", &["Welcome, yann", "id=\"token\"", "shown only this once"]);
+    let proxied = [("cookie", cookie.as_str()), ("origin", "https://localhost"), ("x-forwarded-proto", "https")];
+    let welcome = site.post_form("/register", &proxied, &fields).await;
+    shows(&welcome, "registered", &["Welcome, yann", "id=\"token\"", "shown only this once", "class=\"copy\""]);
+    // The token once, its command line with the address the browser used
+    // (the proxy's https), and a session: yann lands logged in.
+    let token = welcome.body.split("id=\"token\">").nth(1).unwrap().split('<').next().unwrap();
+    let line = format!("pitboss submit --server https://localhost --token {token} bot.wasm");
+    assert!(token.starts_with("pbe_") && welcome.body.contains(&line), "{line}: {}", welcome.body);
+    assert!(welcome.body.contains("href=\"/me\">My bot (yann)"), "the navigation knows yann: {}", welcome.body);
+    assert!(welcome.header(header::CONTENT_SECURITY_POLICY).contains("script-src 'self'"), "the copy script runs");
+    let session = welcome.header(header::SET_COOKIE);
+    assert!(session.starts_with("pitboss_session=") && session.contains("HttpOnly") && session.contains("; Secure"));
+    let session = session.split(';').next().unwrap().to_string();
+    shows(&site.get("/me", &[("cookie", &session)]).await, "/me after registering", &["<h1>yann</h1>"]);
+    let script = site.get("/copy.js", &[]).await;
+    assert!(script.status == StatusCode::OK && script.body.contains("clipboard"), "{}", script.body);
     let taken = site.post_form("/register", &headers, &fields).await;
     assert_eq!(taken.status, StatusCode::CONFLICT);
     assert!(taken.body.contains("there is already an entrant named `yann`"), "{}", taken.body);

@@ -198,6 +198,21 @@ async fn bodies_over_the_limits_are_refused_in_words() {
     assert_eq!(page.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(page.body.contains("id=\"too-big\"") && page.body.contains(&why), "{}", page.body);
 
+    // Without a Content-Length (sent in chunks), stopped at the limit as
+    // it comes: the same words but for the size, in the site's layout.
+    let chunked = |path: &str, headers: &[(&str, &str)]| {
+        request(Method::POST, path, headers, Body::new(Chunked(size / 1024 + 1)))
+    };
+    let limit = "over this competition's limit of 1 KiB (`max_kib = 1` under [uploads] in the competition file";
+    let api = site.send(chunked("/api/submissions?name=big.wasm", &[("authorization", &bearer)])).await;
+    assert_eq!(api.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(api.json()["error"].as_str().unwrap().contains(limit), "{}", api.body);
+    let form = [("cookie", cookie.as_str()), ("content-type", "multipart/form-data; boundary=X")];
+    let page = site.send(chunked("/me/upload", &form)).await;
+    assert_eq!(page.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(page.body.contains("id=\"too-big\"") && page.body.contains(limit), "{}", page.body);
+    assert!(page.body.contains("<nav>") && page.body.contains("My bot (alice)"), "in the layout: {}", page.body);
+
     // Anyone else's oversized body: refused before it is read.
     let nobody = site.send(big("/api/submissions", &[])).await;
     assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
@@ -206,4 +221,24 @@ async fn bodies_over_the_limits_are_refused_in_words() {
         site.send(big("/api/entrants", &[("authorization", &admin), ("content-type", "application/json")])).await;
     assert_eq!(small.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", small.body);
     assert_eq!(site.get("/", &[]).await.header(header::CACHE_CONTROL), "no-store");
+}
+
+/// A body of this many 1 KiB chunks whose length is not known before
+/// (as one sent without a `Content-Length`).
+struct Chunked(usize);
+
+impl hyper::body::Body for Chunked {
+    type Data = axum::body::Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        if self.0 == 0 {
+            return std::task::Poll::Ready(None);
+        }
+        self.0 -= 1;
+        std::task::Poll::Ready(Some(Ok(hyper::body::Frame::data(vec![b'x'; 1024].into()))))
+    }
 }

@@ -1,0 +1,42 @@
+//! Text a student copies whole (a once-only token, a command line): shown
+//! in a monospace block that wraps anywhere, so a 68-character token fits
+//! a phone without scrolling sideways, with a **Copy** button that a small
+//! script of the server's ([`PATH`]) shows and works; without the script
+//! the text is still there to select. A page using it must let the script
+//! run ([`crate::editor::with_script`]: `script-src 'self'`).
+
+use axum::response::Response;
+use maud::{Markup, PreEscaped, html};
+
+/// Where the copy buttons' script is served.
+pub const PATH: &str = "/copy.js";
+/// The copy buttons' script.
+pub const SCRIPT: &str = include_str!("copy.js");
+
+const STYLE: &str = ".copyable{display:flex;flex-wrap:wrap;gap:.4em;align-items:flex-start;margin:.5em 0}\
+    .copyable code{flex:1 1 16em;min-width:0;display:block;font:.95em/1.4 ui-monospace,Menlo,Consolas,monospace;\
+    white-space:pre-wrap;overflow-wrap:anywhere;background:#f0f0ec;padding:.5em}";
+
+/// `text` in a block with id `id` and its Copy button.
+pub fn copyable(id: &str, text: &str) -> Markup {
+    html! {
+        div.copyable {
+            code id=(id) { (text) }
+            button.copy type="button" data-copy=(id) hidden aria-label={ "Copy " (id) } { "Copy" }
+        }
+    }
+}
+
+/// The style of [`copyable`] blocks and the script of their buttons, once
+/// a page.
+pub fn assets() -> Markup {
+    html! {
+        style { (PreEscaped(STYLE)) }
+        script src=(PATH) defer {}
+    }
+}
+
+/// `GET /copy.js`.
+pub async fn script() -> Response {
+    crate::tries::asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
+}
