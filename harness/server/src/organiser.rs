@@ -94,7 +94,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
-            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)" }
+            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)"
+            " · " a #similarity href="/admin/similarity" { "similarity" } " (bots that decide alike)" }
         div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
