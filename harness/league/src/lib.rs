@@ -22,6 +22,7 @@ pub mod season;
 pub mod session;
 pub mod setup;
 pub mod shard;
+pub mod similar;
 pub mod transcript;
 pub mod verify;
 

@@ -68,6 +68,7 @@ pub mod scrimmage;
 pub mod scrimmage_pages;
 pub mod secret;
 pub mod seen;
+pub mod similarity;
 pub mod sources;
 pub mod state;
 pub mod store;

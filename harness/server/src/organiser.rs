@@ -108,7 +108,8 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         }
         h2 { "Entrants (" (entrants.len()) " of at most " (app.competition.max_entrants) ")" }
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
-            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)" }
+            " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)"
+            " · " a #similarity href="/admin/similarity" { "similarity" } " (bots that decide alike)" }
         div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" }
             th title="the latest run: each bot's mean fuel a decision · its share of all the bots' decision fuel" { "Cost" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {

@@ -1,8 +1,8 @@
 //! The data folder's layout, in one place: the database beside
 //! `modules/` (each uploaded module once, by SHA-256), `runs/N/league-K/`
 //! (a finished run's league folder, with its public copies under
-//! `public/`), `scrimmages/N/` and `tries/ENTRANT/` (an entrant's latest
-//! Try). Everything that names a path in the data folder asks here.
+//! `public/`), `scrimmages/N/`, `tries/ENTRANT/` (an entrant's latest
+//! Try) and `similarity/` (fingerprints). Everything that names a path in the data folder asks here.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,12 @@ pub fn runs(dir: &Path) -> PathBuf {
 /// The folder of the uploaded modules, each once by SHA-256.
 pub fn modules(dir: &Path) -> PathBuf {
     dir.join("modules")
+}
+
+/// The folder of the bots' similarity fingerprints, each kept by its
+/// module and league (`crate::similarity`).
+pub fn similarity(dir: &Path) -> PathBuf {
+    dir.join("similarity")
 }
 
 /// The folder of a league's public copies.

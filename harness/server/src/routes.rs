@@ -18,7 +18,7 @@ use tower_http::timeout::TimeoutLayer;
 use crate::answer::PAGE_POLICY;
 use crate::state::Shared;
 use crate::uploads::upload_limit;
-use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages, tries};
+use crate::{api, coaching, compare, download, login, organiser, pages, replays, scrimmage_pages, similarity, tries};
 
 /// Largest body of any request but an upload, in bytes.
 pub const SMALL_BODY: usize = 16 << 10;
@@ -92,6 +92,8 @@ pub fn routes(app: Shared) -> Router {
         .route("/admin/runs/{id}/verify", post(organiser::admin_verify))
         .route("/admin/submissions", get(organiser::submission_log))
         .route("/admin/grades.csv", get(organiser::admin_grades))
+        .route("/admin/similarity", get(similarity::similarity_page))
+        .route("/api/similarity", get(similarity::similarity_json))
         .layer(RequestBodyLimitLayer::new(SMALL_BODY));
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))

@@ -13,6 +13,7 @@ mod hostile;
 mod journeys;
 mod pages;
 mod runs;
+mod similarity;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
