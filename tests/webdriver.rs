@@ -164,6 +164,11 @@ impl Browser {
         self.command("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
     }
 
+    /// Runs `script` with `args` (`arguments[0]`, …).
+    pub fn script_with(&self, script: &str, args: Value) -> Result<Value, String> {
+        self.command("POST", "/execute/sync", Some(json!({"script": script, "args": args})))
+    }
+
     /// Resizes the window.
     pub fn resize(&self, width: u32, height: u32) -> Result<(), String> {
         self.command("POST", "/window/rect", Some(json!({"width": width, "height": height}))).map(drop)
@@ -176,6 +181,33 @@ impl Browser {
         let params = json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": true});
         let cdp = json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": params});
         self.command("POST", "/goog/cdp/execute", Some(cdp)).map(drop)
+    }
+
+    /// Lays pages out as the window is again, after [`Browser::phone_width`].
+    pub fn window_width(&self) -> Result<(), String> {
+        let cdp = json!({"cmd": "Emulation.clearDeviceMetricsOverride", "params": {}});
+        self.command("POST", "/goog/cdp/execute", Some(cdp)).map(drop)
+    }
+
+    /// Forgets every cookie of the page's site (logs out).
+    pub fn forget_cookies(&self) -> Result<(), String> {
+        self.command("DELETE", "/cookie", None).map(drop)
+    }
+
+    /// A PNG of the whole page, below the window's bottom too (at most
+    /// 16,000 px of it).
+    pub fn page_screenshot(&self) -> Result<Vec<u8>, String> {
+        let size =
+            self.script("return [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")?;
+        let (w, h) = (size[0].as_f64().unwrap_or(1.0), size[1].as_f64().unwrap_or(1.0).min(16_000.0));
+        let clip = json!({"x": 0, "y": 0, "width": w, "height": h, "scale": 1});
+        let params = json!({"format": "png", "captureBeyondViewport": true, "clip": clip});
+        let v = self.command(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Page.captureScreenshot", "params": params})),
+        )?;
+        base64_decode(v["data"].as_str().ok_or("no screenshot")?)
     }
 
     /// A PNG of the first element matching `css`.

@@ -108,6 +108,8 @@ mod server_replay;
 mod server_scores;
 /// Scrimmages against chosen opponents, behind the official runs.
 mod server_scrimmage;
+/// Every page of a season at 1280 and 390 px in headless Chromium.
+mod server_season;
 mod server_soak;
 mod server_status;
 /// A student's first steps: registering in the browser, the starter `bot.py`.

@@ -579,7 +579,7 @@ fn the_leaderboard_shows_luck_adjusted_evs_where_the_league_measures_them() {
     assert_eq!(main_page.matches("<th class=\"luck\"").count(), 1, "{page}");
     assert!(main_page.contains("title=\"Luck-adjusted EV: the chips less the luck"), "{page}");
     for r in rows {
-        let ev = format!("{:+.2} ± {:.2}</td>", r["ev_pct"].as_f64().unwrap(), r["ev_ci95_pct"].as_f64().unwrap());
+        let ev = format!("{:+.2} ±\u{a0}{:.2}</td>", r["ev_pct"].as_f64().unwrap(), r["ev_ci95_pct"].as_f64().unwrap());
         let luck =
             format!("{:+.2} ±\u{a0}{:.2}", r["luck_ev_pct"].as_f64().unwrap(), r["luck_ci95_pct"].as_f64().unwrap());
         let cell = format!("{ev}<td class=\"num luck\">{luck}</td>");

@@ -50,31 +50,80 @@ pub fn histories(db: &Db) -> Result<Vec<History>, Error> {
     Ok(leagues.into_iter().map(history).collect())
 }
 
-const COLOURS: [&str; 8] = ["#15803d", "#b91c1c", "#1d4ed8", "#a16207", "#7e22ce", "#0f766e", "#be185d", "#4b5563"];
+/// Ten colours told apart on white (and in print), darkest first.
+const COLOURS: [&str; 10] =
+    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#4b5563", "#a16207", "#0e7490"];
 
-/// The chart of one league's history (nothing before two runs).
+/// Line patterns (SVG `stroke-dasharray`; empty: solid): with the
+/// colours, 30 entrants each have a line of their own.
+const DASHES: [&str; 3] = ["", "7 4", "2 3"];
+
+/// The `k`th entrant's line: its colour and dash pattern (distinct for the
+/// first `COLOURS.len() × DASHES.len()` = 30, then over again).
+pub fn line_style(k: usize) -> (&'static str, &'static str) {
+    (COLOURS[k % COLOURS.len()], DASHES[k / COLOURS.len() % DASHES.len()])
+}
+
+/// The chart of one league's history (nothing before two runs): an SVG
+/// as wide as the page allows (at most 640 px), each line named by its
+/// tooltip and in a legend below that wraps, so a phone shows the names
+/// at full size.
 pub fn chart(h: &History) -> Markup {
     if h.runs.len() < 2 {
         return html! {};
     }
     let most = h.ranks.values().flatten().flatten().copied().max().unwrap_or(1).max(2);
-    let (left, top, step_x, step_y) = (40.0, 16.0, 560.0 / (h.runs.len() - 1) as f64, 18.0);
+    // Drawn 480 units wide: shown at most 640 px wide (see page.css), at
+    // about 0.75 of its size on a 390 px phone, its rank labels readable.
+    let (left, top, step_x, step_y) = (34.0, 16.0, 436.0 / (h.runs.len() - 1) as f64, 18.0);
     let height = top * 2.0 + step_y * (most - 1) as f64;
     let x = |i: usize| left + step_x * i as f64;
     let y = |rank: usize| top + step_y * (rank - 1) as f64;
     html! {
         h3 { (h.league) ": rank over the last " (h.runs.len()) " runs" }
-        div.scroll { svg.history xmlns="http://www.w3.org/2000/svg" width="640" height=(format!("{height:.0}"))
-            viewBox=(format!("0 0 640 {height:.0}")) role="img" aria-label=(format!("{}: rank history", h.league)) {
-            @for rank in 1..=most { text x="4" y=(format!("{:.1}", y(rank) + 4.0)) font-size="11" fill="#555" { "#" (rank) } }
-            @for (k, (name, ranks)) in h.ranks.iter().enumerate() {
-                @let colour = COLOURS[k % COLOURS.len()];
-                @let points: Vec<String> = ranks.iter().enumerate().filter_map(|(i, r)| r.map(|r| format!("{:.1},{:.1}", x(i), y(r)))).collect();
-                polyline points=(points.join(" ")) fill="none" stroke=(colour) stroke-width="2" { title { (name) } }
-                @if let Some((i, Some(r))) = ranks.iter().enumerate().rev().find(|(_, r)| r.is_some()) {
-                    text x=(format!("{:.1}", x(i) - 4.0)) y=(format!("{:.1}", y(*r) - 4.0)) font-size="11" fill=(colour) text-anchor="end" { (name) }
+        figure.history {
+            svg.history xmlns="http://www.w3.org/2000/svg" viewBox=(format!("0 0 480 {height:.0}"))
+                role="img" aria-label=(format!("{}: rank history", h.league)) {
+                @for rank in 1..=most { text x="4" y=(format!("{:.1}", y(rank) + 4.0)) font-size="12" fill="#555" { "#" (rank) } }
+                @for (k, (name, ranks)) in h.ranks.iter().enumerate() {
+                    @let (colour, dash) = line_style(k);
+                    @let points: Vec<String> = ranks.iter().enumerate().filter_map(|(i, r)| r.map(|r| format!("{:.1},{:.1}", x(i), y(r)))).collect();
+                    polyline points=(points.join(" ")) fill="none" stroke=(colour) stroke-width="2"
+                        stroke-dasharray=[(!dash.is_empty()).then_some(dash)] { title { (name) } }
                 }
             }
-        } }
+            figcaption { ul.lines { @for (k, (name, ranks)) in h.ranks.iter().enumerate() {
+                @let (colour, dash) = line_style(k);
+                li { svg width="28" height="10" aria-hidden="true" { line x1="0" y1="5" x2="28" y2="5" stroke=(colour) stroke-width="2"
+                        stroke-dasharray=[(!dash.is_empty()).then_some(dash)]; }
+                    " " (name) @if let Some(Some(r)) = ranks.last() { " (#" (r) ")" } }
+            } } }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thirty_entrants_get_thirty_lines_of_their_own_and_every_name_in_the_legend() {
+        let styles: BTreeSet<_> = (0..30).map(line_style).collect();
+        assert_eq!(styles.len(), 30, "{styles:?}");
+        let ranks = (0..30).map(|k| (format!("student{k:02}"), vec![Some(k + 1), Some(30 - k)])).collect();
+        let h = History { league: "Main".into(), runs: vec![1, 2], ranks };
+        let svg = chart(&h).into_string();
+        let drawn: BTreeSet<(&str, &str)> = svg
+            .split("<polyline ")
+            .skip(1)
+            .map(|line| {
+                let attr = |key: &str| line.split(&format!(" {key}=\"")).nth(1).and_then(|v| v.split('"').next());
+                (attr("stroke").unwrap_or(""), attr("stroke-dasharray").unwrap_or(""))
+            })
+            .collect();
+        assert_eq!(drawn.len(), 30, "30 lines told apart: {drawn:?}");
+        for k in 0..30 {
+            assert!(svg.contains(&format!(" student{k:02} (#{})</li>", 30 - k)), "student{k:02} in the legend: {svg}");
+        }
     }
 }

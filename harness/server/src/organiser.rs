@@ -1,5 +1,5 @@
-//! The organiser's page: the entrants (active bot, last upload and its
-//! outcome, when last seen), with buttons to disable, re-enable or remove one and to give
+//! The organiser's page: the entrants (active bot by its file name, last
+//! upload and its outcome, when last seen, how they did in the latest run), with buttons to disable, re-enable or remove one and to give
 //! one a new token; a form to add one; buttons to run now and for the
 //! final run, and once that has finished (the standings frozen), one to
 //! publish its reports instead; and the runs
@@ -37,8 +37,9 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
             let mut rows = Vec::new();
             let seen = app.db.last_seen()?;
             for e in app.db.entrants()? {
-                let active = app.db.active_submission(e.id)?;
-                let last = app.db.submissions(e.id)?.into_iter().next();
+                let subs = app.db.submissions(e.id)?;
+                let active = subs.iter().find(|s| s.active).cloned();
+                let last = subs.into_iter().next();
                 let seen = seen.get(&e.id).copied();
                 rows.push((e, active, last, seen));
             }
@@ -110,7 +111,7 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
         p { a href="/admin/submissions" { "The submission log" } " · " a href="/api/leaderboard.csv" { "standings as CSV" }
             " · " a #grades href="/admin/grades.csv" { "grades as CSV" } " (every entrant, with season points)"
             " · " a #similarity href="/admin/similarity" { "similarity" } " (bots that decide alike)" }
-        div.scroll { table id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" }
+        div.scroll { table.cards id="entrants" { thead { tr { th { "Entrant" } th { "Active bot" } th { "Last upload" } th { "Last seen" } th { "Latest run" }
             th title="the latest run: each bot's mean fuel a decision · its share of all the bots' decision fuel" { "Cost" } } }
             tbody { @for (e, active, last, seen) in &entrants { tr id=(format!("entrant-{}", e.name)) {
             td.name { strong { (e.name) } @if e.disabled { " " span.disabled { "DISABLED" } }
@@ -118,11 +119,11 @@ async fn admin_page(app: &Shared, session: &Session, note: Option<Markup>) -> An
                     @if e.disabled { (manage(&e.name, "enable", "Enable")) } @else { (manage(&e.name, "disable", "Disable")) }
                     (manage(&e.name, "token", "New token")) (manage(&e.name, "remove", "Remove…"))
                 } }
-            td { @match active { Some((id, sha)) => { "#" (id) " " code { (sha.get(..12).unwrap_or(sha)) } }, None => "none" } }
-            td { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
-            td.seen { @match seen { Some(t) => (format_time(*t)), None => "never" } }
-            td { @for line in latest(e) { (line) br; } }
-            td.cost { @for (league, cap, c) in cost(e) {
+            td.file data-label="Active bot" { @match active { Some(s) => { span.file title=(active_title(s)) { "#" (s.id) " " (short_name(&s.file_name)) } }, None => "none" } }
+            td data-label="Last upload" { @match last { Some(s) => { (format_time(s.created)) " " (format!("{:?}", s.outcome).to_lowercase()) }, None => "never" } }
+            td.seen data-label="Last seen" { @match seen { Some(t) => (format_time(*t)), None => "never" } }
+            td.latest data-label="Latest run" { @for line in latest(e) { (line) br; } }
+            td.cost data-label="Cost" { @for (league, cap, c) in cost(e) {
                 span title=(cost_title(&league, cap, &c)) class=[c.hog.then_some("hog")] {
                     @if c.share_permille.is_some() { (c.mean) " · " (c.share) } @else { (c.mean) } } br; } }
         } } } } }
@@ -169,6 +170,28 @@ fn cost_title(league: &str, cap: Option<u64>, c: &CostCells) -> String {
         pitboss_report::whole(cap.unwrap_or(0)),
         c.share
     )
+}
+
+/// Most characters of a file name the entrants' table shows.
+const SHOWN_NAME: usize = 32;
+
+/// A file name as the entrants' table shows it: at most [`SHOWN_NAME`]
+/// characters, a long one cut in the middle (`alices-bot…final.wasm`:
+/// its start and its ending say most), control characters escaped.
+fn short_name(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= SHOWN_NAME {
+        return excerpt(name, SHOWN_NAME);
+    }
+    let (head, tail) = (SHOWN_NAME / 2, SHOWN_NAME - SHOWN_NAME / 2 - 1);
+    let part = |cs: &[char]| excerpt(&cs.iter().collect::<String>(), SHOWN_NAME);
+    format!("{}…{}", part(&chars[..head]), part(&chars[chars.len() - tail..]))
+}
+
+/// The active bot's hover text: its whole file name and SHA-256.
+fn active_title(s: &crate::db::Submission) -> String {
+    let sha = s.sha256.as_deref().unwrap_or("");
+    format!("#{} {} (SHA-256 {sha})", s.id, excerpt(&s.file_name, 1_000))
 }
 
 /// `POST /admin/entrants` (`csrf`, `name`): the new token is shown once.
@@ -313,13 +336,14 @@ pub async fn submission_log(
             button { "Filter" }
         }
         p.small { (rows.len()) " upload(s), newest first (at most " (LOG_ROWS) ")." }
-        div.scroll { table id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
+        div.scroll { table.cards id="log" { thead { tr { th { "Entrant" } th { "#" } th { "Time" } th { "File" } th { "Outcome" } th { "Verdict" } } }
             tbody { @for r in &rows { tr {
-                td { (r.entrant) } td.num { (r.id) } td { (format_time(r.created)) } td { @match link(r.id, &r.file_name).filter(|_| r.outcome == "passed") {
-                    Some(href) => { a href=(href) { (excerpt(&r.file_name, 100)) } }
-                    None => { (excerpt(&r.file_name, 100)) }
-                } } td { (r.outcome) }
-                td.message { @if r.full_verdict.contains('\n') {
+                td { (r.entrant) } td.num data-label="#" { (r.id) } td data-label="Time" { (format_time(r.created)) }
+                td.file data-label="File" title=(excerpt(&r.file_name, 1_000)) { @match link(r.id, &r.file_name).filter(|_| r.outcome == "passed") {
+                    Some(href) => { a href=(href) { (short_name(&r.file_name)) } }
+                    None => { (short_name(&r.file_name)) }
+                } } td data-label="Outcome" { (r.outcome) }
+                td.message data-label="Verdict" { @if r.full_verdict.contains('\n') {
                     details { summary { (excerpt(&r.verdict, 300)) } pre { (pitboss_host::text::printable(&r.full_verdict, SHOWN_TEXT)) } }
                 } @else { (excerpt(&r.verdict, 300)) } }
             } } } } }
@@ -397,4 +421,18 @@ fn replay_more(app: &App, run: i64, more: Replay) -> Result<(), Error> {
         }
     }
     app.db.set_verification(run, &v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_file_name_is_cut_in_the_middle_and_a_short_one_kept() {
+        assert_eq!(short_name("bot.wasm"), "bot.wasm");
+        let long = "alices-blackjack-bot-for-the-class-competition-final-version-2.wasm";
+        let short = short_name(long);
+        assert_eq!(short, "alices-blackjack…-version-2.wasm");
+        assert_eq!(short.chars().count(), SHOWN_NAME);
+    }
 }

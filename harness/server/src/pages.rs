@@ -98,7 +98,7 @@ fn league_table(run: i64, league: &crate::worker::LeagueStandings, links: bool) 
                 th { "" } th { "Net" } th { "Faults" } } }
             tbody { @for r in &league.rows { tr {
                 td { (r.rank) " " (r.status) } td.name { (r.name) }
-                td.num { (format!("{:+.2} ± {:.2}", r.ev_pct, r.ev_ci95_pct)) }
+                td.num { (format!("{:+.2} ±\u{a0}{:.2}", r.ev_pct, r.ev_ci95_pct)) }
                 @if luck { td.num.luck { @if let (Some(ev), Some(ci)) = (r.luck_ev_pct, r.luck_ci95_pct) {
                     (format!("{ev:+.2} ±\u{a0}{ci:.2}")) } } }
                 td { (r.mark) } td.num { (r.net) } td.num { (r.faults) }

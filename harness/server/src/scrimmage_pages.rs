@@ -2,9 +2,10 @@
 //! [`crate::scrimmage`]): `POST /api/scrimmages` asks for one, `GET
 //! /api/scrimmages` lists one's own, `POST /api/me/allow-scrimmages` sets
 //! whether others may play against one's bot; `/me/scrimmages` is the
-//! page with the same; `/scrimmages/N/report.html` and `results.json`
-//! are a finished one's files (the public copies for its entrant,
-//! everything for the organiser).
+//! page with the same (it refreshes itself while one waits or plays);
+//! `/scrimmages/N/report.html` and `results.json` are a finished one's
+//! files (the public copies for its entrant, everything for the
+//! organiser).
 
 use axum::Json;
 use axum::extract::{Path as UrlPath, State};
@@ -70,6 +71,9 @@ async fn scrimmages_page(app: &Shared, visitor: &EntrantVisitor, note: Option<Ma
         .await?;
     let csrf = &visitor.session.csrf;
     let c = &app.competition;
+    // A queued or playing scrimmage: the page looks again by itself, as
+    // the coaching's does, and stops once every one has finished.
+    let waiting = list.iter().any(|s| s.state == "queued" || s.state == "running");
     let body = html! {
         h1 { "Scrimmages" }
         @if let Some(note) = note { p.error { (note) } }
@@ -93,10 +97,18 @@ async fn scrimmages_page(app: &Shared, visitor: &EntrantVisitor, note: Option<Ma
         }
         h2 { "Your scrimmages" }
         @if list.is_empty() { p { "None yet." } }
+        @if waiting { p.small #scrimmage-refresh { "This page refreshes itself until your scrimmage has been played." } }
         @for s in &list { (scrimmage(s)) }
     };
-    Ok(page("Scrimmages", Some(&visitor.session), body))
+    let mut answer = page("Scrimmages", Some(&visitor.session), body);
+    if waiting {
+        answer.headers_mut().insert("refresh", HeaderValue::from_static(REFRESH_SECS));
+    }
+    Ok(answer)
 }
+
+/// Seconds between a waiting scrimmage page's looks.
+const REFRESH_SECS: &str = "3";
 
 /// One scrimmage: who played, its state, its standings and files.
 fn scrimmage(s: &Scrimmage) -> Markup {
@@ -111,7 +123,7 @@ fn scrimmage(s: &Scrimmage) -> Markup {
             @if !rows.is_empty() {
                 div.scroll { table { thead { tr { th { "#" } th { "Bot" } th { "EV per 100 staked" } th { "Net" } th { "Faults" } th { "" } } }
                     tbody { @for r in &rows { tr { td { (r["rank"]) } td { (pitboss_host::text::excerpt(r["name"].as_str().unwrap_or(""), 40)) }
-                        td.num { (format!("{:+.2} ± {:.2} %", r["ev_pct"].as_f64().unwrap_or(0.0), r["ev_ci95_pct"].as_f64().unwrap_or(0.0))) }
+                        td.num { (format!("{:+.2} ±\u{a0}{:.2}\u{a0}%", r["ev_pct"].as_f64().unwrap_or(0.0), r["ev_ci95_pct"].as_f64().unwrap_or(0.0))) }
                         td.num { (r["net"]) } td.num { (r["faults"]) } td { (r["status"].as_str().unwrap_or("")) } } } } } }
                 p { a href=(format!("/scrimmages/{}/report.html", s.id)) { "report" } }
                 form.replay method="get" action=(format!("/scrimmages/{}/replay", s.id)) {

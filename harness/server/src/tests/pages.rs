@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use axum::http::{StatusCode, header};
 
-use super::{Answered, COMPETITION, Site};
+use super::{Answered, COMPETITION, Site, wasm};
 
 /// `answer` is a 200 page holding every one of `texts`.
 fn shows(answer: &Answered, what: &str, texts: &[&str]) {
@@ -354,6 +354,46 @@ async fn scrimmages_are_asked_for_on_their_page_and_coaching_is_for_who_played()
     let (organiser, _) = site.session(None);
     let replay = site.get("/runs/1/league-1/replay?session=0&table=0&round=1", &[("cookie", &organiser)]).await;
     shows(&replay, "the organiser's replay", &["href=\"/admin\""]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_scrimmage_page_refreshes_itself_until_the_scrimmage_is_played() {
+    let (site, alice, _bob) = Site::played().await;
+    let (cookie, csrf) = site.session(Some(&alice));
+    let refresh = header::HeaderName::from_static("refresh");
+    let none = site.get("/me/scrimmages", &[("cookie", &cookie)]).await;
+    assert_eq!(none.header(refresh.clone()), "", "nothing to wait for");
+    let ask = [("csrf", csrf.as_str()), ("league", "1"), ("rounds", "10"), ("opponent", "builtin:basic")];
+    let asked = site.post_form("/me/scrimmages", &[("cookie", &cookie)], &ask).await;
+    assert_eq!(asked.status, StatusCode::SEE_OTHER, "{}", asked.body);
+    let queued = site.get("/me/scrimmages", &[("cookie", &cookie)]).await;
+    shows(&queued, "a queued scrimmage", &["queued", "id=\"scrimmage-refresh\""]);
+    assert_eq!(queued.header(refresh.clone()), "3", "{:?}", queued.headers);
+    site.work_until(|db| db.scrimmage(1, None).unwrap().is_some_and(|s| s.state == "done")).await;
+    let done = site.get("/me/scrimmages", &[("cookie", &cookie)]).await;
+    shows(&done, "a played scrimmage", &["done", "builtin:basic"]);
+    assert_eq!(done.header(refresh), "", "stops once played: {:?}", done.headers);
+    assert!(!done.body.contains("scrimmage-refresh"), "{}", done.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_organisers_table_names_each_active_bot_by_its_file_escaped_and_shortened() {
+    let site = Site::new();
+    let alice = site.entrant("alice");
+    let long = "<b>alices-blackjack-bot-for-the-class-competition-final-version-2.wasm";
+    let answer = site.upload(&alice, long, wasm("basic")).await;
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.body);
+    let (organiser, _) = site.session(None);
+    let admin = site.get("/admin", &[("cookie", &organiser)]).await;
+    let row = admin.body.split("id=\"entrant-alice\"").nth(1).unwrap_or("").split("</tr>").next().unwrap_or("");
+    assert!(row.contains("#1 &lt;b&gt;alices-blackj…-version-2.wasm</span>"), "shortened: {row}");
+    assert!(
+        row.contains(
+            "title=\"#1 &lt;b&gt;alices-blackjack-bot-for-the-class-competition-final-version-2.wasm (SHA-256 "
+        ),
+        "whole in its title: {row}"
+    );
+    assert!(!row.contains("<b>"), "escaped: {row}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
