@@ -146,3 +146,25 @@ fn a_python_endless_loop_names_its_line() {
     assert!(first.contains("never returned, even with 16× the fuel ("), "{first}");
     assert!(first.contains(": an endless loop? (Python was at bot.py line 9) (fuel cap: "), "{first}");
 }
+
+#[test]
+fn a_servers_verdict_tells_an_endless_loop_from_an_expensive_decision() {
+    use crate::server::{Server, call, competition};
+    let dir = scratch("server");
+    let comp = competition(&dir, &["alice"], 1_000, 10);
+    let server = Server::start(&comp, &dir.join("data"));
+    let (url, alice) = (server.url.clone(), server.token("alice"));
+    for (name, wat, said) in [
+        ("loops.wasm", LOOPS, LOOP_SAYS),
+        (
+            "expensive.wasm",
+            EXPENSIVE,
+            " fuel, over the cap of 1000000 per decision: make the decision cheaper (the cap: this competition's limit",
+        ),
+    ] {
+        let body = wat::parse_str(wat).unwrap();
+        let (status, verdict) = call("POST", &format!("{url}/api/submissions?name={name}"), Some(&alice), Some(&body));
+        assert_eq!((status, verdict["outcome"].as_str()), (422, Some("failed")), "{verdict}");
+        assert!(verdict["verdict"].as_str().unwrap().contains(said), "{name}: {verdict}");
+    }
+}
