@@ -102,6 +102,8 @@ mod server_replay;
 mod server_scores;
 /// Scrimmages against chosen opponents, behind the official runs.
 mod server_scrimmage;
+/// The organiser's similarity check: copies flagged, basic bots not.
+mod server_similarity;
 mod server_soak;
 mod server_status;
 /// A class competition from its defaults: a relative data folder, scores
