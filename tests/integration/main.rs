@@ -110,6 +110,8 @@ mod server_scores;
 mod server_scrimmage;
 /// Every page of a season at 1280 and 390 px in headless Chromium.
 mod server_season;
+/// The organiser's similarity check: copies flagged, basic bots not.
+mod server_similarity;
 mod server_soak;
 mod server_status;
 /// A student's first steps: registering in the browser, the starter `bot.py`.

@@ -339,7 +339,8 @@ pub struct Comparison {
     pub with_basic: [(u32, u32); 2],
     /// The conclusion.
     pub verdict: Verdict,
-    /// Up to [`EXAMPLES`] departures, those answered alike first.
+    /// Up to [`EXAMPLES`] departures: those answered alike, then up to two
+    /// answered apart.
     pub examples: Vec<Example>,
 }
 
@@ -373,8 +374,12 @@ pub fn compare(a: &Fingerprint, b: &Fingerprint) -> Comparison {
         Verdict::Unlike
     };
     evidence.sort_by_key(|(x, y, alike)| (!alike, std::cmp::Reverse(x.met().min(y.met())), x.situation));
-    let examples = evidence
-        .iter()
+    // The departures answered alike, most met first, then up to two
+    // answered apart (where a copy was changed), more if alike are few.
+    let apart = evidence.iter().filter(|e| !e.2);
+    let alike = evidence.iter().filter(|e| e.2).take(EXAMPLES - apart.clone().count().min(2));
+    let examples = alike
+        .chain(apart)
         .take(EXAMPLES)
         .map(|(x, y, _)| {
             let kind = Decision::from_code(x.situation.kind);
@@ -487,6 +492,9 @@ mod tests {
             ("stand", "stand", "hit")
         );
         assert!(first.situation.starts_with("hard 1"), "{first:?}");
+        let changed = c.examples.iter().find(|e| e.answers[0] != e.answers[1]).expect("the changed decision shown");
+        assert_eq!((changed.answers[0].as_str(), changed.answers[1].as_str()), ("hit", "double"), "{changed:?}");
+        assert!(changed.situation.starts_with("hard 11") && changed.situation.contains(" v A "), "{changed:?}");
         assert!(!quirky.plays_basic());
     }
 

@@ -99,14 +99,18 @@ fn league(app: &App) -> Result<Option<(String, String, pitboss_engine::Rules, pi
 }
 
 /// The fingerprint of module `sha256` under the league `text` (`rules`,
-/// `sandbox`): kept, or played now and kept. An error is the reason
+/// `sandbox`): kept (by those, Pitboss's version and the fingerprint's
+/// format, rounds and seed), or played now and kept. An error is the reason
 /// there is none (a module that no longer loads), shown in its row.
 fn fingerprint(
     app: &App,
     sha256: &str,
     (text, rules, sandbox): (&str, &pitboss_engine::Rules, &pitboss_host::Sandbox),
 ) -> Result<Result<Fingerprint, String>, Error> {
-    let key = format!("{}\n{}\n{}\n{sha256}\n{text}", similar::FORMAT, similar::ROUNDS, similar::SEED);
+    // Pitboss's version too: a new one may run a source bot on another
+    // runtime, or record otherwise.
+    let version = env!("CARGO_PKG_VERSION");
+    let key = format!("{}\n{version}\n{}\n{}\n{sha256}\n{text}", similar::FORMAT, similar::ROUNDS, similar::SEED);
     let kept = paths::similarity(&app.dir).join(format!("{}.json", pitboss_league::bots::sha256_hex(key.as_bytes())));
     if let Some(f) = std::fs::read(&kept).ok().and_then(|b| serde_json::from_slice::<Fingerprint>(&b).ok())
         && f.format == similar::FORMAT
