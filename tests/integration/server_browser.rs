@@ -22,14 +22,19 @@ const WIDTHS: [(u32, u32, &str); 2] = [(1280, 900, ""), (390, 844, "-phone")];
 /// screenshot `NAME.png` / `NAME-phone.png` of each.
 fn at_both_widths(browser: &Browser, name: &str) {
     for (w, h, suffix) in WIDTHS {
-        browser.resize(w, h).unwrap();
+        // A headless window stops at 500 px: a phone's width is emulated.
+        if w < 500 {
+            browser.phone_width(w, h).unwrap()
+        } else {
+            browser.window_width().unwrap()
+        }
         std::thread::sleep(Duration::from_millis(200));
         let fits = browser.script("return document.documentElement.scrollWidth <= window.innerWidth + 1").unwrap();
         let what = browser.script("return location.pathname").unwrap();
         assert_eq!(fits, json!(true), "{what} overflows sideways at {w} px");
         std::fs::write(artifacts().join(format!("{name}{suffix}.png")), browser.screenshot().unwrap()).unwrap();
     }
-    browser.resize(1280, 900).unwrap();
+    browser.window_width().unwrap();
 }
 
 fn log_in(browser: &Browser, url: &str, token: &str, heading: &str) {

@@ -105,9 +105,10 @@ const WIDTHS: [u32; 2] = [1280, 390];
 /// cell should be.
 const LONG_NAME: &str = "alices-blackjack-bot-for-the-class-competition-final-version-2-really-final.wasm";
 
-/// A bot that spins about 150,000 loop turns a decision (within the
-/// default fuel) and stands: a run with it plays long enough to be seen
-/// running.
+/// A bot that spins 150,000 loop turns a decision (within the default
+/// fuel) and stands: a run with it plays long enough to be seen running
+/// (some 20 s on 2 busy cores; walking the pages of a running run takes
+/// under 4 s).
 fn slow_bot() -> Vec<u8> {
     wat::parse_str(
         r#"(module
@@ -323,7 +324,9 @@ fn every_page_of_a_season_fits_1280_and_390_px_in_chromium() {
         ],
         overflowing: Vec::new(),
     };
+    let running = Instant::now();
     walker.walk(Running);
+    let running = running.elapsed();
     let (_, runs) = call("GET", &format!("{url}/api/runs"), None, None);
     let still = runs.as_array().unwrap().iter().any(|r| r["id"] == third && r["state"] == "running");
     assert!(still, "run {third} finished while the running pages were walked: make its slow bot slower");
@@ -355,10 +358,12 @@ fn every_page_of_a_season_fits_1280_and_390_px_in_chromium() {
 
     let pages: Vec<&str> = PAGES.iter().map(|p| p.name).collect();
     eprintln!(
-        "season walk: {} pages at {WIDTHS:?} px in {:.0} s ({:.0} s building the season): {}",
+        "season walk: {} pages at {WIDTHS:?} px in {:.0} s ({:.0} s building the season, {:.1} s walking \
+         the running pages): {}",
         pages.len(),
         started.elapsed().as_secs_f64(),
         built.as_secs_f64(),
+        running.as_secs_f64(),
         pages.join(", ")
     );
     assert!(walker.overflowing.is_empty(), "sideways scrolling:\n{}", walker.overflowing.join("\n"));

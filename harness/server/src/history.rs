@@ -64,6 +64,21 @@ pub fn line_style(k: usize) -> (&'static str, &'static str) {
     (COLOURS[k % COLOURS.len()], DASHES[k / COLOURS.len() % DASHES.len()])
 }
 
+/// An entrant's line through its ranks (`M x,y L x,y …`), broken where
+/// it was not in a run; a rank alone between gaps is a dot.
+fn line_path(ranks: &[Option<usize>], x: &impl Fn(usize) -> f64, y: &impl Fn(usize) -> f64) -> String {
+    let mut d = Vec::new();
+    for (i, r) in ranks.iter().enumerate() {
+        let Some(r) = *r else { continue };
+        let joined = i > 0 && ranks[i - 1].is_some();
+        d.push(format!("{}{:.1},{:.1}", if joined { "L" } else { "M" }, x(i), y(r)));
+        if !joined && ranks.get(i + 1).is_none_or(Option::is_none) {
+            d.push("h0.1".into());
+        }
+    }
+    d.join(" ")
+}
+
 /// The chart of one league's history (nothing before two runs): an SVG
 /// as wide as the page allows (at most 640 px), each line named by its
 /// tooltip and in a legend below that wraps, so a phone shows the names
@@ -87,8 +102,7 @@ pub fn chart(h: &History) -> Markup {
                 @for rank in 1..=most { text x="4" y=(format!("{:.1}", y(rank) + 4.0)) font-size="12" fill="#555" { "#" (rank) } }
                 @for (k, (name, ranks)) in h.ranks.iter().enumerate() {
                     @let (colour, dash) = line_style(k);
-                    @let points: Vec<String> = ranks.iter().enumerate().filter_map(|(i, r)| r.map(|r| format!("{:.1},{:.1}", x(i), y(r)))).collect();
-                    polyline points=(points.join(" ")) fill="none" stroke=(colour) stroke-width="2"
+                    path d=(line_path(ranks, &x, &y)) fill="none" stroke=(colour) stroke-width="2" stroke-linecap="round"
                         stroke-dasharray=[(!dash.is_empty()).then_some(dash)] { title { (name) } }
                 }
             }
@@ -107,6 +121,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_line_breaks_where_its_entrant_was_not_in_a_run() {
+        let (x, y) = (|i: usize| i as f64 * 10.0, |r: usize| r as f64);
+        assert_eq!(line_path(&[Some(1), Some(2), None, Some(3)], &x, &y), "M0.0,1.0 L10.0,2.0 M30.0,3.0 h0.1");
+        assert_eq!(line_path(&[None, Some(1), Some(1)], &x, &y), "M10.0,1.0 L20.0,1.0");
+    }
+
+    #[test]
     fn thirty_entrants_get_thirty_lines_of_their_own_and_every_name_in_the_legend() {
         let styles: BTreeSet<_> = (0..30).map(line_style).collect();
         assert_eq!(styles.len(), 30, "{styles:?}");
@@ -114,7 +135,7 @@ mod tests {
         let h = History { league: "Main".into(), runs: vec![1, 2], ranks };
         let svg = chart(&h).into_string();
         let drawn: BTreeSet<(&str, &str)> = svg
-            .split("<polyline ")
+            .split("<path ")
             .skip(1)
             .map(|line| {
                 let attr = |key: &str| line.split(&format!(" {key}=\"")).nth(1).and_then(|v| v.split('"').next());
@@ -122,6 +143,7 @@ mod tests {
             })
             .collect();
         assert_eq!(drawn.len(), 30, "30 lines told apart: {drawn:?}");
+        assert_eq!(svg.matches("<path ").count(), 30, "{svg}");
         for k in 0..30 {
             assert!(svg.contains(&format!(" student{k:02} (#{})</li>", 30 - k)), "student{k:02} in the legend: {svg}");
         }
