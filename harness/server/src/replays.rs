@@ -220,7 +220,7 @@ async fn replayed(
     q: RoundQuery,
     headers: &HeaderMap,
 ) -> Result<Value, Failure> {
-    let server = crate::download::origin(headers);
+    let server = crate::copy::origin(headers);
     let entrant = match &reader {
         Reader::Entrant(e) => Some(e.id),
         Reader::Organiser => None,
