@@ -7,6 +7,8 @@
 
 use std::path::Path;
 
+use serde_json::json;
+
 use crate::server::{Server, agent, call, html, logging_bot, login, scratch, unpack_bundle, wait_for_run};
 
 /// Two leagues: everyone at one table, then each bot at its own.
@@ -62,7 +64,15 @@ fn an_entrant_replays_any_round_of_their_tables_and_the_terminal_shows_what_the_
     assert_eq!(mine["seats"].as_array().unwrap().len(), 2, "{mine}");
     assert!(transcript.contains("-- round 250") && transcript.contains("box 1"), "every box's play: {transcript}");
     assert!(mine["events"].as_array().unwrap().iter().any(|e| e["event"] == "settled"), "{mine}");
-    assert_eq!(mine["command"], "pitboss replay results.json --session 1 --table 0 --round 250");
+    // Shared: bob's module stays on the server, so the command asks it.
+    let command =
+        format!("pitboss replay --server {url} --token $TOKEN --run {id} --league 1 --session 1 --table 0 --round 250");
+    assert_eq!((mine["command"].as_str(), &mine["shared"]), (Some(command.as_str()), &json!(true)), "{mine}");
+    let words: Vec<String> = command.replace("$TOKEN", &alice).split(' ').skip(1).map(String::from).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let ran = pitboss_tests::pitboss(&dir, &words);
+    assert_eq!(ran.code, Some(0), "the command offered works: {}", ran.stderr);
+    assert!(ran.stdout.contains("-- round 250") && ran.stdout.contains("alice-thinks"), "{}", ran.stdout);
     let (_, all) = call("GET", &replay_url(&url, id, 1, 1, 0, 250), Some(&admin), None);
     assert!(all["transcript"].as_str().unwrap().contains("bob-secret"), "the organiser sees every log");
 
@@ -136,7 +146,15 @@ fn an_entrant_replays_any_round_of_their_tables_and_the_terminal_shows_what_the_
     let path = format!("/runs/{id}/league-1/replay?session=1&table=0&round=250");
     let page = html(&url, &cookie, &path);
     assert!(page.contains(r#"id="felt""#) && page.contains("alice-thinks") && !page.contains("bob-secret"), "{page}");
-    assert!(page.contains("Session seed") && page.contains("pitboss replay results.json --session 1"), "{page}");
+    assert!(page.contains("Session seed") && page.contains("pitboss replay --server"), "{page}");
+    assert!(page.contains("a shared table: 2 bots"), "{page}");
+    let seat = mine["seats"].as_array().unwrap().iter().position(|n| n == "alice").unwrap();
+    assert!(page.contains(&format!("<span class=\"own\">seat {seat}: alice (you)</span>")), "{page}");
+    assert!(page.contains(&format!("<span class=\"own\">box {seat}: ")), "her box's lines marked: {page}");
+    assert!(page.contains("<nav>") && page.contains("My bot (alice)"), "the site's navigation: {page}");
+    let alone = format!("/runs/{id}/league-2/replay?session=0&table={table}&round=7");
+    let alone = html(&url, &cookie, &alone);
+    assert!(alone.contains("pitboss replay results.json --session 0") && alone.contains("alone at its table"));
     let me = html(&url, &cookie, "/me");
     assert!(me.contains(&format!(r#"action="/runs/{id}/league-1/replay""#)) && me.contains("mine.tar"), "{me}");
 

@@ -290,6 +290,13 @@ fn default_limits_admit_a_language_runtime_and_a_league_that_refuses_one_is_name
     // That one line is what the terminal's list and the organiser's log show.
     let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &ann]);
     assert!(ran.stdout.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{}", ran.stdout);
+    // And the whole verdict, a line per league, with --show.
+    let id = verdict["id"].as_i64().unwrap().to_string();
+    let ran = pitboss_tests::pitboss(&dir, &["submissions", "--server", &url, "--token", &ann, "--show", &id]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert!(ran.stdout.contains("FAIL in 1 of 2 leagues (`Strict`)"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("\n  Main: OK") && ran.stdout.contains("\n  Strict: FAIL"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("code_kib"), "{}", ran.stdout);
     let cookie = crate::server::login(&url, &admin);
     let organiser = crate::server::html(&url, &cookie, "/admin/submissions");
     assert!(organiser.contains("<summary>FAIL in 1 of 2 leagues (`Strict`)"), "{organiser}");

@@ -23,6 +23,13 @@ pub struct RoundView<'a> {
     pub data: &'a Value,
     /// Where the page's "back" link goes.
     pub back: &'a str,
+    /// The navigation of the site that shows the page (its HTML, styled
+    /// by itself), above the heading.
+    pub nav: Option<&'a str>,
+    /// The viewer's own seat at the table and its boxes: the seat's line
+    /// says "(you)" and the boxes' lines of the transcript are marked
+    /// (class `own`).
+    pub own: Option<(usize, std::ops::Range<usize>)>,
 }
 
 /// The table a round was played at, for [`round_data`].
@@ -69,7 +76,9 @@ fn page(view: &RoundView<'_>) -> Markup {
         (PreEscaped("<!doctype html>"))
         html lang="en" {
             (head(&format!("{} — Pitboss", view.title)))
-            body { main {
+            body {
+                @if let Some(nav) = view.nav { (PreEscaped(nav)) }
+                main {
                 header {
                     h1 { (view.title) }
                     p { a href=(view.back) { "← back" } }
@@ -82,11 +91,33 @@ fn page(view: &RoundView<'_>) -> Markup {
                 section #hands { (hands::viewer()) }
                 section #transcript {
                     h2 { "Transcript" }
-                    pre.transcript { (view.transcript) }
+                    pre.transcript { (transcript(view)) }
                 }
                 script type="application/json" id="hand-data" { (PreEscaped(viewer::script_json(view.data))) }
                 script { (PreEscaped(viewer::event_names_js())) (PreEscaped(JS)) }
             } }
+        }
+    }
+}
+
+/// The transcript, the viewer's own seat and boxes marked.
+fn transcript(view: &RoundView<'_>) -> Markup {
+    let Some((seat, boxes)) = &view.own else { return html! { (view.transcript) } };
+    let own_box = |line: &str| {
+        let number = line.strip_prefix("box ").map(|rest| rest.split([' ', ':']).next().unwrap_or(""));
+        number.and_then(|n| n.parse::<usize>().ok()).is_some_and(|b| boxes.contains(&b))
+    };
+    let seat_line = format!("seat {seat}: ");
+    html! {
+        style { ".transcript .own{background:#fef3c7;font-weight:600}" }
+        @for line in view.transcript.split_inclusive('\n') {
+            @if line.starts_with(&seat_line) {
+                span.own { (line.trim_end_matches('\n')) " (you)" } "\n"
+            } @else if own_box(line) {
+                span.own { (line.trim_end_matches('\n')) } "\n"
+            } @else {
+                (line)
+            }
         }
     }
 }
@@ -108,13 +139,20 @@ mod tests {
         let view = RoundView {
             title: "round <17>",
             facts: &facts,
-            transcript: "box 0: log </script>",
+            transcript: "seat 1: eve\nbox 0: log </script>\nbox 2 hand 0: dealt 9\nbox 3: bets 10\nbox 20: bets 5\n",
             data: &data,
             back: "/me",
+            nav: Some("<nav>site</nav>"),
+            own: Some((1, 2..4)),
         };
         let html = round_page(&view);
         assert!(html.contains("round &lt;17&gt;") && html.contains("&lt;/script&gt;"), "{html}");
         assert!(!html.contains("<b>eve</b>"), "names travel escaped in the JSON");
         assert!(html.contains("id=\"felt\"") && html.contains("const EV="));
+        assert!(html.contains("<nav>site</nav>"), "the site's navigation");
+        for own in ["seat 1: eve (you)", "box 2 hand 0: dealt 9", "box 3: bets 10"] {
+            assert!(html.contains(&format!("<span class=\"own\">{own}</span>")), "{own}: {html}");
+        }
+        assert!(!html.contains("<span class=\"own\">box 20") && !html.contains("<span class=\"own\">box 0"));
     }
 }

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::answer::{Answer, REPORT_POLICY};
 use crate::auth;
-use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser};
+use crate::auth::{AdminCaller, Client, EntrantCaller, IsOrganiser, Reader};
 use crate::db::Outcome;
 use crate::entrants::{self, Action, refused_registration};
 use crate::error::Error;
@@ -272,13 +272,17 @@ pub async fn publish(State(app): State<Shared>, _: AdminCaller) -> Answer {
 /// `GET /runs/ID/league-K/(results.json|report.html|league.toml)`: the
 /// organiser gets the run's own files; anyone else, when the
 /// competition's reports are public or the organiser published this
-/// run, the public copies (no log lines).
+/// run, the public copies (no log lines). The league file is no secret:
+/// any signed-in entrant gets it (the coach's commands and `mine.tar`
+/// name it) whether reports are public or not.
 pub async fn run_file(
     State(app): State<Shared>,
-    IsOrganiser(organiser): IsOrganiser,
+    reader: Result<Reader, Failure>,
     UrlPath((id, league, file)): UrlPath<(i64, String, String)>,
 ) -> Answer {
-    if !organiser && !app.blocking(move |app| app.reports_public(id)).await? {
+    let organiser = matches!(reader, Ok(Reader::Organiser));
+    let entrants_too = reader.is_ok() && file == "league.toml";
+    if !organiser && !entrants_too && !app.blocking(move |app| app.reports_public(id)).await? {
         return Err(Failure::new(StatusCode::FORBIDDEN, "this competition's reports are for the organiser"));
     }
     let kind = match file.as_str() {

@@ -15,9 +15,10 @@
         chosen.removeAllRanges();
         chosen.addRange(range);
     }
-    // Without the clipboard API (a page not served over HTTPS): the text
-    // is selected and copied the old way, or left selected to copy.
-    function fallback(button, node) {
+    // The text is selected and copied at once, in the press itself (as
+    // every browser allows); where that is refused, by the clipboard API
+    // (HTTPS only), else it is left selected to copy.
+    function copy(button, node) {
         select(node);
         var done = false;
         try {
@@ -25,7 +26,17 @@
         } catch (e) {
             done = false;
         }
-        copied(button, done ? "Copied" : "Selected: copy it");
+        if (done) {
+            copied(button, "Copied");
+        } else if (navigator.clipboard && window.isSecureContext) {
+            navigator.clipboard.writeText(node.textContent).then(function () {
+                copied(button, "Copied");
+            }, function () {
+                copied(button, "Selected: copy it");
+            });
+        } else {
+            copied(button, "Selected: copy it");
+        }
     }
     var buttons = document.querySelectorAll("button.copy[data-copy]");
     Array.prototype.forEach.call(buttons, function (button) {
@@ -35,16 +46,7 @@
         }
         button.hidden = false;
         button.addEventListener("click", function () {
-            var text = node.textContent;
-            if (navigator.clipboard && window.isSecureContext) {
-                navigator.clipboard.writeText(text).then(function () {
-                    copied(button, "Copied");
-                }, function () {
-                    fallback(button, node);
-                });
-            } else {
-                fallback(button, node);
-            }
+            copy(button, node);
         });
     });
 })();

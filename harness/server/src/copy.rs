@@ -3,9 +3,12 @@
 //! a phone without scrolling sideways, with a **Copy** button that a small
 //! script of the server's ([`PATH`]) shows and works; without the script
 //! the text is still there to select. A page using it must let the script
-//! run ([`crate::editor::with_script`]: `script-src 'self'`).
+//! run ([`crate::editor::with_script`]: `script-src 'self'`). The
+//! server's address as the client reached it ([`origin`]), for the
+//! command lines shown, is here too.
 
-use axum::response::Response;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use maud::{Markup, PreEscaped, html};
 
 /// Where the copy buttons' script is served.
@@ -38,5 +41,30 @@ pub fn assets() -> Markup {
 
 /// `GET /copy.js`.
 pub async fn script() -> Response {
-    crate::tries::asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
+    asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
+}
+
+/// One of the server's own files (a script, the editor's gutter), kept
+/// by browsers for a day.
+pub fn asset(body: String, kind: &'static str) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
+    response
+}
+
+/// The server's address as the visitor reached it, for the install line:
+/// `Host` (only a host name or address and port) and the proxy's
+/// `X-Forwarded-Proto`; `SERVER` when the host is missing or odd.
+pub fn origin(headers: &HeaderMap) -> String {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let host = text("host");
+    let fine =
+        !host.is_empty() && host.len() <= 255 && host.chars().all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c));
+    if !fine {
+        return "SERVER".into();
+    }
+    let scheme = if text("x-forwarded-proto") == "https" { "https" } else { "http" };
+    format!("{scheme}://{host}")
 }

@@ -4,7 +4,7 @@
 //! opened once (on Linux through `/proc/self/exe`, so a binary replaced
 //! on disk since the start is not what is served) and hashed once, at
 //! start; each download streams it in chunks of [`CHUNK`] bytes. A
-//! starter `bot.py` ([`STARTER_PATH`]) is offered beside it.
+//! starter `bot.py` ([`crate::editor::STARTER_PATH`]) is offered beside it.
 
 use std::fs::File;
 use std::io::Read;
@@ -66,21 +66,6 @@ fn open() -> Result<Binary, String> {
     Ok(Binary { file: Arc::new(file), size, sha256 })
 }
 
-/// The server's address as the visitor reached it, for the install line:
-/// `Host` (only a host name or address and port) and the proxy's
-/// `X-Forwarded-Proto`; `SERVER` when the host is missing or odd.
-pub fn origin(headers: &HeaderMap) -> String {
-    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
-    let host = text("host");
-    let fine =
-        !host.is_empty() && host.len() <= 255 && host.chars().all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c));
-    if !fine {
-        return "SERVER".into();
-    }
-    let scheme = if text("x-forwarded-proto") == "https" { "https" } else { "http" };
-    format!("{scheme}://{host}")
-}
-
 /// `GET /download`: what the binary is, its SHA-256 and the line that
 /// installs it. Public.
 pub async fn download_page(headers: HeaderMap, Visitor(session): Visitor) -> Answer {
@@ -92,7 +77,7 @@ pub async fn download_page(headers: HeaderMap, Visitor(session): Visitor) -> Ans
             html! { h1 { "Download pitboss" } p.error { "The server cannot offer its binary (the organiser's log says why)." } }
         }
         Ok(b) => {
-            let origin = origin(&headers);
+            let origin = crate::copy::origin(&headers);
             let line = format!(
                 "curl -fsSo pitboss {origin}/download/pitboss && echo \"{}  pitboss\" | sha256sum -c && chmod +x pitboss && sudo mv pitboss /usr/local/bin/",
                 b.sha256
@@ -107,7 +92,7 @@ pub async fn download_page(headers: HeaderMap, Visitor(session): Visitor) -> Ans
                 h2 { "Install it with one line" }
                 p.small { "On " (os) " " (arch) " (on Windows, in WSL): it downloads, checks the SHA-256 and installs." }
                 pre id="install" { (line) }
-                p { "A first Python bot to start from: " a #starter href=(STARTER_PATH) download="bot.py" { "bot.py" } "." }
+                p { "A first Python bot to start from: " a #starter href=(crate::editor::STARTER_PATH) download="bot.py" { "bot.py" } "." }
                 p { "On another system, use your page instead: " a href="/me" { "upload your bot.py" }
                     " there (Python needs nothing installed), or build " code { "pitboss" } " from source." }
             }
@@ -115,9 +100,6 @@ pub async fn download_page(headers: HeaderMap, Visitor(session): Visitor) -> Ans
     };
     Ok(page("Download pitboss", session.as_ref(), body))
 }
-
-/// Where the starter `bot.py` is served.
-pub const STARTER_PATH: &str = "/download/bot.py";
 
 /// `GET /download/bot.py`: the scaffold's Python bot (what `pitboss new
 /// --lang python` writes and the editor starts from), as a file to save:

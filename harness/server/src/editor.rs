@@ -18,6 +18,9 @@ use crate::state::App;
 
 /// Where the editor's line numbers are served.
 pub const LINES_PATH: &str = "/editor/lines.svg";
+/// Where the starter `bot.py` (the scaffold's, what the editor starts
+/// from) is served.
+pub const STARTER_PATH: &str = "/download/bot.py";
 /// Where the editor's keys (Tab, Enter) are served.
 pub const SCRIPT_PATH: &str = "/editor/editor.js";
 /// The editor's keys: Tab indents, Enter keeps the indent.

@@ -23,7 +23,7 @@ use crate::db::now;
 use crate::entrants::{self, refused_registration};
 use crate::page::{PageForm, page, refuse};
 use crate::state::{Failure, Shared, Who};
-use crate::{copy, download, editor};
+use crate::{copy, editor};
 
 /// `GET /login`.
 pub async fn login_form(State(app): State<Shared>) -> Answer {
@@ -192,7 +192,7 @@ fn welcome(session: &Session, token: &str, headers: &HeaderMap) -> Markup {
         Who::Entrant(e) => e.name.as_str(),
         Who::Admin => "",
     };
-    let submit = format!("pitboss submit --server {} --token {token} bot.wasm", download::origin(headers));
+    let submit = format!("pitboss submit --server {} --token {token} bot.wasm", copy::origin(headers));
     html! {
         (copy::assets())
         h1 { "Welcome, " (name) }
@@ -202,7 +202,7 @@ fn welcome(session: &Session, token: &str, headers: &HeaderMap) -> Markup {
         h2 { "Submit your bot" }
         p { "On " a href="/me" { "your page" } ", upload a bot file (" code { ".wasm" } " or a Python " code { "bot.py" }
             "), or write a " code { "bot.py" } " in the browser. Or start from the "
-            a #starter href=(download::STARTER_PATH) download="bot.py" { "starter bot.py" } "." }
+            a #starter href=(editor::STARTER_PATH) download="bot.py" { "starter bot.py" } "." }
         p { "From a terminal, with " a href="/download" { "pitboss" } " installed, in your bot's folder (" code { "bot.py" }
             " for a Python bot):" }
         (copy::copyable("submit-line", &submit))

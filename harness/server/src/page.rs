@@ -29,19 +29,32 @@ fn layout(title: &str, who: Option<&Session>, body: Markup) -> Markup {
                 style { (PreEscaped(CSS)) }
             }
             body {
-                nav {
-                    a href="/" { "Leaderboard" }
-                    a href="/download" { "Download" }
-                    @match who {
-                        Some(Session { who: Who::Entrant(e), csrf, .. }) => { a href="/me" { "My bot (" (e.name) ")" } (logout_form(csrf)) }
-                        Some(Session { who: Who::Admin, csrf, .. }) => { a href="/admin" { "Organiser" } (logout_form(csrf)) }
-                        None => { a href="/login" { "Log in" } }
-                    }
-                }
+                (nav(who))
                 main { (body) }
             }
         }
     }
+}
+
+fn nav(who: Option<&Session>) -> Markup {
+    html! {
+        nav {
+            a href="/" { "Leaderboard" }
+            a href="/download" { "Download" }
+            @match who {
+                Some(Session { who: Who::Entrant(e), csrf, .. }) => { a href="/me" { "My bot (" (e.name) ")" } (logout_form(csrf)) }
+                Some(Session { who: Who::Admin, csrf, .. }) => { a href="/admin" { "Organiser" } (logout_form(csrf)) }
+                None => { a href="/login" { "Log in" } }
+            }
+        }
+    }
+}
+
+/// The site's navigation for a page built elsewhere (a replayed round in
+/// the report's viewer), with its own style: page.css's `nav` rules.
+pub fn site_nav(who: Option<&Session>) -> String {
+    let style: String = CSS.lines().filter(|l| l.starts_with("nav")).collect();
+    html! { style { (PreEscaped(style)) } (nav(who)) }.into_string()
 }
 
 fn logout_form(csrf: &str) -> Markup {

@@ -143,6 +143,7 @@ pub async fn me(State(app): State<Shared>, visitor: EntrantVisitor, Query(q): Qu
             label for="bot" { "Upload a bot (.wasm, or a bot's source: bot.py, bot.js, at most " (app.competition.uploads.max_bytes >> 10) " KiB)" }
             input id="bot" type="file" name="bot" accept=(crate::page::upload_accept()) required;
             button id="send" { "Upload and check" }
+            p.small { "No bot yet? Start from the " a #starter href=(crate::editor::STARTER_PATH) download="bot.py" { "starter bot.py" } "." }
         }
         (crate::editor::form(&crate::editor::Editing { csrf: &csrf, source: &source, leagues: &leagues, league: 1,
             rounds: crate::editor::TRY_ROUNDS, max_bytes: app.competition.uploads.max_bytes }))

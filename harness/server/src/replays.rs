@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse};
 use pitboss_engine::TableEvent;
 use pitboss_league::replay::{Replayable, Spot};
@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use crate::answer::Answer;
 use crate::answer::REPORT_POLICY;
-use crate::auth::Reader;
+use crate::auth::{Reader, Session, Visitor};
 use crate::db::Entrant;
 use crate::error::Error;
 use crate::paths::{PUBLIC, league_folder, run_dir, scrimmage_dir};
@@ -128,7 +128,15 @@ fn seats_at(results: &ResultsFile, spot: Spot) -> Result<Vec<usize>, Failure> {
 
 /// Replays `spot` of `folder` in run `run` for `reader` (blocking: plays
 /// the table up to the round).
-fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Result<Value, Failure>, Error> {
+/// `server` is this server's address as the client reached it, for the
+/// command that replays a shared table.
+fn replay(
+    app: &App,
+    reader: &Reader,
+    source: &Source,
+    spot: Spot,
+    server: &str,
+) -> Result<Result<Value, Failure>, Error> {
     let (path, private) = match source.locate(app, reader)? {
         Ok(found) => found,
         Err(f) => return Ok(Err(f)),
@@ -145,6 +153,8 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
             "you did not sit at this table; in this competition only the organiser replays other tables",
         )));
     }
+    // Other bots' modules at the table (built-in bots have none).
+    let others = seats.iter().filter(|&&b| Some(b) != own && results.bots[b].sha256.is_some()).count();
     let league = Replayable::from_results_table(results, &path, None, spot).map_err(Error::Replay)?;
     let events = league.round_events(spot).map_err(Error::Replay)?;
     // Another bot's log lines stay private; the organiser sees them all.
@@ -163,6 +173,21 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
     let names: Vec<String> = seats.iter().map(|&b| league.bots[b].0.clone()).collect();
     let events: Vec<Value> = shown.iter().map(|e| pitboss_league::transcript::event_json(e)).collect();
     let Spot { session, table, round } = spot;
+    let own_seat = own.and_then(|b| seats.iter().position(|&s| s == b));
+    // Alone at a table (or with built-in bots), the bot's own download
+    // (mine.tar) or the bundle replays it; a table shared with other
+    // entrants' bots needs their modules, which stay on the server: it
+    // replays there.
+    let shared = (own.is_some() && others > 0) || (own.is_none() && others > 1);
+    let command = match source {
+        _ if !shared => format!("pitboss replay results.json --session {session} --table {table} --round {round}"),
+        Source::Run(run, folder) => format!(
+            "pitboss replay --server {server} --token $TOKEN --run {run} --league {} --session {session} --table \
+             {table} --round {round}",
+            folder.strip_prefix("league-").unwrap_or(folder)
+        ),
+        Source::Scrimmage(_) => "none: the other bots' modules stay on the server, so this page replays it".into(),
+    };
     let mut json = json!({
         "league": league.file.name,
         "variant": league.results.result.variant,
@@ -174,7 +199,9 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
         "seed": league.file.seed,
         "session_seed": league.session_seed(session),
         "seats": names,
-        "command": format!("pitboss replay results.json --session {session} --table {table} --round {round}"),
+        "shared": shared,
+        "own_seat": own_seat,
+        "command": command,
         "transcript": String::from_utf8_lossy(&text),
         "events": events,
     });
@@ -186,7 +213,14 @@ fn replay(app: &App, reader: &Reader, source: &Source, spot: Spot) -> Result<Res
 
 /// Plays the replay off the async threads, after a check slot and (for
 /// an entrant) their one replay mark.
-async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -> Result<Value, Failure> {
+async fn replayed(
+    app: &Shared,
+    reader: Reader,
+    source: Source,
+    q: RoundQuery,
+    headers: &HeaderMap,
+) -> Result<Value, Failure> {
+    let server = crate::copy::origin(headers);
     let entrant = match &reader {
         Reader::Entrant(e) => Some(e.id),
         Reader::Organiser => None,
@@ -195,7 +229,7 @@ async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -
     let spot = Spot { session: q.session, table: q.table, round: q.round };
     app.blocking(move |app| {
         let _held = held;
-        replay(app, &reader, &source, spot)
+        replay(app, &reader, &source, spot, &server)
     })
     .await?
 }
@@ -204,11 +238,12 @@ async fn replayed(app: &Shared, reader: Reader, source: Source, q: RoundQuery) -
 /// round as JSON (`transcript` is what `pitboss replay` prints).
 pub async fn replay_json(
     State(app): State<Shared>,
+    headers: HeaderMap,
     reader: Reader,
     axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
-    let done = replayed(&app, reader, Source::Run(run, folder), q).await?;
+    let done = replayed(&app, reader, Source::Run(run, folder), q, &headers).await?;
     Ok(axum::Json(done).into_response())
 }
 
@@ -216,24 +251,27 @@ pub async fn replay_json(
 /// the report's hand viewer, with its seed, command and transcript.
 pub async fn replay_page(
     State(app): State<Shared>,
+    headers: HeaderMap,
+    Visitor(session): Visitor,
     reader: Reader,
     axum::extract::Path((run, folder)): axum::extract::Path<(i64, String)>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
     let back = if matches!(reader, Reader::Organiser) { "/admin" } else { "/me" };
-    let j = replayed(&app, reader, Source::Run(run, folder), q).await?;
-    Ok(round_page(&format!("Run {run}"), &j, q, back))
+    let j = replayed(&app, reader, Source::Run(run, folder), q, &headers).await?;
+    Ok(round_page(&format!("Run {run}"), &j, q, back, session.as_ref()))
 }
 
 /// `GET /api/scrimmages/N/replay?session=S&table=T&round=R`: a round of
 /// one's finished scrimmage as JSON.
 pub async fn scrimmage_json(
     State(app): State<Shared>,
+    headers: HeaderMap,
     reader: Reader,
     axum::extract::Path(id): axum::extract::Path<i64>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
-    let done = replayed(&app, reader, Source::Scrimmage(id), q).await?;
+    let done = replayed(&app, reader, Source::Scrimmage(id), q, &headers).await?;
     Ok(axum::Json(done).into_response())
 }
 
@@ -241,16 +279,19 @@ pub async fn scrimmage_json(
 /// one's finished scrimmage in the hand viewer.
 pub async fn scrimmage_page(
     State(app): State<Shared>,
+    headers: HeaderMap,
+    Visitor(session): Visitor,
     reader: Reader,
     axum::extract::Path(id): axum::extract::Path<i64>,
     Query(q): Query<RoundQuery>,
 ) -> Answer {
-    let j = replayed(&app, reader, Source::Scrimmage(id), q).await?;
-    Ok(round_page(&format!("Scrimmage {id}"), &j, q, "/me/scrimmages"))
+    let j = replayed(&app, reader, Source::Scrimmage(id), q, &headers).await?;
+    Ok(round_page(&format!("Scrimmage {id}"), &j, q, "/me/scrimmages", session.as_ref()))
 }
 
-/// The page of a replayed round `j`, under the report's policy.
-fn round_page(what: &str, j: &Value, q: RoundQuery, back: &str) -> axum::response::Response {
+/// The page of a replayed round `j`, under the report's policy,
+/// with the site's navigation for `session`.
+fn round_page(what: &str, j: &Value, q: RoundQuery, back: &str, session: Option<&Session>) -> axum::response::Response {
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let names: Vec<String> = j["seats"].as_array().into_iter().flatten().map(text).collect();
     let variant = text(&j["variant"]);
@@ -265,15 +306,36 @@ fn round_page(what: &str, j: &Value, q: RoundQuery, back: &str) -> axum::respons
     let data = pitboss_report::round::round_data(&at, q.session, q.round, events);
     let title =
         format!("{what} · {} · session {}, table {}, round {}", text(&j["league"]), q.session, q.table, q.round);
+    let per = usize::from(at.per);
+    let own = j["own_seat"].as_u64().map(|k| k as usize).map(|k| (k, k * per..(k + 1) * per));
+    let seated: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| if own.as_ref().is_some_and(|o| o.0 == k) { format!("{n} (you)") } else { n.clone() })
+        .collect();
+    let table = match (j["shared"].as_bool(), names.len()) {
+        (Some(true), n) => format!("a shared table: {n} bots (their modules stay on the server, so it replays there)"),
+        (_, 1) => "alone at its table".to_string(),
+        (_, n) => format!("{n} bots, the others built in: your download replays it"),
+    };
     let facts = [
-        ("Seats", names.join(", ")),
+        ("Seats", seated.join(", ")),
+        ("Table", table),
         ("League seed", j["seed"].to_string()),
         ("Session seed", j["session_seed"].to_string()),
         ("Replay it", text(&j["command"])),
     ];
     let transcript = text(&j["transcript"]);
-    let view =
-        pitboss_report::round::RoundView { title: &title, facts: &facts, transcript: &transcript, data: &data, back };
+    let nav = crate::page::site_nav(session);
+    let view = pitboss_report::round::RoundView {
+        title: &title,
+        facts: &facts,
+        transcript: &transcript,
+        data: &data,
+        back,
+        nav: Some(&nav),
+        own,
+    };
     let mut response = Html(pitboss_report::round::round_page(&view)).into_response();
     response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(REPORT_POLICY));
     response

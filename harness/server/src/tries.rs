@@ -21,7 +21,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 use pitboss_host::text::printable;
@@ -361,22 +361,12 @@ pub async fn submit(State(app): State<Shared>, up: PageUpload, CsrfForm(form): C
 
 /// `GET /editor/lines.svg`: the editor's line numbers.
 pub async fn lines() -> Response {
-    asset(lines_svg(), "image/svg+xml")
+    crate::copy::asset(lines_svg(), "image/svg+xml")
 }
 
 /// `GET /editor/editor.js`: the editor's keys.
 pub async fn script() -> Response {
-    asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
-}
-
-/// One of the editor's files (or another script of the server's), kept
-/// by browsers for a day.
-pub fn asset(body: String, kind: &'static str) -> Response {
-    let mut response = body.into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
-    response
+    crate::copy::asset(SCRIPT.to_string(), "text/javascript; charset=utf-8")
 }
 
 #[cfg(test)]

@@ -187,6 +187,7 @@ async fn a_finished_runs_standings_files_replays_and_coaching_in_json() {
             "events",
             "folder",
             "league",
+            "own_seat",
             "per",
             "round",
             "run",
@@ -194,12 +195,15 @@ async fn a_finished_runs_standings_files_replays_and_coaching_in_json() {
             "seed",
             "session",
             "session_seed",
+            "shared",
             "table",
             "transcript",
             "variant"
         ]
     );
-    assert_eq!(replay["command"], "pitboss replay results.json --session 0 --table 0 --round 1");
+    let shared =
+        "pitboss replay --server http://localhost --token $TOKEN --run 1 --league 1 --session 0 --table 0 --round 1";
+    assert_eq!((replay["command"].as_str(), replay["shared"].as_bool()), (Some(shared), Some(true)));
     let nobody = site.get("/api/runs/1/league-1/replay?session=0&table=0&round=1", &[]).await;
     assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
 

@@ -292,7 +292,11 @@ async fn logging_in_and_registering_by_the_forms() {
         session.starts_with("pitboss_session=") && session.contains("HttpOnly") && session.contains("SameSite=Strict")
     );
     let session = session.split(';').next().unwrap().to_string();
-    shows(&site.get("/me", &[("cookie", &session)]).await, "/me after login", &["<h1>alice</h1>"]);
+    shows(
+        &site.get("/me", &[("cookie", &session)]).await,
+        "/me after login",
+        &["<h1>alice</h1>", "href=\"/download/bot.py\""],
+    );
     // From another site's page: refused, whatever the token.
     let elsewhere = [("cookie", cookie.as_str()), ("origin", "https://evil.example")];
     let forged = site.post_form("/login", &elsewhere, &[("csrf", &csrf), ("token", &alice)]).await;

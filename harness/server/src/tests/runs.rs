@@ -93,6 +93,13 @@ async fn private_reports_are_the_organisers() {
     assert!(!board.body.contains("report.html"), "no report links for anyone: {}", board.body);
     let theirs = site.get("/", &[("cookie", &organiser)]).await;
     assert!(theirs.body.contains("/runs/1/league-1/report.html"), "{}", theirs.body);
+    // The league file is no secret: a signed-in entrant reads it (the
+    // coach page's --league links to it), by session or token; no one else.
+    let league = site.get("/runs/1/league-1/league.toml", &[("cookie", &entrant)]).await;
+    assert!(league.status == StatusCode::OK && league.body.contains("north-american"), "{}", league.body);
+    assert_eq!(site.get_as("/runs/1/league-1/league.toml", &bob).await.status, StatusCode::OK);
+    let nobody = site.get("/runs/1/league-1/league.toml", &[]).await;
+    assert_eq!((nobody.status, nobody.json()["error"].as_str()), (StatusCode::FORBIDDEN, Some(for_organiser)));
     // An entrant still replays a table they sat at.
     let replay = site.get_as("/api/runs/1/league-1/replay?session=0&table=0&round=1", &alice).await;
     assert_eq!(replay.status, StatusCode::OK, "{}", replay.body);
