@@ -33,6 +33,7 @@ pub mod answer;
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod browsed;
 pub mod chips;
 pub mod cluster;
 pub mod coaching;

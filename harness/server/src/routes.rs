@@ -3,7 +3,8 @@
 //! (`413` from the `Content-Length` alone, before any byte is read), and
 //! security headers on every answer (pages: a strict
 //! `Content-Security-Policy`; reports set their own, which lets their
-//! inline script run).
+//! inline script run), and a refusal to a browser shown as a page of the
+//! site (`browsed.rs`).
 
 use std::time::Duration;
 
@@ -101,7 +102,8 @@ pub fn routes(app: Shared) -> Router {
     small
         .merge(uploads)
         .merge(editor)
-        .with_state(app)
+        .with_state(app.clone())
+        .layer(axum::middleware::from_fn_with_state(app, crate::browsed::errors_as_pages))
         .layer(header(header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))

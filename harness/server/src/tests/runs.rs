@@ -85,6 +85,19 @@ async fn private_reports_are_the_organisers() {
         let answer = site.get("/runs/1/league-1/report.html", &who).await;
         assert_eq!((answer.status, answer.json()["error"].as_str()), (StatusCode::FORBIDDEN, Some(for_organiser)));
     }
+    // A browser following the link gets the same refusal as a page of the
+    // site: its navigation, the words, a way on; the API stays JSON.
+    let html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    let page = site.get("/runs/1/league-1/report.html", &[("cookie", &entrant), ("accept", html)]).await;
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(page.header(header::CONTENT_TYPE).starts_with("text/html"), "{:?}", page.headers);
+    for text in [for_organiser, "<nav", "href=\"/me\"", "<h1>Forbidden</h1>", "Log out"] {
+        assert!(page.body.contains(text), "the refusal page lacks {text:?}: {}", page.body);
+    }
+    let stranger = site.get("/runs/1/league-1/report.html", &[("accept", html)]).await;
+    assert!(stranger.status == StatusCode::FORBIDDEN && stranger.body.contains("href=\"/login\""), "{}", stranger.body);
+    let api = site.get("/api/runs/1/league-1/replay?session=0&table=0&round=1", &[("accept", html)]).await;
+    assert!(api.header(header::CONTENT_TYPE).starts_with("application/json"), "{}: {}", api.status, api.body);
     let own = site.get("/runs/1/league-1/results.json", &[("cookie", &organiser)]).await;
     assert_eq!(own.status, StatusCode::OK);
     let by_token = site.get_as("/runs/1/league-1/results.json", &site.admin).await;
