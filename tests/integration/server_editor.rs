@@ -93,12 +93,17 @@ fn try_checks_and_plays_the_editors_source_without_a_submission_and_submit_uploa
     assert!(page.contains("Failed its check") && page.contains("bot.py:3:14: SyntaxError"), "{page}");
     assert!(!page.contains("tries/") && !page.contains(&dir.display().to_string()), "no server path: {page}");
 
-    // A bot that never answers is stopped by its fuel, as any bot.
+    // A bot that never answers is stopped by its fuel, as any bot, and
+    // told it is looping, at the line where its loop was.
     let forever = fixed().replace("best, soft = r.total()", "while True:\n            pass");
+    let line = forever.lines().position(|l| l.trim() == "pass").unwrap() + 1;
     let started = std::time::Instant::now();
     let (status, _, page) = post(&url, &cookie, "/me/try", &[("csrf", &csrf), ("source", &forever)]);
     assert_eq!(status, 200, "{page}");
-    assert!(page.contains("Failed its check") && page.contains("all fuel consumed"), "{page}");
+    assert!(page.contains("Failed its check") && page.contains("an endless loop?"), "{page}");
+    let at = format!("(Python was at bot.py line {line})");
+    let near = format!("(Python was at bot.py line {})", line - 1);
+    assert!(page.contains(&at) || page.contains(&near), "{at}: {page}");
     eprintln!("a Try of a bot that loops forever: {:.1} s", started.elapsed().as_secs_f64());
 
     // A good bot, with the browser's line ends, on the second league: its
