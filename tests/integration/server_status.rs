@@ -117,7 +117,10 @@ fn a_disqualified_entrant_sees_why_first_and_the_organiser_sees_every_entrants_s
     wait_for_run(&url, run["run"].as_i64().unwrap(), "done", 300);
     let board = html(&url, "x=y", "/");
     assert!(board.contains("Rank history") && board.contains(r#"<svg class="history""#), "{board}");
-    assert_eq!(board.matches("<polyline").count(), 2, "a line per entrant who played: {board}");
+    // A line per entrant who played (a path, broken only where its
+    // entrant missed a run), and each in the legend below.
+    assert_eq!(board.matches("<path d=\"M").count(), 2, "a line per entrant who played: {board}");
+    assert_eq!(board.matches("<ul class=\"lines\"><li>").count(), 1, "the legend: {board}");
     let cookie = login(&url, &bob);
     let first = html(&url, &cookie, &format!("/me?run={id}"));
     assert!(first.contains(r#"id="run-pick""#) && first.contains(&format!("in run {id} ")), "an earlier run: {first}");
