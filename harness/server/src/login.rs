@@ -24,6 +24,7 @@ use crate::entrants::{self, refused_registration};
 use crate::page::{PageForm, page, refuse};
 use crate::state::{Failure, Shared, Who};
 use crate::{copy, editor};
+use pitboss_host::lang::Lang;
 
 /// `GET /login`.
 pub async fn login_form(State(app): State<Shared>) -> Answer {
@@ -200,7 +201,7 @@ fn welcome(session: &Session, token: &str, headers: &HeaderMap) -> Markup {
             manager, say). It is how you log in again and how " code { "pitboss submit" } " knows you." }
         (copy::copyable("token", token))
         h2 { "Submit your bot" }
-        p { "On " a href="/me" { "your page" } ", upload a bot file (" code { ".wasm" } " or a Python " code { "bot.py" }
+        p { "On " a href="/me" { "your page" } ", upload a bot file (" code { "." (Lang::Rust.bot_ending()) } " or a Python " code { "bot.py" }
             "), or write a " code { "bot.py" } " in the browser. Or start from the "
             a #starter href=(editor::STARTER_PATH) download="bot.py" { "starter bot.py" } "." }
         p { "From a terminal, with " a href="/download" { "pitboss" } " installed, in your bot's folder (" code { "bot.py" }
