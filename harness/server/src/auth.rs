@@ -170,6 +170,14 @@ pub fn cookie_session(headers: &HeaderMap) -> Option<&str> {
     headers.get_all(header::COOKIE).iter().filter_map(|v| v.to_str().ok()).find_map(session_cookie)
 }
 
+/// The session whose id is `cookie`, if it is one, looked up without
+/// counting a request (for an answer already decided: a refusal shown
+/// as a page, with the site's navigation for whoever it is).
+pub async fn session_of(app: &Shared, cookie: Option<String>) -> Option<Session> {
+    let id = cookie?;
+    app.blocking(move |app| Ok(app.session(&id)?.map(|(who, csrf)| Session { who, csrf, id }))).await.ok().flatten()
+}
+
 /// Whoever the page's visitor is: their session, if they have one. Looked
 /// up once a request: a second extractor of the same request (the CSRF
 /// check's, [`crate::csrf`]) gets the same answer, counted once.

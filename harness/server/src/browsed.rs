@@ -14,7 +14,6 @@ use axum::http::{HeaderMap, Response, header};
 use axum::middleware::Next;
 use maud::html;
 
-use crate::auth::Session;
 use crate::state::Shared;
 
 /// Most bytes of an error answer read to be shown as a page (ours are
@@ -42,14 +41,7 @@ pub async fn errors_as_pages(State(app): State<Shared>, request: Request, next: 
     let status = parts.status;
     let reason = status.canonical_reason().unwrap_or("Refused");
     let text = text.unwrap_or_else(|| format!("{} {reason}", status.as_u16()));
-    let session = match cookie {
-        Some(id) => app
-            .blocking(move |app| Ok(app.session(&id)?.map(|(who, csrf)| Session { who, csrf, id })))
-            .await
-            .ok()
-            .flatten(),
-        None => None,
-    };
+    let session = crate::auth::session_of(&app, cookie).await;
     let signed_in = session.is_some();
     let body = html! {
         h1 { (reason) }

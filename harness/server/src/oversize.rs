@@ -106,15 +106,8 @@ pub async fn refuse(State(app): State<Shared>, request: Request, next: Next) -> 
             (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(answer)).into_response()
         }
         Some(session) => {
-            let body = html! {
-                h1 { "Upload refused" }
-                p.error #too-big { (why) }
-                p { "Nothing was checked. Make the module smaller, or ask the organiser to raise the limit." }
-                p { a href=(id.map_or("/me".to_string(), |id| format!("/me#sub-{id}"))) { "← back to your page" } }
-            };
-            let mut answer = crate::page::page("Upload refused", Some(&session), body);
-            *answer.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
-            answer
+            let back = id.map_or("/me".to_string(), |id| format!("/me#sub-{id}"));
+            refused_page(&why, &back, Some(&session))
         }
     }
 }
@@ -136,18 +129,20 @@ async fn unmeasured(app: &Shared, page: bool, cookie: Option<String>) -> Respons
             serde_json::json!({ "error": why, "outcome": Outcome::Refused, "verdict": format!("refused: {why}") });
         return (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(answer)).into_response();
     }
-    let found = match cookie {
-        Some(id) => app.blocking(move |app| Ok(app.session(&id)?.map(|(who, csrf)| Session { who, csrf, id }))).await,
-        None => Ok(None),
-    };
-    let session = found.ok().flatten();
+    let session = crate::auth::session_of(app, cookie).await;
+    refused_page(&why, "/me", session.as_ref())
+}
+
+/// The 413 page of an upload over the limit: why, inside the site's
+/// layout, with a way back to `back`.
+fn refused_page(why: &str, back: &str, session: Option<&Session>) -> Response {
     let body = html! {
         h1 { "Upload refused" }
         p.error #too-big { (why) }
         p { "Nothing was checked. Make the module smaller, or ask the organiser to raise the limit." }
-        p { a href="/me" { "← back to your page" } }
+        p { a href=(back) { "← back to your page" } }
     };
-    let mut answer = crate::page::page("Upload refused", session.as_ref(), body);
+    let mut answer = crate::page::page("Upload refused", session, body);
     *answer.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
     answer
 }
